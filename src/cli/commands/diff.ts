@@ -1,0 +1,12 @@
+// Placeholder until the owning issue lands; replaced by the real command.
+import { HarnessError } from '../../errors.js';
+import { defineCommand } from '../command.js';
+
+export const diffCommand = defineCommand({
+  command: 'diff',
+  describe: '(not yet available)',
+  builder: (y) => y,
+  run: async () => {
+    throw new HarnessError('INTERNAL', 'diff is not available yet');
+  },
+});

@@ -1,0 +1,74 @@
+/**
+ * The CLI: one table of commands, each in src/cli/commands/. Every flag can also come from the environment
+ * as ACCESS_CONFORMANCE_<FLAG> (yargs .env), e.g. ACCESS_CONFORMANCE_PROFILE=target.json.
+ */
+import yargs from 'yargs';
+import { EXIT, HarnessError, isHarnessError } from '../errors.js';
+import type { CliCommand } from './command.js';
+import { diffCommand } from './commands/diff.js';
+import { listCommand } from './commands/list.js';
+import { loadCommand } from './commands/load.js';
+import { runCommand } from './commands/run.js';
+import { serveCommand } from './commands/serve.js';
+
+// The command table: order is the order of --help.
+const COMMANDS: ReadonlyArray<CliCommand<never>> = [
+  runCommand,
+  serveCommand,
+  listCommand,
+  diffCommand,
+  loadCommand,
+] as unknown as ReadonlyArray<CliCommand<never>>;
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.CONFORMANT;
+  let usageError: string | undefined;
+  const cli = yargs(argv)
+    .scriptName('access-conformance')
+    .usage('$0 <command> [options]\n\nConformance harness and load tester for the access-governance service API.')
+    .env('ACCESS_CONFORMANCE')
+    .strict()
+    .demandCommand(1, 'Name a command: run, serve, list, diff or load.')
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .epilogue('Exit codes: 0 conformant, 1 not conformant (a MUST failed, or a SHOULD with --strict), 2 harness or usage error.')
+    .fail((message, error) => {
+      if (error) throw error;
+      usageError = message;
+    });
+  for (const command of COMMANDS) {
+    cli.command(
+      command.command,
+      command.describe,
+      (y) => command.builder(y),
+      async (args) => {
+        exitCode = await command.run(args as never);
+      },
+    );
+  }
+  try {
+    await cli.parseAsync();
+  } catch (error) {
+    return reportError(error);
+  }
+  if (usageError !== undefined) {
+    process.stderr.write(`${usageError}\nRun with --help for the options.\n`);
+    return EXIT.HARNESS;
+  }
+  return exitCode;
+}
+
+function reportError(error: unknown): number {
+  if (isHarnessError(error)) {
+    // format() via the prototype: errors rebuilt from a worker's serialisation have the fields, not the class.
+    process.stderr.write(`${HarnessError.prototype.format.call(error)}\n`);
+    return EXIT.HARNESS;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`error[INTERNAL]: ${message}\n  hint: this is a bug in access-conformance; rerun with DEBUG=access-conformance for the stack.\n`);
+  if (process.env.DEBUG?.includes('access-conformance') && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  return EXIT.HARNESS;
+}

@@ -1,0 +1,300 @@
+/**
+ * The client's public contract. Suites, the load driver and users' own tests program against these types;
+ * `src/client/` implements them with undici. Everything a suite needs to break one rule at a time is an
+ * option here, so suites never build HTTP requests by hand except through {@link TargetClient.request}.
+ */
+import type { HarnessErrorCode } from '../errors.js';
+import type { CredentialKey, JwtAlg, ResolvedProfile, SigningJwk } from '../profile/types.js';
+
+/** One request and its answer (or transport error), secrets already redacted. */
+export interface RecordedExchange {
+  /** Increasing within one recorder. */
+  seq: number;
+  /** What the caller said this request was for, e.g. `token: assertion with exp in the past`. */
+  label?: string;
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    /** UTF-8 text of the body up to the recorder's bound (default 4096 bytes), redacted. */
+    body?: string;
+    bodyBytes: number;
+    bodyTruncated: boolean;
+  };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    body?: string;
+    bodyBytes: number;
+    bodyTruncated: boolean;
+  };
+  error?: { code: HarnessErrorCode; message: string };
+  /** Epoch milliseconds when the request started, and its duration. */
+  startedAt: number;
+  durationMs: number;
+}
+
+/** Keeps exchanges in order, redacting before storing. */
+export interface ExchangeRecorder {
+  /** Adds a value to redact from everything stored after this call (tokens obtained, assertions built). */
+  addSecret(value: string): void;
+  /** Applies the redaction rules to any text (reporters use it as a last line of defence). */
+  redact(text: string): string;
+  /** Every exchange recorded so far. */
+  all(): readonly RecordedExchange[];
+  /** A position to pass to {@link since}. */
+  mark(): number;
+  /** Exchanges recorded after a mark. */
+  since(mark: number): RecordedExchange[];
+  clear(): void;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-cased header names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  body: Buffer;
+  text(): string;
+  /** Parsed JSON, or `undefined` when the body is not JSON (never throws). */
+  json(): unknown;
+  exchange: RecordedExchange;
+}
+
+/** A request exactly as given: nothing added but `content-length`. */
+export interface RawRequest {
+  method: string;
+  /** A path (joined to the profile's baseUrl) or an absolute URL. */
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  label?: string;
+  /** Overrides the client's per-request timeout. */
+  timeoutMs?: number;
+}
+
+export interface ClientOptions {
+  /** Per-request timeout; default 10 000 ms. */
+  timeoutMs?: number;
+  /** Connect timeout; default 5 000 ms. */
+  connectTimeoutMs?: number;
+  /** Responses larger than this fail with RESPONSE_TOO_LARGE; default 1 MiB. */
+  maxResponseBytes?: number;
+  /** Requests per second across this client (token bucket); honours 429 Retry-After. Default: no limit. */
+  rateLimit?: number;
+  /** Body bytes kept per exchange; default 4096. */
+  recordBodyBytes?: number;
+  recorder?: ExchangeRecorder;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Token endpoint
+
+/** Claim-level breakage of a client assertion; each maps to one ruling-3 case. */
+export interface AssertionOptions {
+  /** Seconds from now; default +120. `null` leaves `exp` out. */
+  expIn?: number | null;
+  /** Seconds from now for `nbf`; default -120. `null` leaves it out. */
+  nbfIn?: number | null;
+  /** `iat`: default now; `null` leaves it out. */
+  iat?: number | null;
+  /** Default: the tenant domain as a string. */
+  aud?: string | string[];
+  iss?: string;
+  sub?: string;
+  /** Extra or replacement header parameters (e.g. `kid`, `typ`, `nonce`). */
+  header?: Record<string, unknown>;
+  /** Extra claims (e.g. `jti`, `nonce`). */
+  claims?: Record<string, unknown>;
+  /** Sign with another Ed25519 key than the secret's. */
+  otherKey?: boolean;
+  /** Unsigned JWT with `alg: none`. */
+  algNone?: boolean;
+  /** Seconds the clock reads; default: the target's clock (hook) or local time. */
+  now?: number;
+}
+
+export interface TokenRequestOptions {
+  /** `secret` (client_secret in the form) or `assertion` (signed EdDSA client assertion). */
+  method: 'secret' | 'assertion';
+  /** Which profile credential; default `primary`. */
+  credential?: CredentialKey;
+  /** Overrides the Client ID sent in the form. */
+  clientId?: string;
+  /** Overrides the Client Secret sent (secret method). */
+  clientSecret?: string;
+  assertion?: AssertionOptions;
+  /** Replaces or removes (`null`) form fields after they are built. */
+  form?: Record<string, string | null>;
+  /** Send the fields as a JSON body instead of a form. */
+  asJson?: boolean;
+  label?: string;
+}
+
+export interface AccessToken {
+  accessToken: string;
+  tokenType: string;
+  expiresIn: number;
+  /** Epoch ms when it was obtained (local clock). */
+  obtainedAt: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// API calls and pagination
+
+/** `token`: a specific bearer value, `null` for no Authorization header; default: a cached primary token. */
+export interface ApiCallOptions {
+  token?: string | null;
+  /** Raw Authorization header value, wins over `token`. */
+  authorization?: string;
+  label?: string;
+}
+
+export interface PageOptions extends ApiCallOptions {
+  /** Left out when undefined; sent verbatim when a string (e.g. `'abc'`, `'-5'`). */
+  pageSize?: number | string;
+  /** Left out when undefined; `''` sends `page_token=`. */
+  pageToken?: string;
+}
+
+export interface WalkOptions extends ApiCallOptions {
+  pageSize?: number;
+  /** Send `page_token=` on the first request instead of leaving it out. */
+  emptyFirstToken?: boolean;
+  /** Stop with PAGE_LIMIT after this many pages; default 1000. */
+  maxPages?: number;
+}
+
+export interface PageItem {
+  item: unknown;
+  /** 1-based page number. */
+  page: number;
+}
+
+export interface PageRecord {
+  page: number;
+  status: number;
+  itemCount: number;
+  /** As received; may be non-string on a faulty target. */
+  nextPageToken: unknown;
+  response: HttpResponse;
+}
+
+export interface WalkResult {
+  items: PageItem[];
+  pages: PageRecord[];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Webhooks
+
+/** Each field breaks or replaces exactly one part of an otherwise valid request. */
+export interface WebhookOptions {
+  /** JSON value (serialised), raw string or bytes. Default: a small faker-shaped JSON object. */
+  body?: unknown;
+  /** Pad the default JSON body to exactly this many bytes. */
+  bodyBytes?: number;
+  /** Default: a fresh UUID v4. */
+  eventId?: string;
+  /** Header value sent; default: target clock (hook) or local time, Unix seconds as a string. */
+  timestamp?: string | number;
+  /** Seconds added to the current time for the default timestamp (e.g. -270). */
+  timestampOffset?: number;
+  /** Default `application/json`; `null` omits the header. */
+  contentType?: string | null;
+  /** Header names (any case) to leave out after building. */
+  omitHeaders?: string[];
+  /** Headers set after building (win over everything). */
+  headers?: Record<string, string>;
+  hmac?: HmacOptions;
+  jwt?: WebhookJwtOptions;
+  label?: string;
+}
+
+export interface HmacOptions {
+  /** Sign with this secret instead of the listener's. */
+  secret?: string;
+  /** Use the base64url-decoded bytes of the secret as key (the classic client mistake). */
+  decodedKey?: boolean;
+  /** Order of the signature input parts; default ['timestamp', 'eventId', 'body']. */
+  order?: Array<'timestamp' | 'eventId' | 'body'>;
+  /** Sign this body instead of the one sent. */
+  signedBody?: string | Buffer;
+  /** Sign this timestamp instead of the one sent. */
+  signedTimestamp?: string;
+  /** Keep base64 padding / use standard base64 alphabet. */
+  padded?: boolean;
+  standardBase64?: boolean;
+  /** Send this value as Webhook-Signature verbatim. */
+  signature?: string;
+}
+
+export interface WebhookJwtOptions {
+  /** Which of the listener's signing keys: by alg, or by kid; default the first. */
+  alg?: JwtAlg;
+  kid?: string;
+  /** Sign with this JWK instead (e.g. a key not in the JWKS). */
+  key?: SigningJwk;
+  /** Claims replaced (value) or removed (`null`) after the valid set is built. */
+  claims?: Record<string, unknown | null>;
+  /** Header parameters replaced or removed (`null`). */
+  header?: Record<string, unknown | null>;
+  /** `none`: unsigned; `HS256-public`: HS256 with the public key's JSON as the secret. */
+  forge?: 'none' | 'HS256-public';
+  /** `exp` seconds from now; default +300. */
+  expIn?: number;
+  /** Sets the whole Authorization header value. */
+  authorization?: string;
+}
+
+export interface HookRun {
+  eventId: string;
+  context: unknown;
+  at: number;
+}
+
+/** The test hooks of test-hooks.md, when the profile has `hooks`. */
+export interface TestHooks {
+  now(): Promise<number>;
+  advance(seconds: number): Promise<number>;
+  runs(listenerId: string): Promise<HookRun[]>;
+  /** Which hooks answer (probed once: GET /clock, GET /runs). */
+  probe(): Promise<{ clock: boolean; runs: boolean }>;
+}
+
+export interface TargetClient {
+  readonly profile: ResolvedProfile;
+  readonly recorder: ExchangeRecorder;
+  /** Present when the profile has `hooks`. */
+  readonly hooks?: TestHooks;
+
+  request(req: RawRequest): Promise<HttpResponse>;
+
+  /** The raw token exchange. */
+  requestToken(options: TokenRequestOptions): Promise<HttpResponse>;
+  /** A cached token for a credential, refreshed before `expires_in` runs out; TOKEN_UNAVAILABLE on refusal. */
+  token(credential?: CredentialKey, method?: 'secret' | 'assertion'): Promise<AccessToken>;
+  /** Forgets cached tokens. */
+  resetTokens(): void;
+
+  /** GET /api/v1/apps/{appId}/ownerids; with the default token it retries once on 401 with a fresh token. */
+  ownerIds(appId: string, options?: ApiCallOptions): Promise<HttpResponse>;
+  /** One GET /api/v1/apps/{appId}/entitlements. */
+  entitlementsPage(appId: string, options?: PageOptions): Promise<HttpResponse>;
+  /** Walks every page; PAGE_LOOP when a token repeats, PAGE_LIMIT past maxPages. */
+  walkEntitlements(appId: string, options?: WalkOptions): Promise<WalkResult>;
+  /** The same walk as an async iterator of items with their page numbers. */
+  entitlements(appId: string, options?: WalkOptions): AsyncIterable<PageItem>;
+
+  /** Sends a webhook to a profile listener, authenticated by its method unless options break it. */
+  sendWebhook(listener: import('../profile/types.js').ListenerKey, options?: WebhookOptions): Promise<HttpResponse>;
+  /** The same, to any listener ID with explicit auth (for unknown listeners). */
+  sendWebhookTo(
+    listenerId: string,
+    auth: { hmacSecret: string } | { jwtKeys: SigningJwk[] } | { none: true },
+    options?: WebhookOptions,
+  ): Promise<HttpResponse>;
+
+  /** The target's clock (hook) when offered, else local time; Unix seconds. */
+  now(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,47 @@
+/**
+ * What a check hands its reporter beyond pass/fail: carried from the vitest worker to the CLI process in
+ * vitest's task meta. Everything here is already redacted by the client's recorder.
+ */
+import type { RecordedExchange } from '../client/types.js';
+import type { HarnessErrorCode } from '../errors.js';
+import type { Level } from '../requirements/types.js';
+import type { ResolvedProfile } from '../profile/types.js';
+
+export interface CheckMeta {
+  requirementId: string;
+  level: Level;
+  group: string;
+  /** Set when the check was skipped: why (also vitest's skip note). */
+  skipReason?: string;
+  /** Set when the target broke the requirement. */
+  failure?: { message: string; expected: string; actual: string };
+  /** Set when the harness could not check (transport, hook, setup). */
+  harnessError?: { code: HarnessErrorCode; message: string; hint?: string };
+  /** INFO observations and warnings noted by the check. */
+  observations: string[];
+  /** The exchanges the check made (bounded). */
+  exchanges: RecordedExchange[];
+}
+
+/** Values the engine provides to every suite worker (vitest `provide` / `inject`). */
+export interface RunContext {
+  profile: ResolvedProfile;
+  /** Options the suites' client is built with. */
+  client: { timeoutMs: number; rateLimit?: number };
+  /** Seed of every generated value; per-check fakers derive from it and the requirement ID. */
+  seed: string;
+  /** Hooks the target answered when probed before the run. */
+  capabilities: { clock: boolean; runs: boolean };
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    acRun: RunContext;
+  }
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    check?: CheckMeta;
+  }
+}

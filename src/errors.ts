@@ -1,0 +1,116 @@
+/**
+ * The two error families of the harness.
+ *
+ * - {@link HarnessError}: the setup is wrong (bad profile, unreachable target, timeout, missing Docker...).
+ *   It carries a stable {@link HarnessErrorCode} and leads to exit code 2.
+ * - {@link ConformanceFailure}: the target answered, and the answer breaks a requirement. Exit code 1.
+ *
+ * Both are plain data plus a message so they survive serialisation between vitest workers and the CLI.
+ */
+
+/** Stable codes of harness errors. Append new codes; never rename one (reports and scripts match on them). */
+export const HARNESS_ERROR_CODES = [
+  // usage and input
+  'USAGE',
+  'NOTHING_SELECTED',
+  'PROFILE_NOT_FOUND',
+  'PROFILE_UNREADABLE',
+  'PROFILE_INVALID',
+  'PROFILE_SECRET_MISSING',
+  'PROFILE_FILE_MISSING',
+  'BASELINE_INVALID',
+  'REPORT_INVALID',
+  // credentials and keys handed to the harness
+  'CLIENT_ID_INVALID',
+  'CLIENT_SECRET_INVALID',
+  'KEY_INVALID',
+  // transport
+  'TARGET_UNREACHABLE',
+  'DNS',
+  'TLS',
+  'TIMEOUT',
+  'CONNECTION_RESET',
+  'RESPONSE_TOO_LARGE',
+  'PAGE_LOOP',
+  'PAGE_LIMIT',
+  // the target's side of the harness contract
+  'TOKEN_UNAVAILABLE',
+  'HOOK_BROKEN',
+  'JWKS_SERVER',
+  // containers
+  'DOCKER_UNAVAILABLE',
+  'IMAGE_NOT_FOUND',
+  'IMAGE_START_FAILED',
+  'IMAGE_PROFILE_TIMEOUT',
+  'IMAGE_BUILD_FAILED',
+  // load
+  'LOAD_CONFIG',
+  'CORPUS_INVALID',
+  // anything else: a bug in the harness
+  'INTERNAL',
+] as const;
+
+export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];
+
+export interface HarnessErrorOptions {
+  /** What the user can do about it, one sentence. */
+  hint?: string;
+  /** The offending field or flag, e.g. `credentials.primary.clientSecret` or `--rate`. */
+  field?: string;
+  cause?: unknown;
+}
+
+/** The setup is wrong, not the target. Never carries secrets in its message. */
+export class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+  readonly code: HarnessErrorCode;
+  readonly hint?: string;
+  readonly field?: string;
+
+  constructor(code: HarnessErrorCode, message: string, options: HarnessErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.hint = options.hint;
+    this.field = options.field;
+  }
+
+  /** One line for the console: `error[TIMEOUT]: ... (hint)`. */
+  format(): string {
+    const where = this.field ? ` at ${this.field}` : '';
+    const hint = this.hint ? `\n  hint: ${this.hint}` : '';
+    return `error[${this.code}]${where}: ${this.message}${hint}`;
+  }
+}
+
+export function isHarnessError(value: unknown): value is HarnessError {
+  return (
+    value instanceof HarnessError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as { name?: unknown }).name === 'HarnessError' &&
+      typeof (value as { code?: unknown }).code === 'string')
+  );
+}
+
+/** The target broke a requirement: what was expected, what came back. */
+export class ConformanceFailure extends Error {
+  override readonly name = 'ConformanceFailure';
+  readonly expected: string;
+  readonly actual: string;
+
+  constructor(message: string, expected: string, actual: string) {
+    super(message);
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+export function isConformanceFailure(value: unknown): value is ConformanceFailure {
+  return (
+    value instanceof ConformanceFailure ||
+    (typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'ConformanceFailure')
+  );
+}
+
+/** Process exit codes of every command. */
+export const EXIT = { CONFORMANT: 0, NOT_CONFORMANT: 1, HARNESS: 2 } as const;

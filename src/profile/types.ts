@@ -1,0 +1,91 @@
+/**
+ * A target profile after loading: schema-valid, every `{"env": NAME}` and `{"file": PATH}` resolved, every
+ * default applied, files read. This is the only shape the client, the suites and the load driver see.
+ * It is plain JSON (vitest `provide` passes it to workers), and it holds secrets: never print it.
+ */
+
+export type JwtAlg = 'RS256' | 'ES256' | 'EdDSA';
+
+/** A private JWK as the profile lists it: `kid` and `alg` are required by the schema. */
+export interface SigningJwk {
+  kty: string;
+  kid: string;
+  alg: JwtAlg;
+  [param: string]: unknown;
+}
+
+export interface ResolvedCredential {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface ResolvedHmacListener {
+  listenerId: string;
+  /** The HMAC secret exactly as the service displayed it. */
+  secret: string;
+}
+
+export interface ResolvedServeJwks {
+  url: string;
+  /** PEM contents (not paths) of the certificate chain and key the harness serves the JWKS with. */
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+export interface ResolvedJwtListener {
+  listenerId: string;
+  signingKeys: SigningJwk[];
+  serveJwks?: ResolvedServeJwks;
+}
+
+export interface CountedApp {
+  appId: string;
+  count: number;
+}
+
+export interface ResolvedProfile {
+  version: 1;
+  /** Free label for reports; defaults to the base URL's host. */
+  name: string;
+  /** No trailing slash. */
+  baseUrl: string;
+  /** `aud` of client assertions: the profile's value, or the hostname of the primary Client ID. */
+  tenantDomain: string;
+  /** Base of the `aud` of webhook JWTs; defaults to baseUrl. No trailing slash. */
+  webhookBaseUrl: string;
+  tls: {
+    /** PEM contents of tls.caFile, when given. */
+    ca?: string;
+    insecureSkipVerify: boolean;
+  };
+  credentials: {
+    primary: ResolvedCredential;
+    ipRestricted?: ResolvedCredential;
+    expired?: ResolvedCredential;
+  };
+  apps: {
+    owners?: { appId: string; ownerIds?: string[] | null };
+    missingAppId?: string;
+    entitlements: { large?: CountedApp; exact?: CountedApp; empty?: CountedApp };
+  };
+  webhooks: {
+    hmac?: ResolvedHmacListener;
+    hmacSecond?: ResolvedHmacListener;
+    jwt?: ResolvedJwtListener;
+    jwtUnreachableJwks?: ResolvedJwtListener;
+    ipRestricted?: ResolvedHmacListener;
+    inactive?: ResolvedHmacListener;
+  };
+  hooks?: { baseUrl: string; token?: string };
+  limits: { webhookBodyBytes: number };
+  /**
+   * Every secret value the profile holds (client secrets, HMAC secrets, hook token, private key parameters),
+   * for redaction. Reporters and recorders replace each occurrence before anything is stored or printed.
+   */
+  secrets: string[];
+}
+
+export type HmacListenerKey = 'hmac' | 'hmacSecond' | 'ipRestricted' | 'inactive';
+export type JwtListenerKey = 'jwt' | 'jwtUnreachableJwks';
+export type ListenerKey = HmacListenerKey | JwtListenerKey;
+export type CredentialKey = keyof ResolvedProfile['credentials'];

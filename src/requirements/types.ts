@@ -1,0 +1,51 @@
+/**
+ * Shape of one entry of the requirements catalogue (src/requirements.ts). Area files under
+ * src/requirements/ each export a `{ [id]: RequirementSpec }` object declared `as const satisfies ...`, so
+ * that the union of their keys is the {@link import('../requirements.js').RequirementId} type and a typo in
+ * a suite, a fault or a baseline fails `tsc`.
+ */
+
+/** MUST fails a run; SHOULD fails only with --strict (warning otherwise); INFO is recorded, never fails. */
+export type Level = 'MUST' | 'SHOULD' | 'INFO';
+
+/**
+ * What a check needs from the target profile or the target. A check whose needs are missing is skipped
+ * with a reason naming the need ("profile has no webhooks.jwt", "target offers no clock hook").
+ */
+export type Need =
+  | 'credentials.ipRestricted'
+  | 'credentials.expired'
+  | 'apps.owners'
+  | 'apps.owners.ownerIds'
+  | 'apps.missingAppId'
+  | 'apps.entitlements.large'
+  | 'apps.entitlements.exact'
+  | 'apps.entitlements.empty'
+  | 'webhooks.hmac'
+  | 'webhooks.hmacSecond'
+  | 'webhooks.jwt'
+  | 'webhooks.jwt.RS256'
+  | 'webhooks.jwt.ES256'
+  | 'webhooks.jwt.EdDSA'
+  | 'webhooks.jwtUnreachableJwks'
+  | 'webhooks.ipRestricted'
+  | 'webhooks.inactive'
+  | 'hooks.clock'
+  | 'hooks.runs';
+
+export interface RequirementSpec {
+  /** service.md section, e.g. '5.4', or 'rulings' when only a ruling states it. */
+  readonly section: string;
+  /** The ruling number in rulings.md that settles it, when one does. */
+  readonly ruling?: number;
+  readonly level: Level;
+  /** The sentence the check verifies, quoted or closely paraphrased from service.md / rulings.md. */
+  readonly text: string;
+  /** The suite group (one per spec area); equals the suite file's name without `.suite.ts`. */
+  readonly group: string;
+  readonly needs: readonly Need[];
+  /** True when the check advances the target's clock: it runs last, alone. */
+  readonly movesClock?: boolean;
+}
+
+export type Catalogue = Readonly<Record<string, RequirementSpec>>;
