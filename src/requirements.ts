@@ -4,12 +4,30 @@
  * merges them and gives the typed ID union. Suites, faults, baselines and reports refer to these IDs.
  */
 import type { Level, Need, RequirementSpec } from './requirements/types.js';
-// AREA IMPORTS (each area file exports one `as const satisfies Catalogue` object)
+import { credentialsRequirements } from './requirements/credentials.js';
+import { tokensRequirements } from './requirements/tokens.js';
+import { apiAuthRequirements } from './requirements/api-auth.js';
+import { ownersRequirements } from './requirements/owners.js';
+import { paginationRequirements } from './requirements/pagination.js';
+import { webhookCommonRequirements } from './requirements/webhook-common.js';
+import { webhookHmacRequirements } from './requirements/webhook-hmac.js';
+import { webhookJwtRequirements } from './requirements/webhook-jwt.js';
+import { idempotencyRequirements } from './requirements/idempotency.js';
+import { automationsRequirements } from './requirements/automations.js';
 
 export type { Level, Need, RequirementSpec } from './requirements/types.js';
 
 const areas = {
-  // AREA ENTRIES
+  ...credentialsRequirements,
+  ...tokensRequirements,
+  ...apiAuthRequirements,
+  ...ownersRequirements,
+  ...paginationRequirements,
+  ...webhookCommonRequirements,
+  ...webhookHmacRequirements,
+  ...webhookJwtRequirements,
+  ...idempotencyRequirements,
+  ...automationsRequirements,
 } as const;
 
 export const catalogue = areas satisfies Record<string, RequirementSpec>;
