@@ -1,0 +1,136 @@
+/**
+ * Client assertions (service.md §5.3, ruling 3): building every variant the token suite sends, and the
+ * verifier the reference implementation uses.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { errors, jwtVerify } from 'jose';
+import type { AssertionOptions } from '../client/types.js';
+import { parseClientId } from './client-id.js';
+import { parseClientSecret } from './client-secret.js';
+import { signCompact, unsignedCompact } from './jws.js';
+import type { JWK, VerifyResult } from './types.js';
+
+export interface ClientAssertionInput extends AssertionOptions {
+  clientId: string;
+  clientSecret: string;
+  /** The tenant domain; `aud` unless `options.aud` replaces it. */
+  audience: string;
+  /** Unix seconds; wins over AssertionOptions.now when both are given. */
+  now: number;
+}
+
+/** Defaults mirror the official SDKs: nbf = now − 2 min, exp = now + 2 min. */
+export const ASSERTION_DEFAULT_EXP_IN = 120;
+export const ASSERTION_DEFAULT_NBF_IN = -120;
+
+export async function buildClientAssertion(input: ClientAssertionInput): Promise<string> {
+  const { now } = input;
+  const claims: Record<string, unknown> = {
+    iss: input.iss ?? input.clientId,
+    sub: input.sub ?? input.clientId,
+    aud: input.aud ?? input.audience,
+  };
+  if (input.iat !== null) claims.iat = input.iat ?? now;
+  const nbfIn = input.nbfIn === undefined ? ASSERTION_DEFAULT_NBF_IN : input.nbfIn;
+  if (nbfIn !== null) claims.nbf = now + nbfIn;
+  const expIn = input.expIn === undefined ? ASSERTION_DEFAULT_EXP_IN : input.expIn;
+  if (expIn !== null) claims.exp = now + expIn;
+  Object.assign(claims, input.claims ?? {});
+
+  const header: Record<string, unknown> = { alg: 'EdDSA', ...(input.header ?? {}) };
+  if (input.algNone) return unsignedCompact(header, claims);
+
+  let key: JWK;
+  if (input.otherKey) {
+    key = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as JWK;
+  } else {
+    key = parseClientSecret(input.clientSecret).privateJwk;
+  }
+  // The secret's JWK may carry a kid; the header only gets one when the caller asks (ruling 3: optional).
+  return signCompact(header, claims, key);
+}
+
+export type AssertionRefusal =
+  | 'malformed'
+  | 'alg-not-allowed'
+  | 'bad-signature'
+  | 'iss-mismatch'
+  | 'sub-mismatch'
+  | 'aud-mismatch'
+  | 'exp-missing'
+  | 'exp-invalid'
+  | 'expired'
+  | 'exp-too-far'
+  | 'nbf-in-future'
+  | 'claim-invalid';
+
+export interface AssertionExpectation {
+  clientId: string;
+  publicJwk: JWK;
+  tenantDomain: string;
+  /** Unix seconds: the verifier's clock (injected, so the reference's test clock applies). */
+  now: number;
+  /** Longest accepted `exp - now`; default 300 (service.md §5.3: "within five minutes"). */
+  maxLifetimeSeconds?: number;
+}
+
+/**
+ * Clock skew tolerated on `exp`, `nbf` and the lifetime bound. Five seconds absorbs a client's clock being a
+ * little ahead or behind and the second-granularity rounding of both sides, while the harness's own probes
+ * (exp 10 min ahead, exp in the past by minutes) stay far outside it.
+ */
+export const ASSERTION_SKEW_SECONDS = 5;
+
+export async function verifyClientAssertion(
+  jwt: string,
+  expected: AssertionExpectation,
+): Promise<VerifyResult<AssertionRefusal>> {
+  const maxLifetime = expected.maxLifetimeSeconds ?? 300;
+  let payload: Record<string, unknown>;
+  try {
+    const result = await jwtVerify(jwt, expected.publicJwk, {
+      // Only EdDSA: the secret holds an Ed25519 key; "none" and everything else is refused here.
+      algorithms: ['EdDSA'],
+      issuer: expected.clientId,
+      subject: expected.clientId,
+      audience: expected.tenantDomain,
+      requiredClaims: ['exp'],
+      currentDate: new Date(expected.now * 1000),
+      clockTolerance: ASSERTION_SKEW_SECONDS,
+    });
+    payload = result.payload as Record<string, unknown>;
+  } catch (error) {
+    return { ok: false, ...refusalOf(error) };
+  }
+  // jose accepts any array containing the audience; ruling 3 accepts a string or a one-element array.
+  if (Array.isArray(payload.aud) && payload.aud.length !== 1) {
+    return { ok: false, reason: 'aud-mismatch', detail: 'aud array must hold exactly the tenant domain' };
+  }
+  if ((payload.exp as number) > expected.now + maxLifetime + ASSERTION_SKEW_SECONDS) {
+    return { ok: false, reason: 'exp-too-far', detail: `exp more than ${maxLifetime} s ahead` };
+  }
+  return { ok: true };
+}
+
+function refusalOf(error: unknown): { reason: AssertionRefusal; detail?: string } {
+  if (error instanceof errors.JWTExpired) return { reason: 'expired' };
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    const { claim, reason } = error;
+    if (claim === 'exp') return { reason: reason === 'missing' ? 'exp-missing' : 'exp-invalid' };
+    if (claim === 'iss') return { reason: 'iss-mismatch' };
+    if (claim === 'sub') return { reason: 'sub-mismatch' };
+    if (claim === 'aud') return { reason: 'aud-mismatch' };
+    if (claim === 'nbf') return { reason: 'nbf-in-future' };
+    return { reason: 'claim-invalid', detail: `${claim}: ${reason}` };
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+    return { reason: 'alg-not-allowed' };
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return { reason: 'bad-signature' };
+  return { reason: 'malformed', detail: error instanceof Error ? error.message : String(error) };
+}
+
+/** The tenant domain a Client ID implies (ruling 2): its hostname. */
+export function tenantDomainOf(clientId: string): string {
+  return parseClientId(clientId).hostname;
+}

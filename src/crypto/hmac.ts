@@ -1,0 +1,72 @@
+/**
+ * HMAC webhook signatures (service.md §5.4, ruling 21). node:crypto only: this is the load hot path.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type HmacPart = 'timestamp' | 'eventId' | 'body';
+
+export const HMAC_DEFAULT_ORDER: readonly HmacPart[] = ['timestamp', 'eventId', 'body'];
+
+export interface HmacSignInput {
+  /** The secret string exactly as the service displayed it. */
+  secret: string;
+  /** `Webhook-Timestamp` value. */
+  timestamp: string;
+  /** `Webhook-Event-Id` value. */
+  eventId: string;
+  /** Raw body; a string is taken as UTF-8. */
+  body: Buffer | string;
+  /** Key = base64url-decoded secret instead of its UTF-8 bytes (the classic client mistake). */
+  decodedKey?: boolean;
+  /** Order of the parts joined by "."; default timestamp, eventId, body. */
+  order?: readonly HmacPart[];
+  /** Keep "=" padding. */
+  padded?: boolean;
+  /** Standard base64 alphabet ("+" and "/") instead of base64url. */
+  standardBase64?: boolean;
+}
+
+/** `<timestamp>.<event_id>.<raw body>` as bytes (the body is never re-encoded). */
+function signatureInput(timestamp: string, eventId: string, body: Buffer | string, order: readonly HmacPart[]): Buffer {
+  const values: Record<HmacPart, Buffer> = {
+    timestamp: Buffer.from(timestamp, 'utf8'),
+    eventId: Buffer.from(eventId, 'utf8'),
+    body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
+  };
+  const chunks: Buffer[] = [];
+  order.forEach((part, index) => {
+    if (index > 0) chunks.push(DOT);
+    chunks.push(values[part]);
+  });
+  return Buffer.concat(chunks);
+}
+
+const DOT = Buffer.from('.');
+
+export function hmacSign(input: HmacSignInput): string {
+  const key = input.decodedKey ? Buffer.from(input.secret, 'base64url') : Buffer.from(input.secret, 'utf8');
+  const digest = createHmac('sha256', key)
+    .update(signatureInput(input.timestamp, input.eventId, input.body, input.order ?? HMAC_DEFAULT_ORDER))
+    .digest();
+  let text = digest.toString(input.standardBase64 ? 'base64' : 'base64url');
+  // Node's base64 always pads and base64url never does; normalise to what was asked for.
+  text = text.replace(/=+$/, '');
+  if (input.padded) text += '='.repeat((4 - (text.length % 4)) % 4);
+  return text;
+}
+
+/**
+ * The reference implementation's check: exactly base64url without padding over the canonical input.
+ * Constant-time compare so response timing does not leak how much of a guess was right.
+ */
+export function hmacVerify(secret: string, timestamp: string, eventId: string, body: Buffer, signature: string): boolean {
+  const expected = Buffer.from(hmacSign({ secret, timestamp, eventId, body }), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  if (given.length !== expected.length) return false;
+  return timingSafeEqual(given, expected);
+}
+
+/** A listener secret as the service generates it: 256 random bits, base64url without padding (§2.5). */
+export function generateHmacSecret(): string {
+  return randomBytes(32).toString('base64url');
+}

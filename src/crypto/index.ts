@@ -1,0 +1,65 @@
+/**
+ * Everything cryptographic the harness does: credential formats, client assertions, webhook signatures
+ * (HMAC and JWT), signing keys and local certificates. The only folder that imports jose and
+ * @peculiar/x509; other folders use these exports.
+ *
+ * Modules that only need node:crypto (uuid, encoding, hmac, client-id, client-secret) can be imported
+ * directly by hot paths to avoid loading jose.
+ */
+export type { JWK, JwtAlg, SigningJwk, VerifyResult } from './types.js';
+export { fromBase64UrlStrict, sha256Base64Url, toBase64Url } from './encoding.js';
+export { isUuidV4, randomUuidV4 } from './uuid.js';
+export { ClientIdError, parseClientId, type ClientIdReason, type ParsedClientId } from './client-id.js';
+export {
+  CLIENT_SECRET_PREFIX,
+  ClientSecretError,
+  generateClientSecret,
+  lintClientSecret,
+  parseClientSecret,
+  type ClientSecretReason,
+  type GenerateClientSecretOptions,
+  type ParsedClientSecret,
+  type SecretLint,
+} from './client-secret.js';
+export {
+  ASSERTION_DEFAULT_EXP_IN,
+  ASSERTION_DEFAULT_NBF_IN,
+  ASSERTION_SKEW_SECONDS,
+  buildClientAssertion,
+  tenantDomainOf,
+  verifyClientAssertion,
+  type AssertionExpectation,
+  type AssertionRefusal,
+  type ClientAssertionInput,
+} from './client-assertion.js';
+export {
+  HMAC_DEFAULT_ORDER,
+  generateHmacSecret,
+  hmacSign,
+  hmacVerify,
+  type HmacPart,
+  type HmacSignInput,
+} from './hmac.js';
+export {
+  PRIVATE_JWK_PARAMS,
+  SIGNING_ALGS,
+  buildJwks,
+  checkSigningJwk,
+  generateSigningKey,
+  privateJwkValues,
+  toPublicJwk,
+  type KeyProblem,
+} from './signing-keys.js';
+export {
+  WEBHOOK_JWT_SKEW_SECONDS,
+  WEBHOOK_REQUIRED_CLAIMS,
+  buildWebhookClaims,
+  signWebhookJwt,
+  verifyWebhookJwt,
+  type SignWebhookJwtInput,
+  type WebhookClaimsInput,
+  type WebhookJwtExpectation,
+  type WebhookJwtRefusal,
+} from './webhook-jwt.js';
+export { decodeJwtParts, type DecodedJwt } from './decode.js';
+export { createLocalCa, issueServerCertificate, type PemPair, type ServerCertificateOptions } from './certificates.js';

@@ -1,0 +1,49 @@
+/**
+ * Compact JWS building blocks. Signing goes through jose; the deliberately broken forms the suites need
+ * (unsigned `alg: none`, HS256 keyed with public material) are assembled here because jose refuses to
+ * produce them, by design.
+ */
+import { createHmac } from 'node:crypto';
+import { CompactSign } from 'jose';
+import { HarnessError } from '../errors.js';
+import { toBase64Url } from './encoding.js';
+import type { JWK } from './types.js';
+
+export type Header = Record<string, unknown>;
+
+/** Removes `null`-valued entries: the "remove this" convention of every override map. */
+export function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(record)) if (value !== null) out[name] = value;
+  return out;
+}
+
+/** Signs `payload` with `header.alg` (which must be set) using a private JWK. */
+export async function signCompact(header: Header, payload: Record<string, unknown>, key: JWK | Uint8Array): Promise<string> {
+  if (typeof header.alg !== 'string') {
+    throw new HarnessError('KEY_INVALID', 'A JWS header needs an "alg" to be signed.');
+  }
+  try {
+    return await new CompactSign(Buffer.from(JSON.stringify(payload)))
+      .setProtectedHeader(header as { alg: string })
+      .sign(key);
+  } catch (error) {
+    // jose's message names algorithms and key types only, never key material.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new HarnessError('KEY_INVALID', `Cannot sign with this key and alg "${header.alg}": ${message}`, { cause: error });
+  }
+}
+
+/** `header.payload.` with an empty signature: RFC 7519 §6 unsecured JWT (alg forced to "none"). */
+export function unsignedCompact(header: Header, payload: Record<string, unknown>): string {
+  return `${toBase64Url(JSON.stringify({ ...header, alg: 'none' }))}.${toBase64Url(JSON.stringify(payload))}.`;
+}
+
+/**
+ * HS256 over arbitrary key bytes. jose would accept a Uint8Array too, but doing it with node:crypto keeps
+ * the forged token independent of any key-type checks a jose version might add.
+ */
+export function hs256Compact(header: Header, payload: Record<string, unknown>, keyBytes: Buffer): string {
+  const input = `${toBase64Url(JSON.stringify({ ...header, alg: 'HS256' }))}.${toBase64Url(JSON.stringify(payload))}`;
+  return `${input}.${createHmac('sha256', keyBytes).update(input).digest('base64url')}`;
+}
