@@ -41,6 +41,11 @@ export class ClientIdError extends HarnessError {
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`);
 
+/** A DNS name or dotted IPv4 address: no scheme, port or path (the form of a tenant domain). */
+export function isHostname(text: string): boolean {
+  return HOSTNAME.test(text);
+}
+
 export function parseClientId(id: string, options: { field?: string } = {}): ParsedClientId {
   const fail = (reason: ClientIdReason, message: string): never => {
     throw new ClientIdError(reason, `Client ID ${message}`, options.field);

@@ -1,0 +1,11 @@
+/** Target profiles: loading, validation, resolution. */
+export type * from './types.js';
+export { loadProfile } from './load.js';
+export { DEFAULT_WEBHOOK_BODY_BYTES, resolveProfile, type ResolveOptions } from './resolve.js';
+export {
+  formatProfileErrors,
+  profileSchemaPath,
+  validateProfileDocument,
+  type ProfileProblem,
+} from './schema.js';
+export type { ProfileDocument } from './document.js';

@@ -1,0 +1,282 @@
+/**
+ * From a parsed profile document to a {@link ResolvedProfile}: schema check, `{"env"}` / `{"file"}`
+ * resolution, checks the schema cannot express (URLs, credential formats, keys), defaults, and the list of
+ * secrets to redact. Every problem of one kind is reported at once, and no message holds a secret value.
+ */
+import {
+  ClientIdError,
+  ClientSecretError,
+  checkSigningJwk,
+  isHostname,
+  parseClientId,
+  parseClientSecret,
+  privateJwkValues,
+} from '../crypto/index.js';
+import { HarnessError } from '../errors.js';
+import {
+  CREDENTIAL_KEYS,
+  HMAC_LISTENER_KEYS,
+  JWT_LISTENER_KEYS,
+  type JwtListenerDoc,
+  type ProfileDocument,
+  type SecretRef,
+} from './document.js';
+import { formatProfileErrors, validateProfileDocument, type ProfileProblem } from './schema.js';
+import { jsonErrorLocation, SourceReader, type Missing } from './sources.js';
+import type { ResolvedJwtListener, ResolvedProfile, SigningJwk } from './types.js';
+
+export interface ResolveOptions {
+  /** Directory relative file paths in the profile are resolved against (the profile file's directory). */
+  baseDir: string;
+  /** Where `{"env": NAME}` values come from; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Shown in messages, e.g. the profile's path. */
+  source?: string;
+}
+
+export const DEFAULT_WEBHOOK_BODY_BYTES = 65_536;
+
+/** Where a listener's keys came from (file or variable), for messages only. */
+const keyOrigins = new WeakMap<ResolvedJwtListener, string>();
+
+export async function resolveProfile(raw: unknown, options: ResolveOptions): Promise<ResolvedProfile> {
+  const source = options.source;
+  const schema = validateProfileDocument(raw);
+  if (!schema.ok) throw invalid(schema.errors, source);
+  const doc = raw as ProfileDocument;
+  const reader = new SourceReader(options.baseDir, options.env ?? process.env);
+  const problems: ProfileProblem[] = [];
+
+  // Phase 1: read every variable and file, so all missing ones are reported together.
+  const secretOf = (ref: SecretRef, field: string): string | undefined =>
+    typeof ref === 'string' ? ref : reader.fromEnv(ref.env, field);
+
+  const credentialSecrets = new Map<string, string | undefined>();
+  for (const key of CREDENTIAL_KEYS) {
+    const credential = doc.credentials[key];
+    if (credential) credentialSecrets.set(key, secretOf(credential.clientSecret, `credentials.${key}.clientSecret`));
+  }
+  const hmacSecrets = new Map<string, string | undefined>();
+  for (const key of HMAC_LISTENER_KEYS) {
+    const listener = doc.webhooks?.[key];
+    if (listener) hmacSecrets.set(key, secretOf(listener.secret, `webhooks.${key}.secret`));
+  }
+  const hooksToken = doc.hooks?.token === undefined ? undefined : secretOf(doc.hooks.token, 'hooks.token');
+  const jwtListeners = new Map<string, ResolvedJwtListener>();
+  for (const key of JWT_LISTENER_KEYS) {
+    const listener = doc.webhooks?.[key];
+    if (listener) jwtListeners.set(key, await readJwtListener(listener, `webhooks.${key}`, reader, problems));
+  }
+  const ca = doc.tls?.caFile === undefined ? undefined : await reader.fromFile(doc.tls.caFile, 'tls.caFile');
+
+  if (reader.missingSecrets.length > 0) {
+    throw new HarnessError('PROFILE_SECRET_MISSING', missingMessage(reader.missingSecrets, source, 'environment variable'), {
+      field: reader.missingSecrets[0]?.field,
+      hint: 'Set each variable before running (e.g. export NAME=value), or put the value in the profile.',
+    });
+  }
+  if (reader.missingFiles.length > 0) {
+    throw new HarnessError('PROFILE_FILE_MISSING', missingMessage(reader.missingFiles, source, 'file'), {
+      field: reader.missingFiles[0]?.field,
+      hint: 'Relative paths are resolved against the directory of the profile file.',
+    });
+  }
+
+  // Phase 2: what the schema cannot say.
+  const baseUrl = checkUrl(doc.baseUrl, 'baseUrl', problems);
+  const webhookBaseUrl = doc.webhookBaseUrl === undefined ? baseUrl : checkUrl(doc.webhookBaseUrl, 'webhookBaseUrl', problems);
+  const hooksBaseUrl = doc.hooks === undefined ? undefined : checkUrl(doc.hooks.baseUrl, 'hooks.baseUrl', problems);
+  if (doc.tenantDomain !== undefined && !isHostname(doc.tenantDomain)) {
+    problems.push({ path: 'tenantDomain', message: 'must be a bare hostname like tenant.example.com (no scheme, port or path)' });
+  }
+  const secrets: string[] = [];
+  let primaryHost: string | undefined;
+  for (const key of CREDENTIAL_KEYS) {
+    const credential = doc.credentials[key];
+    if (!credential) continue;
+    try {
+      const parsed = parseClientId(credential.clientId);
+      if (key === 'primary') primaryHost = parsed.hostname;
+    } catch (error) {
+      if (!(error instanceof ClientIdError)) throw error;
+      problems.push({ path: `credentials.${key}.clientId`, message: `${error.message} (${error.reason})` });
+    }
+    const secret = credentialSecrets.get(key) as string;
+    secrets.push(secret);
+    try {
+      const parsed = parseClientSecret(secret);
+      secrets.push(parsed.encodedJwk, ...privateJwkValues(parsed.privateJwk));
+    } catch (error) {
+      if (!(error instanceof ClientSecretError)) throw error;
+      problems.push({ path: `credentials.${key}.clientSecret`, message: `${error.message} (${error.reason})` });
+    }
+  }
+  for (const [key, listener] of jwtListeners) checkJwtListener(listener, `webhooks.${key}`, problems);
+  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----')) {
+    problems.push({ path: 'tls.caFile', message: 'file holds no PEM certificate (-----BEGIN CERTIFICATE-----)' });
+  }
+  if (problems.length > 0) throw invalid(problems, source);
+
+  for (const secret of hmacSecrets.values()) secrets.push(secret as string);
+  if (hooksToken !== undefined) secrets.push(hooksToken);
+  for (const listener of jwtListeners.values()) {
+    for (const key of listener.signingKeys) secrets.push(...privateJwkValues(key));
+    if (listener.serveJwks?.tlsKey !== undefined) secrets.push(listener.serveJwks.tlsKey);
+  }
+
+  const resolved: ResolvedProfile = {
+    version: 1,
+    name: doc.name ?? new URL(baseUrl).host,
+    baseUrl,
+    tenantDomain: doc.tenantDomain ?? (primaryHost as string),
+    webhookBaseUrl,
+    tls: { insecureSkipVerify: doc.tls?.insecureSkipVerify ?? false, ...(ca === undefined ? {} : { ca }) },
+    credentials: {
+      primary: { clientId: doc.credentials.primary.clientId, clientSecret: credentialSecrets.get('primary') as string },
+    },
+    apps: {
+      ...(doc.apps?.owners === undefined ? {} : { owners: { ...doc.apps.owners } }),
+      ...(doc.apps?.missingAppId === undefined ? {} : { missingAppId: doc.apps.missingAppId }),
+      entitlements: { ...(doc.apps?.entitlements ?? {}) },
+    },
+    webhooks: {},
+    limits: { webhookBodyBytes: doc.limits?.webhookBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES },
+    // Longest first, so a redactor replacing in order never leaves the tail of a longer secret behind.
+    secrets: [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length),
+  };
+  for (const key of ['ipRestricted', 'expired'] as const) {
+    const credential = doc.credentials[key];
+    if (credential) resolved.credentials[key] = { clientId: credential.clientId, clientSecret: credentialSecrets.get(key) as string };
+  }
+  for (const key of HMAC_LISTENER_KEYS) {
+    const listener = doc.webhooks?.[key];
+    if (listener) resolved.webhooks[key] = { listenerId: listener.listenerId, secret: hmacSecrets.get(key) as string };
+  }
+  for (const key of JWT_LISTENER_KEYS) {
+    const listener = jwtListeners.get(key);
+    if (listener) resolved.webhooks[key] = listener;
+  }
+  if (hooksBaseUrl !== undefined) resolved.hooks = { baseUrl: hooksBaseUrl, ...(hooksToken === undefined ? {} : { token: hooksToken }) };
+  return resolved;
+}
+
+function invalid(problems: ProfileProblem[], source: string | undefined): HarnessError {
+  return new HarnessError('PROFILE_INVALID', formatProfileErrors(problems, source), {
+    field: problems[0]?.path,
+    hint: 'Fix the fields listed above; docs/profile.md describes each one.',
+  });
+}
+
+function missingMessage(missing: Missing[], source: string | undefined, kind: string): string {
+  const where = source ? `The target profile ${source}` : 'The target profile';
+  const lines = missing.map((m) => `  - ${m.field}: ${kind} ${m.what} ${kind === 'file' ? `cannot be read (${m.why})` : m.why}`);
+  return [`${where} needs ${missing.length === 1 ? `a ${kind}` : `${missing.length} ${kind}s`} that ${missing.length === 1 ? 'is' : 'are'} not available:`, ...lines].join('\n');
+}
+
+/**
+ * http(s) only, no credentials, query or fragment. One trailing slash is accepted and stripped, because
+ * `https://host/` is how many tools print a base URL and every path is joined to it with a leading `/`.
+ */
+function checkUrl(value: string, path: string, problems: ProfileProblem[]): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push({ path, message: 'must be an absolute URL like https://tenant.example.com' });
+    return value;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    problems.push({ path, message: 'must use http or https, like https://tenant.example.com' });
+  } else if (url.username !== '' || url.password !== '') {
+    problems.push({ path, message: 'must not hold a user name or password; credentials go in "credentials"' });
+  } else if (url.search !== '' || url.hash !== '' || value.endsWith('?') || value.endsWith('#')) {
+    problems.push({ path, message: 'must not have a query or fragment' });
+  }
+  const stripped = value.endsWith('/') ? value.slice(0, -1) : value;
+  if (stripped.endsWith('/')) problems.push({ path, message: 'must not end with "/"' });
+  return stripped;
+}
+
+async function readJwtListener(
+  doc: JwtListenerDoc,
+  field: string,
+  reader: SourceReader,
+  problems: ProfileProblem[],
+): Promise<ResolvedJwtListener> {
+  let keys: unknown = doc.signingKeys;
+  const keysField = `${field}.signingKeys`;
+  let origin: string | undefined;
+  if (!Array.isArray(doc.signingKeys)) {
+    const ref = doc.signingKeys as { file?: string; env?: string };
+    const text = ref.file !== undefined ? await reader.fromFile(ref.file, keysField) : reader.fromEnv(ref.env as string, keysField);
+    origin = ref.file !== undefined ? `file ${reader.resolvePath(ref.file)}` : `variable ${ref.env as string}`;
+    keys = undefined;
+    if (text !== undefined) {
+      try {
+        keys = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+      } catch (error) {
+        const at = jsonErrorLocation(text, error);
+        problems.push({ path: keysField, message: `${origin} is not valid JSON${at ? ` (at ${at})` : ''}` });
+      }
+    }
+    // A JWKS-shaped document ({"keys": [...]}) is accepted too: it is how many tools export key sets.
+    if (typeof keys === 'object' && keys !== null && !Array.isArray(keys) && Array.isArray((keys as { keys?: unknown }).keys)) {
+      keys = (keys as { keys: unknown[] }).keys;
+    }
+    if (keys !== undefined && (!Array.isArray(keys) || keys.length === 0)) {
+      problems.push({ path: keysField, message: `${origin} must hold a non-empty JSON array of private JWKs (or {"keys": [...]})` });
+      keys = undefined;
+    }
+  }
+  const listener: ResolvedJwtListener = {
+    listenerId: doc.listenerId,
+    signingKeys: (Array.isArray(keys) ? keys : []) as SigningJwk[],
+  };
+  // Remember where keys came from for messages in phase 2 (not part of the resolved shape).
+  if (origin !== undefined) keyOrigins.set(listener, origin);
+  if (doc.serveJwks) {
+    const { url, tlsCertFile, tlsKeyFile } = doc.serveJwks;
+    listener.serveJwks = { url };
+    if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
+      problems.push({ path: `${field}.serveJwks`, message: 'needs both tlsCertFile and tlsKeyFile, or neither' });
+    }
+    if (tlsCertFile !== undefined) {
+      const cert = await reader.fromFile(tlsCertFile, `${field}.serveJwks.tlsCertFile`);
+      if (cert !== undefined) listener.serveJwks.tlsCert = cert;
+    }
+    if (tlsKeyFile !== undefined) {
+      const key = await reader.fromFile(tlsKeyFile, `${field}.serveJwks.tlsKeyFile`);
+      if (key !== undefined) listener.serveJwks.tlsKey = key;
+    }
+  }
+  return listener;
+}
+
+
+function checkJwtListener(listener: ResolvedJwtListener, field: string, problems: ProfileProblem[]): void {
+  const origin = keyOrigins.get(listener);
+  const from = origin === undefined ? '' : ` (in ${origin})`;
+  const kids = new Set<string>();
+  listener.signingKeys.forEach((key, index) => {
+    const at = `${field}.signingKeys[${index}]`;
+    for (const problem of checkSigningJwk(key)) {
+      problems.push({ path: problem.path === '' ? at : `${at}.${problem.path}`, message: `${problem.message}${from}` });
+    }
+    if (typeof key.kid === 'string') {
+      if (kids.has(key.kid)) problems.push({ path: `${at}.kid`, message: `repeats another key's kid; each kid must be unique${from}` });
+      kids.add(key.kid);
+    }
+  });
+  const serve = listener.serveJwks;
+  if (serve) {
+    if (!serve.url.startsWith('https://')) {
+      problems.push({ path: `${field}.serveJwks.url`, message: 'must be an https URL (service.md §2.5: the JWKS URL is HTTPS)' });
+    }
+    if (serve.tlsCert !== undefined && !serve.tlsCert.includes('-----BEGIN CERTIFICATE-----')) {
+      problems.push({ path: `${field}.serveJwks.tlsCertFile`, message: 'file holds no PEM certificate (-----BEGIN CERTIFICATE-----)' });
+    }
+    if (serve.tlsKey !== undefined && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(serve.tlsKey)) {
+      problems.push({ path: `${field}.serveJwks.tlsKeyFile`, message: 'file holds no PEM private key (-----BEGIN PRIVATE KEY-----)' });
+    }
+  }
+}
