@@ -48,6 +48,8 @@ export const HARNESS_ERROR_CODES = [
   'CORPUS_INVALID',
   // anything else: a bug in the harness
   'INTERNAL',
+  // transport (appended): the target's answer is not HTTP the client can parse
+  'HTTP_PROTOCOL',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

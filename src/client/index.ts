@@ -1,0 +1,13 @@
+/**
+ * The client toolkit: the only folder that speaks HTTP to a target (and the only importer of undici).
+ */
+export { createTargetClient, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type ExtraClientOptions } from './target-client.js';
+export { createRecorder, type InternalRecorder, type RecorderOptions } from './recorder.js';
+export { REDACTED, Redactor, secretShapes } from './redact.js';
+export { startJwksServer, startProfileJwksServers, type JwksMode, type JwksServer, type JwksServerOptions } from './jwks-server.js';
+export { buildWebhook, defaultWebhookBody, listenerPath, padJson, type BuiltWebhook, type WebhookAuth, type WebhookContext } from './webhooks.js';
+export { PageWalkError, DEFAULT_MAX_PAGES } from './api.js';
+export { CLIENT_ASSERTION_TYPE, refreshMarginSeconds } from './tokens.js';
+export { CLOCK_CACHE_MS } from './hooks.js';
+export { MAX_RETRY_AFTER_MS, retryAfterMs } from './rate-limit.js';
+export type * from './types.js';

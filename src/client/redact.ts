@@ -1,0 +1,170 @@
+/**
+ * Secret redaction: the rules every stored exchange, report line and error message goes through.
+ *
+ * A secret can leave the harness in more shapes than its plain text: URL-encoded in a form body,
+ * JSON-escaped, base64 or base64url encoded (Basic auth, a JWT payload, a JWK inside a Client Secret).
+ * Each registered secret is therefore expanded into those shapes, including the base64 text it produces
+ * when it sits at any byte offset inside a longer encoded value, and all shapes go into one regular
+ * expression. Field- and header-based rules catch values the harness never registered (a token a faulty
+ * target returns under the right name, a JWT it echoes).
+ */
+
+export const REDACTED = '[REDACTED]';
+
+/** Secrets shorter than this are not redacted as free text: they would shred every report. */
+const MIN_SECRET_CHARS = 4;
+/** The offset-shifted base64 shapes are shorter than the secret; below this they match random text. */
+const MIN_SHIFTED_CHARS = 10;
+
+/** Form and JSON fields whose values are credentials whatever they hold. */
+const SECRET_FIELDS = [
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'client_secret',
+  'client_assertion',
+  'clientSecret',
+  'accessToken',
+];
+
+/** Private parameters of a JWK (RFC 7518 §6.2.2, §6.3.2, §6.4). */
+const PRIVATE_JWK_PARAMS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function toBase64Url(b64: string): string {
+  return b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * The base64 characters that depend only on the secret's bytes when it is encoded after `shift` other
+ * bytes (0, 1 or 2): whatever surrounds it, this text appears in the encoding of the larger value.
+ */
+function shiftedBase64Core(secret: Buffer, shift: number): string {
+  const padded = Buffer.concat([Buffer.alloc(shift), secret]);
+  const b64 = padded.toString('base64').replace(/=+$/, '');
+  // Characters covering a filler byte are skipped: a group of 4 chars covers 3 bytes.
+  const skipChars = shift === 0 ? 0 : shift === 1 ? 2 : 3;
+  // The last character may carry bits of the byte after the secret; drop it unless the length aligns.
+  const totalBytes = shift + secret.length;
+  const dropTail = totalBytes % 3 === 0 ? 0 : 1;
+  return b64.slice(skipChars, b64.length - dropTail);
+}
+
+/** Every text shape in which a secret could appear in a request, response or message. */
+export function secretShapes(secret: string): string[] {
+  if (secret.length < MIN_SECRET_CHARS) return [];
+  const bytes = Buffer.from(secret, 'utf8');
+  const b64 = bytes.toString('base64');
+  const shapes = new Set<string>([
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ v: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+    b64,
+    b64.replace(/=+$/, ''),
+    toBase64Url(b64),
+  ]);
+  for (let shift = 0; shift < 3; shift += 1) {
+    const core = shiftedBase64Core(bytes, shift);
+    if (core.length >= MIN_SHIFTED_CHARS) {
+      shapes.add(core);
+      shapes.add(toBase64Url(core));
+    }
+  }
+  return [...shapes].filter((shape) => shape.length >= MIN_SECRET_CHARS);
+}
+
+/** JWT-shaped values (header and payload are base64url JSON objects): every JWT the harness handles is a credential. */
+const JWT_PATTERN = /eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
+
+const fieldAlternation = [...SECRET_FIELDS, ...PRIVATE_JWK_PARAMS.map((p) => `${p}`)].map(escapeRegExp).join('|');
+/** `"field": "value` up to the closing quote or the end of a truncated text. */
+const JSON_FIELD_PATTERN = new RegExp(`("(?:${fieldAlternation})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)`, 'g');
+const FORM_FIELD_PATTERN = new RegExp(`((?:^|[&?])(?:${SECRET_FIELDS.map(escapeRegExp).join('|')})=)([^&\\s]*)`, 'g');
+
+/**
+ * Holds the secrets and applies every rule. Static secrets (the profile's) stay for the redactor's life;
+ * dynamic ones (tokens, assertions, webhook JWTs) are kept in a bounded most-recent set, since a long run
+ * builds thousands and old ones have expired anyway (and the JWT and header rules still catch them).
+ */
+export class Redactor {
+  private readonly fixed = new Set<string>();
+  private readonly dynamic = new Map<string, true>();
+  private pattern: RegExp | null = null;
+  private longest = 0;
+  private dirty = true;
+
+  constructor(
+    secrets: Iterable<string> = [],
+    private readonly maxDynamic = 512,
+  ) {
+    for (const secret of secrets) this.addFixed(secret);
+  }
+
+  addFixed(secret: string): void {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_CHARS || this.fixed.has(secret)) return;
+    this.fixed.add(secret);
+    this.dirty = true;
+  }
+
+  add(secret: string): void {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_CHARS || this.fixed.has(secret)) return;
+    if (this.dynamic.has(secret)) {
+      this.dynamic.delete(secret);
+      this.dynamic.set(secret, true);
+      return;
+    }
+    this.dynamic.set(secret, true);
+    if (this.dynamic.size > this.maxDynamic) {
+      const oldest = this.dynamic.keys().next().value;
+      if (oldest !== undefined) this.dynamic.delete(oldest);
+    }
+    this.dirty = true;
+  }
+
+  private compiled(): RegExp | null {
+    if (this.dirty) {
+      const shapes = new Set<string>();
+      for (const secret of [...this.fixed, ...this.dynamic.keys()]) {
+        for (const shape of secretShapes(secret)) shapes.add(shape);
+      }
+      // Longest first so a longer shape wins over a shape that is its prefix.
+      const sorted = [...shapes].sort((a, b) => b.length - a.length).map(escapeRegExp);
+      this.longest = sorted.length === 0 ? 0 : [...shapes].reduce((max, shape) => Math.max(max, shape.length), 0);
+      this.pattern = sorted.length === 0 ? null : new RegExp(sorted.join('|'), 'g');
+      this.dirty = false;
+    }
+    return this.pattern;
+  }
+
+  /** The longest shape: a text cut this far past a bound still holds any secret starting before it whole. */
+  longestShape(): number {
+    this.compiled();
+    return this.longest;
+  }
+
+  redact(text: string): string {
+    if (!text) return text;
+    let out = text;
+    const pattern = this.compiled();
+    if (pattern) out = out.replace(pattern, REDACTED);
+    out = out.replace(JWT_PATTERN, REDACTED);
+    out = out.replace(JSON_FIELD_PATTERN, (_m, prefix: string, value: string) => (value === '' ? `${prefix}` : `${prefix}${REDACTED}`));
+    out = out.replace(FORM_FIELD_PATTERN, (_m, prefix: string, value: string) => (value === '' ? prefix : `${prefix}${REDACTED}`));
+    return out;
+  }
+
+  /** An Authorization-style value: the scheme stays readable, the credential goes. */
+  redactCredentialHeader(value: string): string {
+    const match = /^(\S+)(\s+)\S/.exec(value);
+    return match ? `${match[1]}${match[2]}${REDACTED}` : value === '' ? '' : REDACTED;
+  }
+}
+
+/** Headers whose whole value is a credential. */
+export const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+/** Headers dropped to a marker entirely (they may hold session credentials). */
+export const OPAQUE_HEADERS = new Set(['cookie', 'set-cookie', 'x-api-key']);

@@ -1,0 +1,143 @@
+/**
+ * `createTargetClient`: the TargetClient contract over one transport, one recorder, one token cache and the
+ * target's clock. Suites get one per worker; users' own tests create their own.
+ */
+import { HarnessError } from '../errors.js';
+import { randomSeed } from '../data/fake.js';
+import type { ListenerKey, ResolvedProfile } from '../profile/types.js';
+import { ApiCalls } from './api.js';
+import { TargetClock, createHooks } from './hooks.js';
+import { tokenBucket, unlimited } from './rate-limit.js';
+import { createRecorder, isInternalRecorder, type InternalRecorder } from './recorder.js';
+import { TokenManager } from './tokens.js';
+import { createTransport } from './transport.js';
+import type { ClientOptions, ExchangeRecorder, TargetClient, WebhookOptions } from './types.js';
+import { buildWebhook, type WebhookAuth } from './webhooks.js';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** A recorder made by someone else (a user's own implementation): wrap it so the transport can record. */
+function adoptRecorder(given: ExchangeRecorder | undefined, profile: ResolvedProfile, recordBodyBytes: number | undefined): InternalRecorder {
+  if (given === undefined) return createRecorder({ secrets: profile.secrets, recordBodyBytes });
+  if (!isInternalRecorder(given)) {
+    throw new HarnessError('USAGE', 'ClientOptions.recorder must come from createRecorder()', {
+      hint: 'Create it with createRecorder({ secrets: profile.secrets }) so exchanges are redacted before they are stored.',
+    });
+  }
+  for (const secret of profile.secrets) given.addFixedSecret(secret);
+  return given;
+}
+
+function listenerAuth(profile: ResolvedProfile, key: ListenerKey): { listenerId: string; auth: WebhookAuth } {
+  const listener = profile.webhooks[key];
+  if (!listener) {
+    throw new HarnessError('USAGE', `the profile has no webhooks.${key} listener`, {
+      field: `webhooks.${key}`,
+      hint: `Add webhooks.${key} to the target profile, or do not run the checks that need it.`,
+    });
+  }
+  if ('secret' in listener) return { listenerId: listener.listenerId, auth: { hmacSecret: listener.secret } };
+  return { listenerId: listener.listenerId, auth: { jwtKeys: listener.signingKeys } };
+}
+
+/** Options beyond the shared contract (additions; see docs/client.md). */
+export interface ExtraClientOptions {
+  /** Grant method of the default token used by API calls; default `secret`. */
+  tokenMethod?: 'secret' | 'assertion';
+  /** Seed of default webhook bodies; default random. */
+  seed?: string;
+  /** Retries after a 429; default 3. */
+  max429Retries?: number;
+}
+
+export function createTargetClient(profile: ResolvedProfile, options: ClientOptions & ExtraClientOptions = {}): TargetClient {
+  const recorder = adoptRecorder(options.recorder, profile, options.recordBodyBytes);
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const transport = createTransport({
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    connectTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    ca: profile.tls.ca,
+    insecureSkipVerify: profile.tls.insecureSkipVerify,
+    pacer: options.rateLimit ? tokenBucket(options.rateLimit) : unlimited,
+    recorder,
+    max429Retries: options.max429Retries,
+  });
+  const hooksImpl = createHooks(profile, transport);
+  const clock = new TargetClock(hooksImpl);
+  if (hooksImpl) hooksImpl.onClock = (now) => clock.observe(now);
+  const now = (): Promise<number> => clock.now();
+  const tokens = new TokenManager(profile, transport, recorder, now);
+  const api = new ApiCalls(profile, transport, tokens, recorder, options.tokenMethod ?? 'secret');
+  const seed = options.seed ?? randomSeed();
+  let webhookCount = 0;
+
+  const send = async (listenerId: string, auth: WebhookAuth, webhookOptions: WebhookOptions = {}) => {
+    webhookCount += 1;
+    const built = await buildWebhook(listenerId, auth, webhookOptions, {
+      baseUrl: profile.baseUrl,
+      webhookBaseUrl: profile.webhookBaseUrl,
+      // The clock is read only when something is built from it (a hook call shows in the exchanges).
+      now: webhookOptions.timestamp === undefined || 'jwtKeys' in auth ? await now() : Date.now() / 1000,
+      seed,
+      scope: `webhook/${webhookCount}`,
+    });
+    for (const secret of built.secrets) recorder.addSecret(secret);
+    return transport.send({
+      method: built.method,
+      url: built.url,
+      headers: built.headers,
+      body: built.body,
+      label: webhookOptions.label ?? `webhook to ${listenerId}`,
+    });
+  };
+
+  const client: TargetClient = {
+    profile,
+    recorder,
+    ...(hooksImpl
+      ? {
+          hooks: {
+            now: () => hooksImpl.now(),
+            // Once the clock moved, the cached offset is stale: the next timestamp reads the clock again.
+            advance: async (seconds: number) => {
+              clock.invalidate();
+              return hooksImpl.advance(seconds);
+            },
+            runs: (listenerId: string) => hooksImpl.runs(listenerId),
+            probe: () => hooksImpl.probe(),
+          },
+        }
+      : {}),
+    request(req) {
+      const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(req.url) ? req.url : `${profile.baseUrl}${req.url.startsWith('/') ? '' : '/'}${req.url}`;
+      return transport.send({
+        method: req.method,
+        url,
+        headers: { ...(req.headers ?? {}) },
+        body: req.body,
+        label: req.label,
+        timeoutMs: req.timeoutMs,
+      });
+    },
+    requestToken: (tokenOptions) => tokens.requestToken(tokenOptions),
+    token: (credential, method) => tokens.token(credential, method),
+    resetTokens: () => tokens.reset(),
+    ownerIds: (appId, callOptions) => api.ownerIds(appId, callOptions),
+    entitlementsPage: (appId, pageOptions) => api.entitlementsPage(appId, pageOptions),
+    walkEntitlements: (appId, walkOptions) => api.walk(appId, walkOptions),
+    entitlements: (appId, walkOptions) => api.items(appId, walkOptions),
+    sendWebhook(key, webhookOptions) {
+      const { listenerId, auth } = listenerAuth(profile, key);
+      return send(listenerId, auth, webhookOptions);
+    },
+    sendWebhookTo(listenerId, auth, webhookOptions) {
+      return send(listenerId, auth, webhookOptions);
+    },
+    now,
+    close: () => transport.close(),
+  };
+  return client;
+}

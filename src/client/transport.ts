@@ -1,0 +1,205 @@
+/**
+ * The HTTP transport: one undici Agent per client, an overall deadline per request, a bounded response
+ * body, pacing and the 429 retry rule, and a recorded exchange for every attempt (success or failure).
+ * Every failure leaves here as a HarnessError with a stable code.
+ */
+import { rootCertificates } from 'node:tls';
+import { Agent } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { HarnessError } from '../errors.js';
+import type { InternalRecorder } from './recorder.js';
+import { retryAfterMs, sleep, type Pacer } from './rate-limit.js';
+import { responseTooLarge, toTransportError } from './transport-errors.js';
+import type { HttpResponse, RecordedExchange } from './types.js';
+
+export interface TransportOptions {
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  maxResponseBytes: number;
+  /** PEM bundle trusted besides the system store. */
+  ca?: string;
+  insecureSkipVerify: boolean;
+  pacer: Pacer;
+  recorder: InternalRecorder;
+  /** Retries after a 429 (each waits for its Retry-After). Default 3. */
+  max429Retries?: number;
+}
+
+export interface TransportRequest {
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  label?: string;
+  timeoutMs?: number;
+  /** Default true: wait for Retry-After and send again on 429. */
+  retryOn429?: boolean;
+  /** Credentials inside the answer (an access token) to register with the recorder before it stores it. */
+  secretsIn?: (status: number, body: Buffer) => string[];
+}
+
+export interface Transport {
+  send(req: TransportRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}
+
+export function makeHttpResponse(status: number, headers: Record<string, string>, body: Buffer, exchange: RecordedExchange): HttpResponse {
+  let parsed: { value: unknown } | undefined;
+  return {
+    status,
+    headers,
+    body,
+    exchange,
+    text: () => body.toString('utf8'),
+    json: () => {
+      if (!parsed) {
+        try {
+          parsed = { value: body.length === 0 ? undefined : (JSON.parse(body.toString('utf8')) as unknown) };
+        } catch {
+          parsed = { value: undefined };
+        }
+      }
+      return parsed.value;
+    },
+  };
+}
+
+export function createTransport(options: TransportOptions): Transport {
+  const ca = options.ca ? [...rootCertificates, options.ca] : undefined;
+  const agent = new Agent({
+    connect: {
+      timeout: options.connectTimeoutMs,
+      rejectUnauthorized: !options.insecureSkipVerify,
+      ...(ca ? { ca } : {}),
+    },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  const { recorder } = options;
+  const max429 = options.max429Retries ?? 3;
+
+  async function attempt(req: TransportRequest): Promise<HttpResponse> {
+    const timeoutMs = req.timeoutMs ?? options.timeoutMs;
+    const bodyBuffer = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
+    const sentHeaders = { ...req.headers };
+    if (bodyBuffer !== undefined && !Object.keys(sentHeaders).some((name) => name.toLowerCase() === 'content-length')) {
+      sentHeaders['content-length'] = String(bodyBuffer.length);
+    }
+    const startedAt = Date.now();
+    const started = performance.now();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    let status: number | undefined;
+    let headers: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    let received = 0;
+
+    const record = (error?: HarnessError, body?: Buffer): RecordedExchange =>
+      recorder.record({
+        label: req.label,
+        request: { method: req.method, url: req.url, headers: sentHeaders, body: bodyBuffer },
+        ...(status === undefined ? {} : { response: { status, headers, body: body ?? Buffer.concat(chunks), bodyBytes: received } }),
+        ...(error ? { error: { code: error.code, message: error.message } } : {}),
+        startedAt,
+        durationMs: performance.now() - started,
+      });
+
+    const fail = (error: unknown): never => {
+      const harnessError = toTransportError(error, {
+        method: req.method,
+        url: recorder.redact(req.url),
+        timeoutMs,
+        connectTimeoutMs: options.connectTimeoutMs,
+        timedOut,
+      });
+      record(harnessError);
+      throw harnessError;
+    };
+
+    try {
+      let url: URL;
+      try {
+        url = new URL(req.url);
+      } catch (error) {
+        return fail(Object.assign(new Error('invalid URL'), { code: 'ERR_INVALID_URL', cause: error }));
+      }
+      const response = await agent
+        .request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: req.method as Parameters<Agent['request']>[0]['method'],
+          headers: sentHeaders,
+          body: bodyBuffer ?? null,
+          signal: controller.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        })
+        .catch(fail);
+      status = response.statusCode;
+      headers = flattenHeaders(response.headers);
+      const limit = options.maxResponseBytes;
+      const declared = Number(headers['content-length']);
+      if (Number.isFinite(declared) && declared > limit) {
+        // Destroying an unread undici body emits an abort error; it is expected here, so swallow it.
+        response.body.on('error', () => {});
+        response.body.destroy();
+        received = declared;
+        return fail(responseTooLarge(req.method, recorder.redact(req.url), limit));
+      }
+      let tooLarge = false;
+      try {
+        for await (const chunk of response.body) {
+          const buf = chunk as Buffer;
+          received += buf.length;
+          if (received > limit) {
+            // Stop reading: a target that streams without end must not fill the harness's memory.
+            tooLarge = true;
+            response.body.on('error', () => {});
+            response.body.destroy();
+            break;
+          }
+          chunks.push(buf);
+        }
+      } catch (error) {
+        return fail(error);
+      }
+      if (tooLarge) return fail(responseTooLarge(req.method, recorder.redact(req.url), limit));
+      const body = Buffer.concat(chunks);
+      if (req.secretsIn) {
+        for (const secret of req.secretsIn(status, body)) recorder.addSecret(secret);
+      }
+      const exchange = record(undefined, body);
+      return makeHttpResponse(status, headers, body, exchange);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    async send(req) {
+      for (let retry = 0; ; retry += 1) {
+        await options.pacer.acquire();
+        const response = await attempt(req);
+        if (response.status !== 429 || req.retryOn429 === false || retry >= max429) return response;
+        await sleep(retryAfterMs(response.headers['retry-after']));
+      }
+    },
+    async close() {
+      await agent.close();
+    },
+  };
+}
