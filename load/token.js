@@ -1,0 +1,41 @@
+// The token endpoint under load, secret method (service.md §4.1): client_id and client_secret in a form
+// body. k6 cannot sign the EdDSA client assertion; `access-conformance load --scenario token` can.
+//
+//   k6 run -e PROFILE=$PWD/target.json -e RATE=20 -e DURATION=1m load/token.js
+import { check } from 'k6';
+import http from 'k6/http';
+import { Rate } from 'k6/metrics';
+import { readConfig } from './lib/config.js';
+import { buildOptions } from './lib/options.js';
+import { parseProfile, primaryCredential } from './lib/profile.js';
+import { summaryOutputs } from './lib/summary.js';
+import { buildTokenRequest, isTokenResponse } from './lib/token.js';
+
+const SCENARIO = 'token';
+const config = readConfig(__ENV, { rate: 20, duration: '1m', bodyBytes: 2 });
+if (!__ENV.PROFILE) throw new Error('Set -e PROFILE=/absolute/path/to/target.json (k6 resolves relative paths from the script folder)');
+const profile = parseProfile(open(__ENV.PROFILE));
+const credential = primaryCredential(profile, __ENV);
+
+export const options = buildOptions({
+  scenario: SCENARIO,
+  config: config,
+  insecureSkipVerify: profile.insecureSkipVerify,
+  stages: __ENV.STAGES,
+  keepBodies: true,
+}).options;
+
+const unexpected = new Rate('unexpected_responses');
+const req = buildTokenRequest({ baseUrl: profile.baseUrl, clientId: credential.clientId, clientSecret: credential.clientSecret });
+
+export default function () {
+  const res = http.post(req.url, req.body, { headers: req.headers, tags: { name: 'POST /auth/v1/token' } });
+  const ok = res.status === 200 && isTokenResponse(/** @type {string} */ (res.body));
+  unexpected.add(!ok);
+  check(res, { 'token issued (200, Bearer, expires_in)': function () { return ok; } });
+}
+
+/** @param {any} data */
+export function handleSummary(data) {
+  return summaryOutputs(data, SCENARIO, config.summaryDir);
+}

@@ -1,0 +1,79 @@
+// JWT-authenticated inbound webhooks replayed from a corpus that Node signed (k6 cannot sign EdDSA, and k6
+// before its WebCrypto module cannot sign RS256/ES256 either):
+//
+//   npx access-conformance load prepare --scenario webhook-jwt --alg EdDSA --count 6000 --out corpus.json
+//   k6 run -e CORPUS=$PWD/corpus.json -e RATE=50 -e DURATION=2m load/webhook-jwt.js
+//
+// The JWTs' exp is at most 10 minutes after signing (service.md §5.4), so the corpus is only good for a few
+// minutes: setup() refuses to start when it has expired, when it expires before DURATION (+ margin) is
+// over, or when it holds fewer requests than RATE × DURATION, since each event ID can be sent only once.
+// Webhook-Timestamp is not covered by the JWT and is set fresh on each send.
+import { check } from 'k6';
+import { SharedArray } from 'k6/data';
+import exec from 'k6/execution';
+import http from 'k6/http';
+import { Rate } from 'k6/metrics';
+import { HOT_PATH_DEFAULTS, readConfig } from './lib/config.js';
+import { assertCorpus, checkCorpus } from './lib/corpus.js';
+import { buildOptions } from './lib/options.js';
+import { summaryOutputs } from './lib/summary.js';
+import { buildJwtRequest, webhookTimestamp } from './lib/webhook.js';
+
+const SCENARIO = 'webhook-jwt';
+const config = readConfig(__ENV, { rate: 20, duration: '2m', bodyBytes: HOT_PATH_DEFAULTS.bodyBytes });
+const corpusPath = __ENV.CORPUS;
+if (!corpusPath) throw new Error('Set -e CORPUS=/absolute/path/to/corpus.json (made by `access-conformance load prepare --scenario webhook-jwt`)');
+
+// Three shared arrays, each filled once from the file (SharedArray callbacks run in the first VU only).
+const meta = new SharedArray('jwt-corpus-meta', function () {
+  const corpus = assertCorpus(JSON.parse(open(/** @type {string} */ (corpusPath))));
+  return [{ url: corpus.url, alg: corpus.alg, createdAt: corpus.createdAt, notAfter: corpus.notAfter, count: corpus.count }];
+})[0];
+/** @type {string[]} */
+const bodies = new SharedArray('jwt-corpus-bodies', function () {
+  return /** @type {string[]} */ (JSON.parse(open(/** @type {string} */ (corpusPath))).bodies);
+});
+/** @type {import('./lib/corpus.js').CorpusEntry[]} */
+const requests = new SharedArray('jwt-corpus-requests', function () {
+  return /** @type {import('./lib/corpus.js').CorpusEntry[]} */ (JSON.parse(open(/** @type {string} */ (corpusPath))).requests);
+});
+
+export const options = buildOptions({ scenario: SCENARIO, config: config, insecureSkipVerify: __ENV.INSECURE_SKIP_VERIFY === 'true' }).options;
+
+const unexpected = new Rate('unexpected_responses');
+
+export function setup() {
+  const verdict = checkCorpus(meta, {
+    now: Date.now() / 1000,
+    durationSeconds: config.durationSeconds,
+    iterations: config.plannedIterations,
+  });
+  if (!verdict.ok) throw new Error('webhook-jwt will not start: ' + verdict.reason);
+  console.log('webhook-jwt corpus: ' + meta.count + ' ' + meta.alg + ' requests to ' + meta.url + '; ' + verdict.window);
+  return {};
+}
+
+export default function () {
+  const n = exec.scenario.iterationInTest;
+  if (n >= requests.length) {
+    // Cannot happen after setup()'s count check, unless k6 runs more iterations than planned.
+    unexpected.add(true);
+    return;
+  }
+  const entry = requests[n];
+  const req = buildJwtRequest({
+    url: meta.url,
+    eventId: entry.eventId,
+    timestamp: webhookTimestamp(Date.now()),
+    body: bodies[entry.body],
+    jwt: entry.jwt,
+  });
+  const res = http.post(req.url, req.body, { headers: req.headers, tags: { name: 'POST /api/v1/webhooks/incoming/{listener_id}', alg: meta.alg } });
+  unexpected.add(res.status !== 200);
+  check(res, { 'signed event accepted (200)': function (r) { return r.status === 200; } });
+}
+
+/** @param {any} data */
+export function handleSummary(data) {
+  return summaryOutputs(data, SCENARIO, config.summaryDir);
+}
