@@ -1,0 +1,83 @@
+/**
+ * Small helpers shared by the routes: response builders and request parsing that never throws.
+ * Error bodies are unspecified (ruling 23); the reference answers `{"error": code, "error_description"}`
+ * everywhere so humans can read them, RFC 6749 style at the token endpoint.
+ */
+import type { ReferenceRequest, ReferenceResponse } from './types.js';
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): ReferenceResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+export function errorResponse(
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): ReferenceResponse {
+  return json(status, { error, error_description: description }, headers);
+}
+
+export function methodNotAllowed(allowed: string): ReferenceResponse {
+  return errorResponse(405, 'method_not_allowed', `use ${allowed}`, { allow: allowed });
+}
+
+export function notFound(what = 'no such resource'): ReferenceResponse {
+  return errorResponse(404, 'not_found', what);
+}
+
+export function payloadTooLarge(limit: number): ReferenceResponse {
+  // The rest of the body was not read: the adapter closes the connection after answering.
+  return errorResponse(413, 'payload_too_large', `the body is larger than ${limit} bytes`, { connection: 'close' });
+}
+
+export interface ParsedTarget {
+  /** Raw (still percent-encoded) path segments after the leading slash. */
+  segments: string[];
+  query: URLSearchParams;
+  /** The raw query text without `?` ("" when none). */
+  rawQuery: string;
+}
+
+/**
+ * Splits origin-form (`/a/b?x`) or absolute-form (`http://h/a/b?x`) targets. Undefined for anything else
+ * (`*`, garbage), which the router answers with 400.
+ */
+export function parseTarget(url: string): ParsedTarget | undefined {
+  let pathAndQuery = url;
+  if (!url.startsWith('/')) {
+    if (!/^https?:\/\//i.test(url)) return undefined;
+    try {
+      const absolute = new URL(url);
+      pathAndQuery = absolute.pathname + absolute.search;
+    } catch {
+      return undefined;
+    }
+  }
+  const hash = pathAndQuery.indexOf('#');
+  if (hash >= 0) pathAndQuery = pathAndQuery.slice(0, hash);
+  const question = pathAndQuery.indexOf('?');
+  const path = question >= 0 ? pathAndQuery.slice(0, question) : pathAndQuery;
+  const rawQuery = question >= 0 ? pathAndQuery.slice(question + 1) : '';
+  return { segments: path.split('/').slice(1), query: new URLSearchParams(rawQuery), rawQuery };
+}
+
+/** decodeURIComponent that answers undefined instead of throwing on malformed escapes. */
+export function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The media type of a Content-Type header, lower-cased, parameters dropped ("" when absent). */
+export function mediaType(request: ReferenceRequest): string {
+  const value = request.headers['content-type'];
+  if (value === undefined) return '';
+  return (value.split(';')[0] ?? '').trim().toLowerCase();
+}

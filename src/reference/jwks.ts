@@ -1,0 +1,134 @@
+/**
+ * JWKS retrieval for JWT listeners (service.md §5.4). The raw fetcher ({@link createHttpsJwksFetcher}) is
+ * the port a fault may replace; {@link createJwksCache} sits on top: documents are kept for a TTL, and an
+ * unknown `kid` triggers at most one refetch per interval, so a stream of tokens with bogus kids cannot turn
+ * the service into a JWKS request amplifier.
+ */
+import { request } from 'node:https';
+import { rootCertificates } from 'node:tls';
+import type { JWK } from '../crypto/types.js';
+import type { Clock, Jwks, JwksFetcher } from './types.js';
+
+export interface HttpsJwksFetcherOptions {
+  /** PEM trusted besides the system store (the sandbox's local CA). */
+  caPem?: string;
+  timeoutMs?: number;
+  /** Largest JWKS document read. */
+  maxBytes?: number;
+}
+
+export function createHttpsJwksFetcher(options: HttpsJwksFetcherOptions = {}): JwksFetcher {
+  const timeoutMs = options.timeoutMs ?? 3000;
+  const maxBytes = options.maxBytes ?? 256 * 1024;
+  // `ca` replaces Node's default trust store, so the public roots are passed along with the local CA.
+  const ca = options.caPem ? [...rootCertificates, options.caPem] : undefined;
+  return (url) =>
+    new Promise<Jwks>((resolve, reject) => {
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        reject(new Error('JWKS URL is not a URL'));
+        return;
+      }
+      if (target.protocol !== 'https:') {
+        reject(new Error('JWKS URL is not https'));
+        return;
+      }
+      const req = request(target, { method: 'GET', ca, timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          reject(new Error(`JWKS answered ${res.statusCode}`));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            req.destroy(new Error('JWKS document too large'));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          try {
+            resolve(parseJwks(Buffer.concat(chunks).toString('utf8')));
+          } catch (error) {
+            reject(error);
+          }
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error('JWKS request timed out')));
+      req.on('error', reject);
+      req.end();
+    });
+}
+
+export function parseJwks(text: string): Jwks {
+  const document: unknown = JSON.parse(text);
+  if (typeof document !== 'object' || document === null || !Array.isArray((document as { keys?: unknown }).keys)) {
+    throw new Error('JWKS document has no "keys" array');
+  }
+  const keys = ((document as { keys: unknown[] }).keys).filter(
+    (key): key is JWK => typeof key === 'object' && key !== null && !Array.isArray(key),
+  );
+  return { keys };
+}
+
+export interface JwksCache {
+  /** The key with that kid at that URL; undefined when the document has none. Throws when unreachable. */
+  getKey(url: string, kid: string): Promise<JWK | undefined>;
+}
+
+export interface JwksCacheOptions {
+  fetcher: JwksFetcher;
+  clock: Clock;
+  ttlSeconds?: number;
+  /** At most one refetch per this many seconds when a kid is unknown. */
+  minRefetchSeconds?: number;
+}
+
+interface CacheEntry {
+  jwks: Jwks;
+  fetchedAt: number;
+}
+
+export function createJwksCache(options: JwksCacheOptions): JwksCache {
+  const ttl = options.ttlSeconds ?? 300;
+  const minRefetch = options.minRefetchSeconds ?? 10;
+  const entries = new Map<string, CacheEntry>();
+  // Concurrent requests for one URL share one fetch.
+  const inFlight = new Map<string, Promise<CacheEntry>>();
+
+  const fetchEntry = (url: string): Promise<CacheEntry> => {
+    let pending = inFlight.get(url);
+    if (pending === undefined) {
+      pending = options
+        .fetcher(url)
+        .then((jwks) => {
+          const entry = { jwks, fetchedAt: options.clock.now() };
+          entries.set(url, entry);
+          return entry;
+        })
+        .finally(() => inFlight.delete(url));
+      inFlight.set(url, pending);
+    }
+    return pending;
+  };
+
+  const find = (entry: CacheEntry, kid: string): JWK | undefined => entry.jwks.keys.find((key) => key.kid === kid);
+
+  return {
+    async getKey(url, kid) {
+      const now = options.clock.now();
+      let entry = entries.get(url);
+      if (entry === undefined || now - entry.fetchedAt >= ttl) entry = await fetchEntry(url);
+      const key = find(entry, kid);
+      if (key !== undefined) return key;
+      if (options.clock.now() - entry.fetchedAt < minRefetch) return undefined;
+      return find(await fetchEntry(url), kid);
+    },
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * node:http adapter for a {@link ReferenceHandler}.
+ *
+ * - Reads the body only up to the route's limit + 1 byte; a larger body (or a Content-Length announcing
+ *   one) is handed to the handler as `bodyExceeded`, and the rest is never buffered.
+ * - After an answer given before the body was fully read, the connection is closed politely: our side is
+ *   half-closed (FIN) and what the client still sends is discarded for a short while, so it can read the
+ *   answer instead of seeing a reset; then the socket is destroyed.
+ * - Malformed HTTP gets 400 (431 for oversized headers) from the `clientError` hook, never a crash.
+ * - Anything the handler throws (a wrapped handler may) becomes 503 + a log line; see reference.ts for why
+ *   503 and not 400 or 500.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Logger, ReferenceHandler, ReferenceRequest, ReferenceResponse } from './types.js';
+
+export interface NodeAdapterOptions {
+  handler: ReferenceHandler;
+  limitFor: (method: string, url: string) => number;
+  logger?: Logger;
+  /** How long an unread body is drained after an early answer before the socket is destroyed. */
+  lingerMs?: number;
+}
+
+const LINGER_MS = 2000;
+/** Bytes drained during the linger period at most (then the socket goes at once). */
+const LINGER_BYTES = 1024 * 1024;
+
+export function createNodeListener(options: NodeAdapterOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const log = options.logger ?? ((line: string) => process.stderr.write(`[reference] ${line}\n`));
+  const lingerMs = options.lingerMs ?? LINGER_MS;
+  return (req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      log(`adapter error: ${(error as Error)?.message ?? String(error)}`);
+      if (!res.headersSent && !res.destroyed) {
+        try {
+          send(res, fallback503(), false, lingerMs);
+          return;
+        } catch {
+          // fall through to destroy
+        }
+      }
+      res.destroy();
+    });
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    let limit = 0;
+    try {
+      limit = Math.max(0, options.limitFor(method, url));
+    } catch (error) {
+      log(`limitFor failed: ${(error as Error)?.message ?? String(error)}`);
+    }
+    const body = await readBody(req, res, limit);
+    if (body === undefined) return; // the client went away mid-body: nobody to answer
+    const request: ReferenceRequest = {
+      method,
+      url,
+      headers: flattenHeaders(req),
+      remoteAddress: req.socket.remoteAddress ?? '',
+      body: body.bytes,
+      bodyExceeded: body.exceeded,
+    };
+    let response: ReferenceResponse;
+    try {
+      response = await options.handler(request);
+    } catch (error) {
+      log(`handler threw on ${method} ${url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
+      response = fallback503();
+    }
+    if (res.destroyed) return;
+    try {
+      send(res, response, !body.complete, lingerMs);
+    } catch (error) {
+      // An invalid status or header value (a wrapped handler may produce one): answer something valid.
+      log(`invalid response from handler: ${(error as Error)?.message ?? String(error)}`);
+      if (!res.headersSent) send(res, fallback503(), !body.complete, lingerMs);
+      else res.destroy();
+    }
+  }
+}
+
+function fallback503(): ReferenceResponse {
+  return {
+    status: 503,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
+    body: JSON.stringify({ error: 'temporarily_unavailable', error_description: 'the request could not be processed; try again' }),
+  };
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+interface ReadBody {
+  bytes: Buffer;
+  exceeded: boolean;
+  /** The whole body was read (the connection can be reused). */
+  complete: boolean;
+}
+
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<ReadBody | undefined> {
+  const announced = req.headers['content-length'];
+  if (announced !== undefined && /^\d+$/.test(announced) && Number(announced) > limit) {
+    // Known too large before a byte is read (and no "100 Continue" is sent for it).
+    return Promise.resolve({ bytes: Buffer.alloc(0), exceeded: true, complete: false });
+  }
+  if (/^\s*100-continue\s*$/i.test(req.headers.expect ?? '')) res.writeContinue();
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (value: ReadBody | undefined): void => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onGone);
+      req.off('aborted', onGone);
+      req.off('close', onClose);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        // Keep the prefix (handlers may want to log its start), stop reading here.
+        chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (size - limit))));
+        req.pause();
+        finish({ bytes: Buffer.concat(chunks), exceeded: true, complete: false });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish({ bytes: Buffer.concat(chunks), exceeded: false, complete: true });
+    const onGone = (): void => finish(undefined);
+    const onClose = (): void => {
+      if (!req.complete) finish(undefined);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onGone);
+    req.on('aborted', onGone);
+    req.on('close', onClose);
+  });
+}
+
+function send(res: ServerResponse, response: ReferenceResponse, bodyUnread: boolean, lingerMs: number): void {
+  const payload = typeof response.body === 'string' ? Buffer.from(response.body, 'utf8') : response.body;
+  const headers: Record<string, string | number> = { ...response.headers, 'content-length': payload.length };
+  if (bodyUnread) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  res.end(payload);
+  if (bodyUnread) lingerThenDestroy(res.socket, lingerMs);
+}
+
+/**
+ * Node half-closes and then destroys a `Connection: close` socket as soon as the answer is flushed; data
+ * the client is still sending would then meet a closed socket and a reset could wipe our answer from the
+ * client's receive buffer. Draining for a bounded time and size lets the client read the answer first.
+ */
+function lingerThenDestroy(socket: Socket | null, lingerMs: number): void {
+  if (socket === null || socket.destroyed) return;
+  let drained = 0;
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > LINGER_BYTES) socket.destroy();
+  });
+  socket.once('close', () => clearTimeout(timer));
+  socket.resume();
+}
+
+export interface ReferenceServer {
+  server: Server;
+  /** `http://host:port` as bound (IPv6 hosts in brackets). */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions extends NodeAdapterOptions {
+  host?: string;
+  port?: number;
+}
+
+/** Creates the server with the timeouts and malformed-request handling, and listens. */
+export function createReferenceServer(options: NodeAdapterOptions): Server {
+  const log = options.logger ?? ((line: string) => process.stderr.write(`[reference] ${line}\n`));
+  const listener = createNodeListener(options);
+  const server = createServer(
+    // Slow-loris bounds: headers within 10 s, a whole request within 30 s.
+    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
+    listener,
+  );
+  // Expect: 100-continue goes through the same listener, which decides whether to send 100.
+  server.on('checkContinue', listener);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
+    const body = JSON.stringify({ error: 'invalid_request', error_description: 'malformed HTTP request' });
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    socket.once('finish', () => setTimeout(() => socket.destroy(), 200).unref());
+  });
+  server.on('error', (error) => log(`server error: ${error.message}`));
+  return server;
+}
+
+export async function serveReference(options: ServeOptions): Promise<ReferenceServer> {
+  const server = createReferenceServer(options);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    close: () => closeServer(server),
+  };
+}
+
+/** Stops accepting, lets in-flight requests finish briefly, then drops idle and remaining connections. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 1000).unref();
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * createReference: the whole service of service.md as one request handler over injected ports.
+ *
+ * Routes: POST /auth/v1/token, GET /api/v1/apps/{id}/ownerids, GET /api/v1/apps/{id}/entitlements,
+ * POST /api/v1/webhooks/incoming/{id}, and /__hooks/v1/* when hooks are on. Anything else: 404.
+ *
+ * Never 500. An exception nobody anticipated is a bug in this server, so it is not blamed on the client
+ * with a 400; it gets 503 with Retry-After (the request may well succeed later) and a log line. The fuzz
+ * test counts any 5xx as a failure, so such a bug cannot hide behind a 4xx.
+ */
+import { handleApps, type ApiContext } from './api.js';
+import { createAddressMatcher } from './cidr.js';
+import { createClock } from './clock.js';
+import { indexCredentials } from './credentials.js';
+import { createMemoryEventStore } from './event-store.js';
+import { HOOKS_BODY_LIMIT, HOOKS_PREFIX, handleHooks } from './hooks.js';
+import { errorResponse, notFound, parseTarget } from './http.js';
+import { createHttpsJwksFetcher, createJwksCache } from './jwks.js';
+import { createPageTokenCodec } from './page-token.js';
+import { createMemoryRunner } from './runner.js';
+import { TOKEN_BODY_LIMIT, handleToken, type TokenEndpointContext } from './token-endpoint.js';
+import { createMemoryTokenStore } from './token-store.js';
+import type { Reference, ReferenceConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
+import { WEBHOOK_PATH_PREFIX, handleWebhook, type ListenerEntry, type WebhookContext } from './webhooks.js';
+
+export const DEFAULT_WEBHOOK_BODY_BYTES = 65_536;
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+/** Body read for routes that take none (GET API calls, unknown paths): enough to tell "a body was sent". */
+const OTHER_BODY_LIMIT = 1024;
+const SWEEP_INTERVAL_MS = 60_000;
+
+export function defaultDeps(config: ReferenceConfig): ReferenceDeps {
+  return {
+    clock: createClock(),
+    eventStore: createMemoryEventStore(),
+    tokenStore: createMemoryTokenStore(),
+    jwksFetcher: createHttpsJwksFetcher({ caPem: config.jwksCaPem }),
+    runner: createMemoryRunner(),
+    logger: (line) => process.stderr.write(`[reference] ${line}\n`),
+  };
+}
+
+export function createReference(config: ReferenceConfig, overrides: Partial<ReferenceDeps> = {}): Reference {
+  const deps: ReferenceDeps = { ...defaultDeps(config), ...overrides };
+  const baseUrl = config.baseUrl.replace(/\/+$/, '');
+  const bodyLimit = config.webhookBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
+  const credentials = indexCredentials(config.credentials);
+
+  const tokenContext: TokenEndpointContext = {
+    credentials,
+    tenantDomain: config.tenantDomain,
+    tokenTtlSeconds: config.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
+    deps,
+  };
+  const apiContext: ApiContext = {
+    apps: new Map(config.apps.map((app) => [app.appId, app])),
+    credentials,
+    pageTokens: createPageTokenCodec(),
+    deps,
+  };
+  const listeners = new Map<string, ListenerEntry>();
+  for (const listener of config.listeners) {
+    listeners.set(listener.listenerId, {
+      listener,
+      addresses: createAddressMatcher(listener.allowedCidrs),
+      url: `${baseUrl}${WEBHOOK_PATH_PREFIX}${encodeURIComponent(listener.listenerId)}`,
+    });
+  }
+  const webhookContext: WebhookContext = {
+    listeners,
+    baseUrl,
+    bodyLimit,
+    jwks: createJwksCache({ fetcher: deps.jwksFetcher, clock: deps.clock }),
+    deps,
+  };
+  const hooks = config.hooks?.enabled ? { token: config.hooks.token, deps } : undefined;
+
+  const route = async (request: ReferenceRequest): Promise<ReferenceResponse> => {
+    const target = parseTarget(request.url);
+    if (target === undefined) return errorResponse(400, 'invalid_request', 'the request target is not a path');
+    const [first, second, third, fourth, ...rest] = target.segments;
+    if (first === 'auth' && second === 'v1' && third === 'token' && fourth === undefined) {
+      return handleToken(request, tokenContext);
+    }
+    if (first === 'api' && second === 'v1') {
+      if (third === 'apps') return handleApps(request, target.segments.slice(3), target.query, apiContext);
+      if (third === 'webhooks' && fourth === 'incoming' && rest.length === 1 && rest[0] !== '') {
+        if (request.method !== 'POST') return errorResponse(405, 'method_not_allowed', 'use POST', { allow: 'POST' });
+        let listenerId: string;
+        try {
+          listenerId = decodeURIComponent(rest[0] as string);
+        } catch {
+          return errorResponse(400, 'invalid_request', 'the listener ID is not valid percent-encoding');
+        }
+        return handleWebhook(request, listenerId, webhookContext);
+      }
+    }
+    if (hooks !== undefined && `/${first}/${second}` === HOOKS_PREFIX) {
+      return handleHooks(request, target.segments.slice(2), target.query, hooks);
+    }
+    return notFound();
+  };
+
+  const handle = async (request: ReferenceRequest): Promise<ReferenceResponse> => {
+    try {
+      return await route(request);
+    } catch (error) {
+      deps.logger(`unexpected error on ${request.method} ${request.url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
+      return errorResponse(503, 'temporarily_unavailable', 'the request could not be processed; try again', { 'retry-after': '1' });
+    }
+  };
+
+  // The method does not matter: a wrong method still gets its answer without reading a large body.
+  const limitFor = (_method: string, url: string): number => {
+    const target = parseTarget(url);
+    if (target === undefined) return OTHER_BODY_LIMIT;
+    const path = `/${target.segments.join('/')}`;
+    if (path.startsWith(WEBHOOK_PATH_PREFIX)) return bodyLimit;
+    if (path === '/auth/v1/token') return TOKEN_BODY_LIMIT;
+    if (hooks !== undefined && path.startsWith(`${HOOKS_PREFIX}/`)) return HOOKS_BODY_LIMIT;
+    return OTHER_BODY_LIMIT;
+  };
+
+  const sweep = (): void => {
+    try {
+      const now = deps.clock.now();
+      deps.eventStore.sweep(now);
+      deps.tokenStore.sweep(now);
+    } catch (error) {
+      // A replaced store may throw; the timer must not take the process down.
+      deps.logger(`sweep failed: ${(error as Error)?.message ?? String(error)}`);
+    }
+  };
+  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+  timer.unref();
+
+  return { handle, limitFor, deps, config, sweep, close: () => clearInterval(timer) };
+}

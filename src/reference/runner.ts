@@ -1,0 +1,27 @@
+/**
+ * The reference's automations: running one means remembering that it ran, with which event and context,
+ * so the runs hook can show it. The log per listener is bounded (oldest runs go first): contexts can be
+ * 64 KB each and a load test sends many.
+ */
+import type { AutomationRun, Runner } from './types.js';
+
+export function createMemoryRunner(options: { maxRunsPerListener?: number } = {}): Runner {
+  const maxRuns = options.maxRunsPerListener ?? 1000;
+  const runs = new Map<string, AutomationRun[]>();
+  return {
+    run(run) {
+      let list = runs.get(run.listenerId);
+      if (list === undefined) {
+        list = [];
+        runs.set(run.listenerId, list);
+      }
+      list.push(run);
+      // Drop in batches so the hot path does not shift the array on every run once full.
+      if (list.length > maxRuns + Math.max(1, maxRuns >> 4)) list.splice(0, list.length - maxRuns);
+    },
+    list(listenerId) {
+      const list = runs.get(listenerId) ?? [];
+      return list.slice(Math.max(0, list.length - maxRuns));
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * `POST /api/v1/webhooks/incoming/{listener_id}` (service.md §4.3, §5.4, §6, §7; rulings 13–22).
+ *
+ * Order of the checks, first failure answers:
+ *   404 unknown listener → 403 source address outside the listener's CIDRs → 413 body over the limit →
+ *   400 Content-Type, Webhook-Timestamp, Webhook-Event-Id → 401 authentication (HMAC or JWT) →
+ *   400 invalid JSON → 422 automation not published or trigger disabled → 409 duplicate → 200 and the run.
+ * Why this order:
+ *   - The listener and the peer address are known before the body is read; refusing there costs nothing.
+ *   - The 400 header checks are stateless and cheap, and the timestamp window bounds how long a captured
+ *     request can be replayed before the signature is even computed.
+ *   - Authentication comes before the idempotency check (ruling 17): a request that fails authentication
+ *     never consumes its event ID, and a duplicate ID with a bad signature gets 401, not 409.
+ *   - The body is parsed only once it is authenticated (untrusted input is not parsed).
+ *   - JSON validity and the automation state are checked before the event ID is claimed, so an event that
+ *     could not run (bad JSON, paused automation) can be sent again once the sender or the admin fixes it.
+ * 422 for an inactive automation: the request is well-formed and authenticated but cannot be processed now.
+ * Not 409 (that means "duplicate" to every sender), not 403 (that means "wrong source address" here), not
+ * 404 (the listener exists and the sender proved it holds its secret), not a 5xx (nothing failed).
+ */
+import { hmacVerify } from '../crypto/hmac.js';
+import { isUuidV4 } from '../crypto/uuid.js';
+import { verifyWebhookJwt } from '../crypto/webhook-jwt.js';
+import type { AddressMatcher } from './cidr.js';
+import { errorResponse, json, mediaType, payloadTooLarge } from './http.js';
+import type { JwksCache } from './jwks.js';
+import type { ListenerConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
+
+export const WEBHOOK_PATH_PREFIX = '/api/v1/webhooks/incoming/';
+export const TIMESTAMP_WINDOW_SECONDS = 300;
+export const WEBHOOK_JWT_MAX_EXP_SECONDS = 600;
+
+export interface ListenerEntry {
+  listener: ListenerConfig;
+  addresses: AddressMatcher;
+  /** Full listener URL: the `aud` of its JWTs. */
+  url: string;
+}
+
+export interface WebhookContext {
+  listeners: Map<string, ListenerEntry>;
+  baseUrl: string;
+  bodyLimit: number;
+  jwks: JwksCache;
+  deps: Pick<ReferenceDeps, 'clock' | 'eventStore' | 'runner' | 'logger'>;
+}
+
+const badRequest = (error: string, description: string): ReferenceResponse => errorResponse(400, error, description);
+const unauthorized = (description: string): ReferenceResponse => errorResponse(401, 'unauthorized', description);
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export async function handleWebhook(request: ReferenceRequest, listenerId: string, context: WebhookContext): Promise<ReferenceResponse> {
+  const entry = context.listeners.get(listenerId);
+  if (entry === undefined) return errorResponse(404, 'not_found', 'no webhook listener with that ID');
+  if (!entry.addresses.allows(request.remoteAddress)) {
+    return errorResponse(403, 'forbidden', 'the source address is outside the listener\'s allowed CIDRs');
+  }
+  if (request.bodyExceeded) return payloadTooLarge(context.bodyLimit);
+
+  const contentType = mediaType(request);
+  if (contentType === '') return badRequest('missing_header', 'Content-Type is required');
+  if (contentType !== 'application/json') return badRequest('invalid_content_type', 'Content-Type must be application/json');
+  const timestamp = request.headers['webhook-timestamp'];
+  if (timestamp === undefined) return badRequest('missing_header', 'Webhook-Timestamp is required');
+  const now = context.deps.clock.now();
+  // Unix seconds as a decimal string; 15 digits bound the number well inside exact doubles.
+  if (!/^\d{1,15}$/.test(timestamp.trim())) return badRequest('invalid_timestamp', 'Webhook-Timestamp must be Unix seconds');
+  if (Math.abs(now - Number(timestamp.trim())) > TIMESTAMP_WINDOW_SECONDS) {
+    return badRequest('invalid_timestamp', 'Webhook-Timestamp is more than 5 minutes from server time');
+  }
+  const eventId = request.headers['webhook-event-id'];
+  if (eventId === undefined) return badRequest('missing_header', 'Webhook-Event-Id is required');
+  if (!isUuidV4(eventId)) return badRequest('invalid_event_id', 'Webhook-Event-Id must be a UUID v4');
+
+  const refusal = await authenticate(request, entry, timestamp, eventId, now, context);
+  if (refusal !== undefined) return unauthorized(refusal);
+
+  let body: unknown;
+  try {
+    body = JSON.parse(strictUtf8.decode(request.body));
+  } catch {
+    return badRequest('invalid_json', 'the body is not valid UTF-8 JSON');
+  }
+  if (!entry.listener.published || !entry.listener.enabled) {
+    return errorResponse(422, 'automation_inactive', 'the automation is not published or its trigger is disabled; it did not run');
+  }
+  // UUIDs are case-insensitive: the same ID in upper case is the same event.
+  const claimed = await context.deps.eventStore.claim(listenerId, eventId.toLowerCase(), now);
+  if (!claimed) return errorResponse(409, 'duplicate_event', 'this event ID was already processed for this listener');
+  await context.deps.runner.run({ listenerId, eventId, context: body, at: now });
+  return json(200, { accepted: true, eventId });
+}
+
+/** undefined when authenticated, else the reason (for the 401 body: never echoes secrets). */
+async function authenticate(
+  request: ReferenceRequest,
+  entry: ListenerEntry,
+  timestamp: string,
+  eventId: string,
+  now: number,
+  context: WebhookContext,
+): Promise<string | undefined> {
+  const { listener } = entry;
+  if (listener.method === 'HMAC') {
+    const signature = request.headers['webhook-signature'];
+    if (signature === undefined || signature === '') return 'Webhook-Signature is required';
+    return hmacVerify(listener.hmacSecret, timestamp, eventId, request.body, signature) ? undefined : 'signature mismatch';
+  }
+  const header = request.headers.authorization;
+  if (header === undefined || header.trim() === '') return 'Authorization: Bearer <JWT> is required';
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) return 'Authorization must be Bearer <JWT>';
+  let jwksFailed = false;
+  const verdict = await verifyWebhookJwt(
+    match[1] as string,
+    async (kid) => {
+      try {
+        return await context.jwks.getKey(listener.jwksUrl, kid);
+      } catch (error) {
+        jwksFailed = true;
+        context.deps.logger(`jwks: cannot fetch the JWKS of listener ${listener.listenerId}: ${(error as Error).message}`);
+        throw error;
+      }
+    },
+    { baseUrl: context.baseUrl, webhookUrl: entry.url, eventId, body: request.body, now, maxExpSeconds: WEBHOOK_JWT_MAX_EXP_SECONDS },
+  );
+  if (jwksFailed) return 'the JWKS could not be fetched';
+  return verdict.ok ? undefined : `JWT refused (${verdict.reason})`;
+}

@@ -1,0 +1,176 @@
+/**
+ * generateTenant: one complete tenant for the reference. The seed decides every name and ID (Client IDs,
+ * apps, owners, entitlements, listener IDs), so two sandboxes with one seed list the same things; keys and
+ * secrets are always fresh randomness and never written anywhere but the profile and its PEM files.
+ */
+import { isIP } from 'node:net';
+import { createLocalCa, issueServerCertificate } from '../crypto/certificates.js';
+import { generateClientSecret } from '../crypto/client-secret.js';
+import { sha256Base64Url } from '../crypto/encoding.js';
+import { generateHmacSecret } from '../crypto/hmac.js';
+import { generateSigningKey } from '../crypto/signing-keys.js';
+import { seededFaker, type Faker } from '../data/fake.js';
+import type { CredentialLifespan, ReferenceApp, ReferenceConfig } from '../reference/types.js';
+import { pickFreePort } from './ports.js';
+import type { Tenant, TenantCredential, TenantHmacListener, TenantJwtListener } from './types.js';
+
+export interface GenerateTenantOptions {
+  seed: string;
+  /** Host the reference listens on. */
+  host: string;
+  /** Port it listens on (needed unless publicBaseUrl is given). */
+  port?: number;
+  /** Base URL clients use when it is not http://host:port (NAT, container, proxy). */
+  publicBaseUrl?: string;
+  /** Host in the JWKS URL, as the reference reaches the harness (default 127.0.0.1). */
+  jwksHost?: string;
+  /** Port of the JWKS URL; default: a free port on 127.0.0.1. */
+  jwksPort?: number;
+  hooks?: boolean;
+  webhookBodyBytes?: number;
+  tokenTtlSeconds?: number;
+  /** Unix seconds, for the credentials' creation dates; default now. */
+  now?: number;
+}
+
+/** TEST-NET-3 and the IPv6 documentation prefix: no client ever connects from there. */
+export const UNREACHABLE_CIDRS = ['203.0.113.0/24', '2001:db8::/32'];
+
+const ENTITLEMENT_COUNTS = { owners: 5, large: 237, exact: 50, empty: 0 } as const;
+
+export async function generateTenant(options: GenerateTenantOptions): Promise<Tenant> {
+  const faker = seededFaker(options.seed, 'tenant');
+  const baseUrl = tenantBaseUrl(options);
+  const tenantDomain = domainOf(baseUrl);
+  const now = options.now ?? Date.now() / 1000;
+  const ids = new Set<string>();
+  const uniqueId = (make: () => string): string => {
+    for (;;) {
+      const id = make();
+      if (!ids.has(id)) {
+        ids.add(id);
+        return id;
+      }
+    }
+  };
+
+  const credential = async (useCase: string, lifespan: CredentialLifespan, createdAt: number, allowedCidrs: string[]): Promise<TenantCredential> => {
+    const randomId = uniqueId(() => `${slug(faker.word.adjective())}-${slug(faker.animal.type())}-${faker.string.numeric(4)}`);
+    const clientId = `${randomId}@${tenantDomain}/${useCase}`;
+    const { secret, publicJwk } = await generateClientSecret(tenantDomain);
+    return {
+      clientId,
+      clientSecret: secret,
+      config: { name: `${useCase} key`, clientId, secretSha256: sha256Base64Url(secret), publicJwk, lifespan, createdAt, allowedCidrs },
+    };
+  };
+  const primary = await credential('conformance', 'never expires', now, []);
+  const ipRestricted = await credential('conformance-ip', '90 days', now, UNREACHABLE_CIDRS);
+  // Created 45 days ago with a 30-day lifespan: expired 15 days ago.
+  const expired = await credential('conformance-expired', '30 days', now - 45 * 86_400, []);
+
+  const appId = (): string => uniqueId(() => faker.string.alphanumeric({ length: 12, casing: 'mixed' }));
+  const app = (count: number, ownerIds: string[] | null): ReferenceApp => ({
+    appId: appId(),
+    displayName: faker.company.name(),
+    ownerIds,
+    entitlements: entitlements(faker, count, () => uniqueId(() => faker.string.alphanumeric({ length: 14, casing: 'mixed' }))),
+  });
+  const ownerIds = Array.from({ length: 3 }, () => uniqueId(() => faker.string.alphanumeric({ length: 12, casing: 'mixed' })));
+  const apps = {
+    owners: app(ENTITLEMENT_COUNTS.owners, ownerIds),
+    missingAppId: appId(),
+    large: app(ENTITLEMENT_COUNTS.large, [ownerIds[0] as string]),
+    exact: app(ENTITLEMENT_COUNTS.exact, []),
+    // An app without owners answers "userIds": null.
+    empty: app(ENTITLEMENT_COUNTS.empty, null),
+  };
+
+  const jwksHost = options.jwksHost ?? '127.0.0.1';
+  const jwksPort = options.jwksPort ?? (await pickFreePort());
+  // A port that was free a moment ago on loopback: connecting to it is refused.
+  const closedPort = await pickFreePort();
+  const ca = await createLocalCa(`access-conformance sandbox CA (${options.seed})`);
+  const localNames = ['127.0.0.1', 'localhost'];
+  const names = [...new Set([jwksHost, ...localNames])];
+  const leaf = await issueServerCertificate(ca, { ipAddresses: names.filter((n) => isIP(n) !== 0), dnsNames: names.filter((n) => isIP(n) === 0) });
+  const jwks = { url: `https://${hostForUrl(jwksHost)}:${jwksPort}/jwks.json`, host: jwksHost, port: jwksPort, certPem: leaf.certPem, keyPem: leaf.keyPem, caPem: ca.certPem };
+
+  const listenerId = (): string => uniqueId(() => `wh_${faker.string.alphanumeric({ length: 10, casing: 'upper' })}`);
+  const hmacListener = (allowedCidrs: string[], published = true, enabled = true): TenantHmacListener => {
+    const id = listenerId();
+    const secret = generateHmacSecret();
+    return { listenerId: id, secret, config: { listenerId: id, method: 'HMAC', hmacSecret: secret, allowedCidrs, published, enabled } };
+  };
+  const jwtListener = async (url: string, algs: Array<'RS256' | 'ES256' | 'EdDSA'>): Promise<TenantJwtListener> => {
+    const id = listenerId();
+    const signingKeys = [];
+    for (const alg of algs) signingKeys.push(await generateSigningKey(alg, `${alg.toLowerCase()}-${faker.string.alphanumeric(8)}`));
+    return { listenerId: id, signingKeys, config: { listenerId: id, method: 'JWT', jwksUrl: url, allowedCidrs: [], published: true, enabled: true } };
+  };
+  const listeners = {
+    hmac: hmacListener([]),
+    hmacSecond: hmacListener([]),
+    jwt: await jwtListener(jwks.url, ['RS256', 'ES256', 'EdDSA']),
+    jwtUnreachableJwks: await jwtListener(`https://127.0.0.1:${closedPort}/jwks.json`, ['EdDSA']),
+    ipRestricted: hmacListener(UNREACHABLE_CIDRS),
+    // Published, trigger disabled: the automation must not run.
+    inactive: hmacListener([], true, false),
+  };
+
+  const hooks = { enabled: options.hooks ?? false, token: generateHmacSecret() };
+  const webhookBodyBytes = options.webhookBodyBytes ?? 65_536;
+  const reference: ReferenceConfig = {
+    baseUrl,
+    tenantDomain,
+    credentials: [primary.config, ipRestricted.config, expired.config],
+    apps: [apps.owners, apps.large, apps.exact, apps.empty],
+    listeners: Object.values(listeners).map((listener) => listener.config),
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    webhookBodyBytes,
+    hooks,
+    jwksCaPem: ca.certPem,
+  };
+  return {
+    seed: options.seed,
+    baseUrl,
+    tenantDomain,
+    credentials: { primary, ipRestricted, expired },
+    apps,
+    listeners,
+    jwks,
+    hooks,
+    webhookBodyBytes,
+    reference,
+  };
+}
+
+function entitlements(faker: Faker, count: number, id: () => string): ReferenceApp['entitlements'] {
+  return Array.from({ length: count }, () => ({
+    id: id(),
+    displayName: `${faker.hacker.adjective()} ${faker.hacker.noun()} ${faker.helpers.arrayElement(['reader', 'writer', 'admin', 'auditor', 'operator'])}`,
+    description: faker.hacker.phrase(),
+  }));
+}
+
+export function tenantBaseUrl(options: { host: string; port?: number; publicBaseUrl?: string }): string {
+  if (options.publicBaseUrl !== undefined) return new URL(options.publicBaseUrl).origin;
+  if (options.port === undefined || options.port === 0) throw new RangeError('generateTenant needs the bound port or a publicBaseUrl');
+  // A wildcard bind is reachable on loopback; the profile names that.
+  const host = options.host === '0.0.0.0' ? '127.0.0.1' : options.host === '::' ? '::1' : options.host;
+  return `http://${hostForUrl(host)}:${options.port}`;
+}
+
+/** The hostname of a base URL as it may appear in a Client ID (no port, no IPv6 brackets: "localhost" then). */
+function domainOf(baseUrl: string): string {
+  const hostname = new URL(baseUrl).hostname;
+  return hostname.startsWith('[') || hostname.includes(':') ? 'localhost' : hostname;
+}
+
+function hostForUrl(host: string): string {
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'key';
+}

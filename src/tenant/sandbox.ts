@@ -1,0 +1,134 @@
+/**
+ * startSandbox: a generated tenant served by the reference on 127.0.0.1 (or the given host), with its
+ * target profile written to disk. Used by `serve`, by `run` without a profile, by faults (customize) and by
+ * the container image.
+ *
+ * The server binds first (port 0 means "any"), because the tenant's base URL, Client IDs and listener URLs
+ * need the real port; the handler is installed right after, before the sandbox is handed out.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomSeed } from '../data/fake.js';
+import { HarnessError } from '../errors.js';
+import type { ProfileDocument } from '../profile/document.js';
+import { closeServer, createReferenceServer } from '../reference/node-adapter.js';
+import { createReference, defaultDeps } from '../reference/reference.js';
+import type { Reference, ReferenceHandler, ReferenceResponse } from '../reference/types.js';
+import { generateTenant } from './generate.js';
+import { writeSandboxProfile } from './profile.js';
+import type { SandboxCustomize, Tenant } from './types.js';
+
+export interface SandboxOptions {
+  seed?: string;
+  host?: string;
+  port?: number;
+  hooks?: boolean;
+  publicBaseUrl?: string;
+  jwksHost?: string;
+  jwksPort?: number;
+  /** Where the profile goes: a file path. Wins over profileDir. */
+  profilePath?: string;
+  /** A directory for `sandbox.target.json`; default: a fresh temporary directory, removed on close. */
+  profileDir?: string;
+  webhookBodyBytes?: number;
+  tokenTtlSeconds?: number;
+  customize?: SandboxCustomize;
+  /** Where the reference logs unexpected errors; default stderr. */
+  logger?: (line: string) => void;
+}
+
+export interface Sandbox {
+  baseUrl: string;
+  profilePath: string;
+  profileJson: ProfileDocument;
+  tenant: Tenant;
+  seed: string;
+  /** The reference behind the handler (its deps: clock, stores, runner). */
+  reference: Reference;
+  close(): Promise<void>;
+}
+
+const NOT_READY: ReferenceResponse = {
+  status: 503,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
+  body: '{"error":"temporarily_unavailable","error_description":"the sandbox is starting"}',
+};
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const seed = options.seed ?? randomSeed();
+  const host = options.host ?? '127.0.0.1';
+  let handler: ReferenceHandler = async () => NOT_READY;
+  let limitFor: (method: string, url: string) => number = () => 0;
+  const server = createReferenceServer({
+    handler: (request) => handler(request),
+    limitFor: (method, url) => limitFor(method, url),
+    logger: options.logger,
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new HarnessError('USAGE', `cannot listen on ${host}:${options.port ?? 0}: ${error.code ?? error.message}`, {
+          field: '--port',
+          hint: 'Choose another --port (0 picks a free one) or --host.',
+          cause: error,
+        }),
+      ),
+    );
+    server.listen(options.port ?? 0, host, () => resolveListen());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+
+  let tempDir: string | undefined;
+  try {
+    const tenant = await generateTenant({
+      seed,
+      host,
+      port,
+      publicBaseUrl: options.publicBaseUrl,
+      jwksHost: options.jwksHost,
+      jwksPort: options.jwksPort,
+      hooks: options.hooks ?? false,
+      webhookBodyBytes: options.webhookBodyBytes,
+      tokenTtlSeconds: options.tokenTtlSeconds,
+    });
+    const base = defaultDeps(tenant.reference);
+    if (options.logger) base.logger = options.logger;
+    const replaced = options.customize?.deps?.(base, tenant) ?? {};
+    const reference = createReference(tenant.reference, { ...base, ...replaced });
+    const wrapped = options.customize?.wrapHandler?.(reference.handle, tenant) ?? reference.handle;
+
+    let profilePath: string;
+    if (options.profilePath !== undefined) profilePath = resolve(options.profilePath);
+    else {
+      const dir = options.profileDir ?? (tempDir = await mkdtemp(join(tmpdir(), 'access-conformance-sandbox-')));
+      profilePath = resolve(dir, 'sandbox.target.json');
+    }
+    const profileJson = await writeSandboxProfile(tenant, profilePath);
+
+    handler = wrapped;
+    limitFor = reference.limitFor;
+    let closed: Promise<void> | undefined;
+    return {
+      baseUrl: tenant.baseUrl,
+      profilePath,
+      profileJson,
+      tenant,
+      seed,
+      reference,
+      close() {
+        closed ??= (async () => {
+          reference.close();
+          await closeServer(server);
+          if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    await closeServer(server);
+    if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,79 @@
+/** The generated tenant: what the reference is configured with, and the secrets a client needs. */
+import type { SigningJwk } from '../crypto/types.js';
+import type {
+  HmacListenerConfig,
+  JwtListenerConfig,
+  ReferenceApp,
+  ReferenceConfig,
+  ReferenceCredential,
+  ReferenceDeps,
+  ReferenceHandler,
+} from '../reference/types.js';
+
+export interface TenantCredential {
+  clientId: string;
+  /** Shown once by a real service; here it goes into the profile. */
+  clientSecret: string;
+  config: ReferenceCredential;
+}
+
+export interface TenantHmacListener {
+  listenerId: string;
+  secret: string;
+  config: HmacListenerConfig;
+}
+
+export interface TenantJwtListener {
+  listenerId: string;
+  /** Private JWKs (kid, alg, use) whose public halves the listener's JWKS must hold. */
+  signingKeys: SigningJwk[];
+  config: JwtListenerConfig;
+}
+
+export interface TenantJwksServer {
+  /** https URL the JWT listener fetches; the HARNESS (or the client) serves it, not the reference. */
+  url: string;
+  host: string;
+  port: number;
+  /** Leaf certificate for `host` and its key, signed by the local CA. */
+  certPem: string;
+  keyPem: string;
+  /** The local CA the reference trusts for JWKS fetches. */
+  caPem: string;
+}
+
+export interface Tenant {
+  seed: string;
+  /** No trailing slash. */
+  baseUrl: string;
+  /** Hostname in the Client IDs and `aud` of client assertions. */
+  tenantDomain: string;
+  credentials: { primary: TenantCredential; ipRestricted: TenantCredential; expired: TenantCredential };
+  apps: {
+    owners: ReferenceApp;
+    missingAppId: string;
+    large: ReferenceApp;
+    exact: ReferenceApp;
+    empty: ReferenceApp;
+  };
+  listeners: {
+    hmac: TenantHmacListener;
+    hmacSecond: TenantHmacListener;
+    jwt: TenantJwtListener;
+    jwtUnreachableJwks: TenantJwtListener;
+    ipRestricted: TenantHmacListener;
+    inactive: TenantHmacListener;
+  };
+  jwks: TenantJwksServer;
+  hooks: { enabled: boolean; token: string };
+  webhookBodyBytes: number;
+  /** The reference's configuration for this tenant. */
+  reference: ReferenceConfig;
+}
+
+/** How a fault (or a test) changes the sandbox: wrap the handler, replace ports. */
+export interface SandboxCustomize {
+  wrapHandler?: (handler: ReferenceHandler, tenant: Tenant) => ReferenceHandler;
+  /** Gets the default ports, returns the ones to replace. */
+  deps?: (deps: ReferenceDeps, tenant: Tenant) => Partial<ReferenceDeps>;
+}
