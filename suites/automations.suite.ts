@@ -1,0 +1,86 @@
+/**
+ * §4.3, §6 rules 3–4 (rulings 17–19): a 200 means the linked automation ran, once, with the whole JSON body
+ * as its context; an unpublished or disabled automation does not run; a refused request starts nothing.
+ * Runs are seen only through the runs test hook. The context is compared with the JSON value that was
+ * sent (deep equality: key order and number spelling are the JSON encoder's business, values are not).
+ */
+import { describe } from 'vitest';
+import { check } from './support/check.js';
+import { expectStatus, fail } from './support/expect.js';
+import {
+  expectAccepted,
+  expectContextEquals,
+  expectExactlyOneRun,
+  expectNoRun,
+  expectSetupAccepted,
+  outcome,
+} from './support/webhook-expect.js';
+import { freshEventId, hmacListener, jwtListener, nestedUnicodeBody, sampleBody } from './support/webhook-values.js';
+import { generateHmacSecret } from '../src/crypto/hmac.js';
+
+describe('§6 Automation runs', () => {
+  check('RUN-01', async ({ client, faker, profile }) => {
+    const eventId = freshEventId();
+    const body = sampleBody(faker);
+    expectAccepted(await client.sendWebhook('hmac', { eventId, body, label: 'runs: valid request' }), 'valid request');
+    const run = await expectExactlyOneRun(client, hmacListener(profile).listenerId, eventId, 'after a 200');
+    expectContextEquals(run, body, 'after a 200');
+  });
+
+  check('RUN-02', async ({ client, faker, profile }) => {
+    const eventId = freshEventId();
+    const body = nestedUnicodeBody(faker);
+    expectAccepted(await client.sendWebhook('hmac', { eventId, body, label: 'runs: nested, non-ASCII body' }), 'nested, non-ASCII body');
+    const run = await expectExactlyOneRun(client, hmacListener(profile).listenerId, eventId, 'after a 200 for a nested, non-ASCII body');
+    expectContextEquals(run, body, 'nested, non-ASCII body');
+  });
+
+  check('RUN-03', async ({ client, faker, profile }) => {
+    const eventId = freshEventId();
+    const body = sampleBody(faker);
+    expectAccepted(await client.sendWebhook('jwt', { eventId, body, label: 'runs: valid JWT request' }), 'valid JWT request');
+    const run = await expectExactlyOneRun(client, jwtListener(profile).listenerId, eventId, 'after a 200 on the JWT listener');
+    expectContextEquals(run, body, 'JWT listener');
+  });
+
+  check('RUN-04', async ({ client, note }) => {
+    const res = await client.sendWebhook('inactive', { label: 'runs: listener of an inactive automation' });
+    if (res.status === 200) {
+      fail('valid request to the listener of an unpublished or disabled automation was answered 200', 'not 200', '200');
+    }
+    note(`inactive automation's listener answered ${res.status}`);
+  });
+
+  check('RUN-05', async ({ client, profile, note }) => {
+    const eventId = freshEventId();
+    const res = await client.sendWebhook('inactive', { eventId, label: 'runs: listener of an inactive automation' });
+    note(`inactive automation's listener answered ${res.status}`);
+    await expectNoRun(client, hmacListener(profile, 'inactive').listenerId, eventId, 'valid request to an inactive automation');
+  });
+
+  check('RUN-06', async ({ client, faker, profile, note }) => {
+    const eventId = freshEventId();
+    const body = JSON.stringify(sampleBody(faker));
+    expectSetupAccepted(await client.sendWebhook('hmac', { eventId, body, label: 'runs: first request' }), 'the first request');
+    const duplicate = await client.sendWebhook('hmac', { eventId, body, label: 'runs: duplicate' });
+    note(`duplicate answered ${outcome(duplicate)}`);
+    await expectExactlyOneRun(client, hmacListener(profile).listenerId, eventId, 'after a 200 and a duplicate');
+  });
+
+  check('RUN-07', async ({ client, profile }) => {
+    const { listenerId, secret } = hmacListener(profile);
+    let other = generateHmacSecret();
+    while (other === secret) other = generateHmacSecret();
+    const eventId = freshEventId();
+    const res = await client.sendWebhook('hmac', { eventId, hmac: { secret: other }, label: 'runs: bad signature' });
+    expectStatus(res, 401, 'precondition failed, the badly signed request was not refused with 401, so this check cannot conclude');
+    await expectNoRun(client, listenerId, eventId, 'request refused with 401');
+  });
+
+  check('RUN-08', async ({ client, profile }) => {
+    const eventId = freshEventId();
+    const res = await client.sendWebhook('hmac', { eventId, timestampOffset: -330, label: 'runs: stale timestamp' });
+    expectStatus(res, 400, 'precondition failed, the stale request was not refused with 400, so this check cannot conclude');
+    await expectNoRun(client, hmacListener(profile).listenerId, eventId, 'request refused with 400');
+  });
+});
