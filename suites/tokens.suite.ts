@@ -114,8 +114,8 @@ describe('§4.1 Obtain an access token', () => {
 
   check('TOK-11', async (ctx) => {
     // Well past any usual leeway (30–60 s); nbf and iat moved back too so that only exp is wrong.
-    const now = await ctx.client.now();
-    await assertionRefused(ctx, { now, expIn: -150, nbfIn: -300, iat: Math.floor(now) - 300 }, 'client assertion with exp in the past');
+    const now = Math.floor(await ctx.client.now());
+    await assertionRefused(ctx, { now, expIn: -150, nbfIn: -300, iat: now - 300 }, 'client assertion with exp in the past');
   });
 
   check('TOK-12', async (ctx) => {

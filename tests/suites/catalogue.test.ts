@@ -1,0 +1,100 @@
+/**
+ * The catalogue and the suites agree: every requirement ID is checked by exactly one `check()` call in
+ * suites/*.suite.ts, every check names a catalogue ID, and every entry is complete (text, level, section,
+ * a group that is an existing suite file, a list of needs). The suites are scanned as text so
+ * this runs without a target.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { allRequirements, catalogue } from '../../src/requirements.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const suitesDir = join(root, 'suites');
+const SUFFIX = '.suite.ts';
+
+const ID_PATTERN = /^[A-Z]+(-[A-Z0-9]+)*-\d{2}$/;
+const LEVELS = new Set(['MUST', 'SHOULD', 'INFO']);
+/** A service.md section number (`4.4`, `7`) or `rulings` when only a ruling states it. */
+const SECTION_PATTERN = /^(\d+(\.\d+)*|rulings)$/;
+const RULINGS = 23;
+
+const suiteFiles = readdirSync(suitesDir).filter((name) => name.endsWith(SUFFIX)).sort();
+const groups = new Set(suiteFiles.map((name) => name.slice(0, -SUFFIX.length)));
+
+/** Every `check('ID'` (any quote style) with the file it appears in; comments are stripped first. */
+function checkCalls(): Array<{ id: string; file: string }> {
+  const calls: Array<{ id: string; file: string }> = [];
+  for (const file of suiteFiles) {
+    const text = readFileSync(join(suitesDir, file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
+    for (const match of text.matchAll(/\bcheck\(\s*(['"`])([^'"`]+)\1/g)) calls.push({ id: match[2]!, file });
+  }
+  return calls;
+}
+
+describe('requirement catalogue', () => {
+  const requirements = allRequirements();
+  const calls = checkCalls();
+
+  test('there are suites and requirements to compare', () => {
+    expect(suiteFiles.length).toBeGreaterThan(0);
+    expect(requirements.length).toBeGreaterThan(0);
+  });
+
+  test('every ID has the stable form PREFIX-NN', () => {
+    const bad = requirements.map((r) => r.id).filter((id) => !ID_PATTERN.test(id));
+    expect(bad).toEqual([]);
+  });
+
+  test('every catalogue ID is used by exactly one check() call', () => {
+    const uses = new Map<string, string[]>();
+    for (const call of calls) uses.set(call.id, [...(uses.get(call.id) ?? []), call.file]);
+    const problems = requirements
+      .map((r) => ({ id: r.id, files: uses.get(r.id) ?? [] }))
+      .filter((entry) => entry.files.length !== 1)
+      .map((entry) => `${entry.id}: ${entry.files.length === 0 ? 'no check' : `checked ${entry.files.length} times (${entry.files.join(', ')})`}`);
+    expect(problems).toEqual([]);
+  });
+
+  test('every check() call names a catalogue ID', () => {
+    const unknown = calls.filter((call) => !Object.prototype.hasOwnProperty.call(catalogue, call.id)).map((c) => `${c.id} in ${c.file}`);
+    expect(unknown).toEqual([]);
+  });
+
+  test('every check lives in the suite file of its group', () => {
+    const misplaced = calls
+      .filter((call) => Object.prototype.hasOwnProperty.call(catalogue, call.id))
+      .filter((call) => `${(catalogue as Record<string, { group: string }>)[call.id]!.group}${SUFFIX}` !== call.file)
+      .map((call) => `${call.id} in ${call.file}`);
+    expect(misplaced).toEqual([]);
+  });
+
+  test('every entry is complete: text, level, section, ruling, group, needs', () => {
+    const problems: string[] = [];
+    for (const r of requirements) {
+      if (typeof r.text !== 'string' || r.text.trim() === '') problems.push(`${r.id}: empty text`);
+      if (!LEVELS.has(r.level)) problems.push(`${r.id}: level ${String(r.level)}`);
+      if (typeof r.section !== 'string' || !SECTION_PATTERN.test(r.section)) problems.push(`${r.id}: section ${String(r.section)}`);
+      if (r.ruling !== undefined && !(Number.isInteger(r.ruling) && r.ruling >= 1 && r.ruling <= RULINGS)) problems.push(`${r.id}: ruling ${r.ruling}`);
+      if (!groups.has(r.group)) problems.push(`${r.id}: group ${r.group} has no suites/${r.group}${SUFFIX}`);
+      if (!Array.isArray(r.needs)) problems.push(`${r.id}: needs is not a list`);
+      if (r.movesClock && !r.needs.includes('hooks.clock')) problems.push(`${r.id}: moves the clock without needing hooks.clock`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('no ID prefix spans two groups', () => {
+    const prefixOf = (id: string): string => id.replace(/-\d{2}$/, '');
+    const groupsByPrefix = new Map<string, Set<string>>();
+    for (const r of requirements) {
+      const set = groupsByPrefix.get(prefixOf(r.id)) ?? new Set<string>();
+      set.add(r.group);
+      groupsByPrefix.set(prefixOf(r.id), set);
+    }
+    const shared = [...groupsByPrefix].filter(([, set]) => set.size > 1).map(([prefix, set]) => `${prefix}: ${[...set].join(', ')}`);
+    expect(shared).toEqual([]);
+  });
+});
