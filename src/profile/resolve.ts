@@ -47,7 +47,39 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
   const reader = new SourceReader(options.baseDir, options.env ?? process.env);
   const problems: ProfileProblem[] = [];
 
-  // Phase 1: read every variable and file, so all missing ones are reported together.
+  // Phase 1: what the document alone gets wrong (before reading any variable or file, so a typo in a URL is
+  // not hidden behind a missing file).
+  const baseUrl = checkUrl(doc.baseUrl, 'baseUrl', problems);
+  const webhookBaseUrl = doc.webhookBaseUrl === undefined ? baseUrl : checkUrl(doc.webhookBaseUrl, 'webhookBaseUrl', problems);
+  const hooksBaseUrl = doc.hooks === undefined ? undefined : checkUrl(doc.hooks.baseUrl, 'hooks.baseUrl', problems);
+  if (doc.tenantDomain !== undefined && !isHostname(doc.tenantDomain)) {
+    problems.push({ path: 'tenantDomain', message: 'must be a bare hostname like tenant.example.com (no scheme, port or path)' });
+  }
+  let primaryHost: string | undefined;
+  for (const key of CREDENTIAL_KEYS) {
+    const credential = doc.credentials[key];
+    if (!credential) continue;
+    try {
+      const parsed = parseClientId(credential.clientId);
+      if (key === 'primary') primaryHost = parsed.hostname;
+    } catch (error) {
+      if (!(error instanceof ClientIdError)) throw error;
+      problems.push({ path: `credentials.${key}.clientId`, message: `${error.message} (${error.reason})` });
+    }
+  }
+  for (const key of JWT_LISTENER_KEYS) {
+    const serve = doc.webhooks?.[key]?.serveJwks;
+    if (!serve) continue;
+    if (!serve.url.startsWith('https://')) {
+      problems.push({ path: `webhooks.${key}.serveJwks.url`, message: 'must be an https URL (service.md §2.5: the JWKS URL is HTTPS)' });
+    }
+    if ((serve.tlsCertFile === undefined) !== (serve.tlsKeyFile === undefined)) {
+      problems.push({ path: `webhooks.${key}.serveJwks`, message: 'needs both tlsCertFile and tlsKeyFile, or neither' });
+    }
+  }
+  if (problems.length > 0) throw invalid(problems, source);
+
+  // Phase 2: read every variable and file, so all missing ones are reported together.
   const secretOf = (ref: SecretRef, field: string): string | undefined =>
     typeof ref === 'string' ? ref : reader.fromEnv(ref.env, field);
 
@@ -82,25 +114,10 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
     });
   }
 
-  // Phase 2: what the schema cannot say.
-  const baseUrl = checkUrl(doc.baseUrl, 'baseUrl', problems);
-  const webhookBaseUrl = doc.webhookBaseUrl === undefined ? baseUrl : checkUrl(doc.webhookBaseUrl, 'webhookBaseUrl', problems);
-  const hooksBaseUrl = doc.hooks === undefined ? undefined : checkUrl(doc.hooks.baseUrl, 'hooks.baseUrl', problems);
-  if (doc.tenantDomain !== undefined && !isHostname(doc.tenantDomain)) {
-    problems.push({ path: 'tenantDomain', message: 'must be a bare hostname like tenant.example.com (no scheme, port or path)' });
-  }
+  // Phase 3: the values read (credential formats, keys, PEM files).
   const secrets: string[] = [];
-  let primaryHost: string | undefined;
   for (const key of CREDENTIAL_KEYS) {
-    const credential = doc.credentials[key];
-    if (!credential) continue;
-    try {
-      const parsed = parseClientId(credential.clientId);
-      if (key === 'primary') primaryHost = parsed.hostname;
-    } catch (error) {
-      if (!(error instanceof ClientIdError)) throw error;
-      problems.push({ path: `credentials.${key}.clientId`, message: `${error.message} (${error.reason})` });
-    }
+    if (!doc.credentials[key]) continue;
     const secret = credentialSecrets.get(key) as string;
     secrets.push(secret);
     try {
@@ -237,9 +254,6 @@ async function readJwtListener(
   if (doc.serveJwks) {
     const { url, tlsCertFile, tlsKeyFile } = doc.serveJwks;
     listener.serveJwks = { url };
-    if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
-      problems.push({ path: `${field}.serveJwks`, message: 'needs both tlsCertFile and tlsKeyFile, or neither' });
-    }
     if (tlsCertFile !== undefined) {
       const cert = await reader.fromFile(tlsCertFile, `${field}.serveJwks.tlsCertFile`);
       if (cert !== undefined) listener.serveJwks.tlsCert = cert;
@@ -269,9 +283,6 @@ function checkJwtListener(listener: ResolvedJwtListener, field: string, problems
   });
   const serve = listener.serveJwks;
   if (serve) {
-    if (!serve.url.startsWith('https://')) {
-      problems.push({ path: `${field}.serveJwks.url`, message: 'must be an https URL (service.md §2.5: the JWKS URL is HTTPS)' });
-    }
     if (serve.tlsCert !== undefined && !serve.tlsCert.includes('-----BEGIN CERTIFICATE-----')) {
       problems.push({ path: `${field}.serveJwks.tlsCertFile`, message: 'file holds no PEM certificate (-----BEGIN CERTIFICATE-----)' });
     }
