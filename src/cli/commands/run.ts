@@ -1,12 +1,59 @@
-// Placeholder until the owning issue lands; replaced by the real command.
-import { HarnessError } from '../../errors.js';
+/**
+ * `access-conformance run`: start or load the target, run the selected checks through the engine, write
+ * the reports, and exit 0 (conformant), 1 (not conformant) or 2 (harness or usage error).
+ */
+import { resolve } from 'node:path';
+import { randomSeed } from '../../data/fake.js';
+import { loadBaseline, resolveSelection, runConformance } from '../../engine/index.js';
+import { createRedact, createReporters } from '../../reporters/index.js';
 import { defineCommand } from '../command.js';
+import { parseRunArgs, RUN_EXAMPLES, RUN_OPTIONS, type RunArgs } from './run-options.js';
+import { startTarget } from './run-target.js';
 
-export const runCommand = defineCommand({
+export const runCommand = defineCommand<RunArgs>({
   command: 'run',
-  describe: '(not yet available)',
-  builder: (y) => y,
-  run: async () => {
-    throw new HarnessError('INTERNAL', 'run is not available yet');
+  describe: 'Check an implementation against the requirement catalogue (the embedded reference when no --profile or --image is given)',
+  builder: (y) => {
+    let built = y.options(RUN_OPTIONS);
+    for (const [command, description] of RUN_EXAMPLES) built = built.example(command, description);
+    return built.epilogue(
+      'Exit codes: 0 no MUST failed (and something was checked); 1 a MUST failed (or a SHOULD with --strict); 2 harness or usage error, ' +
+        'including a check the harness could not decide when nothing failed. Every flag also reads ACCESS_CONFORMANCE_<FLAG> ' +
+        '(e.g. ACCESS_CONFORMANCE_RATE_LIMIT=20/s). See docs/running.md.',
+    ) as never;
+  },
+  run: async (args) => {
+    const plan = parseRunArgs(args);
+    // Usage problems surface before anything starts.
+    resolveSelection({ only: plan.only, skip: plan.skip });
+    const baseline = plan.baselinePath === undefined ? undefined : await loadBaseline(plan.baselinePath);
+    const seed = plan.seed ?? randomSeed();
+    const outDir = resolve(plan.outDir);
+
+    const target = await startTarget(plan.target, seed, outDir);
+    try {
+      const reporters = createReporters(plan.reporters, {
+        outDir,
+        stdout: process.stdout,
+        env: process.env,
+        redact: createRedact(target.profile),
+        artifacts: [],
+      });
+      const summary = await runConformance({
+        profile: target.profile,
+        selection: { only: plan.only, skip: plan.skip },
+        seed,
+        timeoutMs: plan.timeoutMs,
+        concurrency: plan.concurrency,
+        ...(plan.rateLimit === undefined ? {} : { rateLimit: plan.rateLimit }),
+        strict: plan.strict,
+        ...(baseline ? { baseline } : {}),
+        reporters,
+        ...(target.description ? { targetDescription: target.description } : {}),
+      });
+      return summary.verdict.exitCode;
+    } finally {
+      await target.close();
+    }
   },
 });

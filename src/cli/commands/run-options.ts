@@ -1,0 +1,228 @@
+/**
+ * Every flag of `run`, declared once (vitest style): yargs reads this table for parsing, --help and the
+ * ACCESS_CONFORMANCE_<FLAG> environment variables (main.ts turns on yargs .env), and docs/running.md
+ * describes the same table. parseRunArgs turns the parsed values into a checked plan.
+ */
+import type { Options } from 'yargs';
+import { splitPatterns } from '../../engine/selection.js';
+import { HarnessError } from '../../errors.js';
+import { REPORTER_NAMES, isReporterName, type ReporterName } from '../../reporters/index.js';
+
+export const RUN_OPTIONS = {
+  profile: {
+    type: 'string',
+    describe: 'Target profile (JSON) of the implementation to check. Without it, run starts the embedded reference with hooks on and checks that. e.g. --profile target.json',
+  },
+  only: {
+    type: 'string',
+    array: true,
+    describe: 'Check only these requirement IDs or globs, comma-separated or repeated. e.g. --only "WH-HMAC-*,TOK-03"',
+  },
+  skip: {
+    type: 'string',
+    array: true,
+    describe: 'Leave out these IDs or globs (applied after --only). e.g. --skip "IDEM-*"',
+  },
+  strict: {
+    type: 'boolean',
+    default: false,
+    describe: 'SHOULD failures fail the run too (exit 1); without it they are warnings.',
+  },
+  seed: {
+    type: 'string',
+    describe: 'Seed of every generated value (event IDs, bodies, tenant data); printed in the header, random when absent. e.g. --seed 5eed1234',
+  },
+  timeout: {
+    type: 'number',
+    default: 10_000,
+    describe: 'Per-request timeout in milliseconds; a check may take up to 12 times this. e.g. --timeout 20000',
+  },
+  concurrency: {
+    type: 'number',
+    default: 2,
+    describe: 'Suite files run in parallel (vitest workers). Clock-moving checks always run alone, last. e.g. --concurrency 4',
+  },
+  'rate-limit': {
+    type: 'string',
+    describe: 'Cap requests to the target at N per second across the run (429 Retry-After is honoured). e.g. --rate-limit 20/s',
+  },
+  baseline: {
+    type: 'string',
+    describe: 'JSON file of expected failures (a list of IDs, or a previous json report): they do not fail the run; ones that now pass are reported. e.g. --baseline known-failures.json',
+  },
+  reporter: {
+    type: 'string',
+    array: true,
+    describe: `Reports to write besides the console: ${REPORTER_NAMES.join(', ')}; repeatable or comma-separated. e.g. --reporter json --reporter html`,
+  },
+  out: {
+    type: 'string',
+    default: 'reports',
+    describe: 'Folder for report files. e.g. --out build/conformance',
+  },
+  fault: {
+    type: 'string',
+    array: true,
+    describe: 'Embedded reference only: start it with a named fault (repeatable) to see checks fail. e.g. --fault hmac-decoded-key',
+  },
+  image: {
+    type: 'string',
+    describe: 'Check an implementation shipped as a local container image (Docker needed); it writes its own profile. e.g. --image my-impl:1.2',
+  },
+  'image-env': {
+    type: 'string',
+    array: true,
+    describe: 'Environment variable for the image, K=V, repeatable. e.g. --image-env LOG_LEVEL=debug',
+  },
+  'image-port': {
+    type: 'number',
+    describe: 'Port the image listens on (default: chosen by the harness). e.g. --image-port 8080',
+  },
+  'image-startup-timeout': {
+    type: 'string',
+    default: '60s',
+    describe: 'How long the image may take to write its profile and answer: seconds, or with a unit (ms, s, m). e.g. --image-startup-timeout 2m',
+  },
+  'keep-container': {
+    type: 'boolean',
+    default: false,
+    describe: 'Leave the image\'s container running after the run (for debugging); its ID is printed.',
+  },
+} as const satisfies Record<string, Options>;
+
+export const RUN_EXAMPLES: ReadonlyArray<[string, string]> = [
+  ['$0 run', 'check the embedded reference implementation (the out-of-the-box run)'],
+  ['$0 run --profile target.json --reporter json --reporter html', 'check a deployment, write reports/report.json and reports/report.html'],
+  ['$0 run --profile target.json --only "WH-HMAC-*" --strict', 'only the HMAC webhook checks, SHOULD failures fail the run'],
+  ['$0 run --fault hmac-decoded-key', 'the embedded reference with a fault: the run must fail'],
+  ['$0 run --image my-impl:1.2 --image-env MODE=test', 'start a container image and check it'],
+  ['ACCESS_CONFORMANCE_PROFILE=target.json $0 run', 'every flag also comes from ACCESS_CONFORMANCE_<FLAG>'],
+];
+
+/** What yargs hands over for the table above (kebab and camel aliases both exist; the camel ones are read). */
+export interface RunArgs {
+  profile?: string;
+  only?: Array<string | number>;
+  skip?: Array<string | number>;
+  strict: boolean;
+  seed?: string | number;
+  timeout: number;
+  concurrency: number;
+  rateLimit?: string | number;
+  baseline?: string;
+  reporter?: Array<string | number>;
+  out: string;
+  fault?: Array<string | number>;
+  image?: string;
+  imageEnv?: Array<string | number>;
+  imagePort?: number;
+  imageStartupTimeout: string | number;
+  keepContainer: boolean;
+}
+
+export type TargetPlan =
+  | { kind: 'profile'; path: string }
+  | { kind: 'embedded'; faults: string[] }
+  | { kind: 'image'; image: string; env: Record<string, string>; port?: number; startupTimeoutMs: number; keepContainer: boolean };
+
+export interface RunPlan {
+  target: TargetPlan;
+  only: string[];
+  skip: string[];
+  strict: boolean;
+  seed?: string;
+  timeoutMs: number;
+  concurrency: number;
+  rateLimit?: number;
+  baselinePath?: string;
+  reporters: ReporterName[];
+  outDir: string;
+}
+
+function usage(message: string, field: string, hint?: string): HarnessError {
+  return new HarnessError('USAGE', message, { field, ...(hint ? { hint } : {}) });
+}
+
+/** `20`, `20/s` → 20. */
+export function parseRateLimit(value: string | number): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*s(?:ec(?:ond)?)?)?\s*$/i.exec(String(value));
+  const rate = match ? Number(match[1]) : NaN;
+  if (!Number.isFinite(rate) || rate <= 0) throw usage(`--rate-limit must be a positive number of requests per second, like 20/s (got "${value}")`, '--rate-limit');
+  return rate;
+}
+
+/** `60`, `60s`, `90000ms`, `2m` → milliseconds. A bare number means seconds. */
+export function parseDuration(value: string | number, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(String(value));
+  if (!match) throw usage(`${flag} must be a duration such as 60, 60s, 2m or 90000ms (got "${value}")`, flag);
+  const amount = Number(match[1]);
+  const unit = (match[2] ?? 's').toLowerCase();
+  const ms = unit === 'ms' ? amount : unit === 'm' ? amount * 60_000 : amount * 1000;
+  if (ms <= 0) throw usage(`${flag} must be more than zero`, flag);
+  return Math.round(ms);
+}
+
+function parseEnvPairs(values: Array<string | number> | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const raw of values ?? []) {
+    const text = String(raw);
+    const eq = text.indexOf('=');
+    if (eq <= 0) throw usage(`--image-env takes K=V (got "${text}")`, '--image-env');
+    env[text.slice(0, eq)] = text.slice(eq + 1);
+  }
+  return env;
+}
+
+function positiveInteger(value: number, flag: string): number {
+  if (!Number.isFinite(value) || value < 1 || !Number.isInteger(value)) throw usage(`${flag} must be a positive whole number (got ${value})`, flag);
+  return value;
+}
+
+export function parseRunArgs(args: RunArgs): RunPlan {
+  const faults = splitPatterns(args.fault);
+  if (args.profile !== undefined && args.image !== undefined) {
+    throw usage('--profile and --image both name a target; give one', '--image', 'an image writes its own profile');
+  }
+  if (faults.length > 0 && (args.profile !== undefined || args.image !== undefined)) {
+    throw usage('--fault only applies to the embedded reference (run without --profile and --image)', '--fault');
+  }
+  if (args.image === undefined && (args.imageEnv?.length || args.imagePort !== undefined || args.keepContainer)) {
+    throw usage('--image-env, --image-port and --keep-container need --image', '--image');
+  }
+  if (args.timeout === undefined || !Number.isFinite(args.timeout) || args.timeout <= 0) {
+    throw usage(`--timeout must be a positive number of milliseconds (got ${String(args.timeout)})`, '--timeout');
+  }
+  const reporters = splitPatterns(args.reporter);
+  for (const name of reporters) {
+    if (!isReporterName(name)) throw usage(`unknown reporter "${name}"; available: ${REPORTER_NAMES.join(', ')}`, '--reporter');
+  }
+  let target: TargetPlan;
+  if (args.image !== undefined) {
+    target = {
+      kind: 'image',
+      image: args.image,
+      env: parseEnvPairs(args.imageEnv),
+      ...(args.imagePort === undefined ? {} : { port: positiveInteger(args.imagePort, '--image-port') }),
+      startupTimeoutMs: parseDuration(args.imageStartupTimeout, '--image-startup-timeout'),
+      keepContainer: args.keepContainer,
+    };
+  } else if (args.profile !== undefined) {
+    target = { kind: 'profile', path: args.profile };
+  } else {
+    target = { kind: 'embedded', faults };
+  }
+  const seed = args.seed === undefined || String(args.seed).trim() === '' ? undefined : String(args.seed).trim();
+  return {
+    target,
+    only: splitPatterns(args.only),
+    skip: splitPatterns(args.skip),
+    strict: args.strict,
+    ...(seed === undefined ? {} : { seed }),
+    timeoutMs: args.timeout,
+    concurrency: positiveInteger(args.concurrency, '--concurrency'),
+    ...(args.rateLimit === undefined ? {} : { rateLimit: parseRateLimit(args.rateLimit) }),
+    ...(args.baseline === undefined ? {} : { baselinePath: args.baseline }),
+    reporters: reporters as ReporterName[],
+    outDir: args.out,
+  };
+}

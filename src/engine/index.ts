@@ -1,0 +1,8 @@
+/** The engine: runs the suites against a target and emits events to reporters. */
+export { runConformance, CHECK_TIMEOUT_FACTOR } from './run-conformance.js';
+export { loadBaseline, parseBaseline, type Baseline } from './baseline.js';
+export { resolveSelection, splitPatterns, nearMatches, testNamePattern } from './selection.js';
+export { packageRoot, toolVersion, TOOL_NAME } from './package-root.js';
+export { computeTotals, computeVerdict, isBlocking } from './verdict.js';
+export type * from './types.js';
+export type { CheckMeta, RunContext } from './check-meta.js';

@@ -1,0 +1,89 @@
+/**
+ * Maps what vitest said about one test onto a catalogue result. The check wrapper (suites/support/check.ts)
+ * classifies errors inside the worker and puts them in the task meta; this module only falls back on
+ * vitest's own errors when the wrapper could not (a test timeout, a failing hook, a suite without check()).
+ */
+import { HARNESS_ERROR_CODES, type HarnessErrorCode } from '../errors.js';
+import type { Requirement } from '../requirements.js';
+import type { CheckResult, Phase } from './types.js';
+import type { RawCheckOutcome } from './vitest-bridge.js';
+
+const KNOWN_CODES = new Set<string>(HARNESS_ERROR_CODES);
+
+function isHarnessCode(value: unknown): value is HarnessErrorCode {
+  return typeof value === 'string' && KNOWN_CODES.has(value);
+}
+
+/** The catalogue part every result carries. */
+export function baseResult(req: Requirement, phase: Phase): Omit<CheckResult, 'state'> {
+  return {
+    id: req.id,
+    level: req.level,
+    group: req.group,
+    section: req.section,
+    ...(req.ruling === undefined ? {} : { ruling: req.ruling }),
+    text: req.text,
+    observations: [],
+    exchanges: [],
+    durationMs: 0,
+    phase,
+  };
+}
+
+export function toCheckResult(req: Requirement, phase: Phase, outcome: RawCheckOutcome): CheckResult {
+  const meta = outcome.meta;
+  const base = {
+    ...baseResult(req, phase),
+    observations: meta?.observations ?? [],
+    exchanges: meta?.exchanges ?? [],
+    durationMs: outcome.durationMs,
+  };
+  if (outcome.state === 'passed') return { ...base, state: 'passed' };
+  if (outcome.state === 'skipped') {
+    const reason = meta?.skipReason ?? outcome.note ?? 'skipped by its suite without a reason';
+    return { ...base, state: 'skipped', reason };
+  }
+  if (meta?.harnessError) return { ...base, state: 'errored', harnessError: meta.harnessError };
+  if (meta?.failure) return { ...base, state: 'failed', failure: meta.failure };
+
+  const first = outcome.errors[0] ?? { message: 'the test failed without an error' };
+  if (first.name === 'HarnessError' || isHarnessCode(first.code)) {
+    return {
+      ...base,
+      state: 'errored',
+      harnessError: { code: isHarnessCode(first.code) ? first.code : 'INTERNAL', message: first.message },
+    };
+  }
+  if (/timed out in \d+ ?ms/i.test(first.message)) {
+    return {
+      ...base,
+      state: 'errored',
+      harnessError: {
+        code: 'TIMEOUT',
+        message: `the check did not finish: ${first.message}`,
+        hint: 'raise --timeout (the per-check limit is a multiple of it) or lower --concurrency',
+      },
+    };
+  }
+  return { ...base, state: 'failed', failure: { message: first.message, expected: '', actual: '' } };
+}
+
+/** A selected check that no test reported: its suite failed to load, or no suite implements it. */
+export function unreportedResult(req: Requirement, phase: Phase, moduleErrors: string[] | undefined, hasSuite: boolean): CheckResult {
+  if (moduleErrors && moduleErrors.length > 0) {
+    return {
+      ...baseResult(req, phase),
+      state: 'errored',
+      harnessError: {
+        code: 'INTERNAL',
+        message: `suite ${req.group} failed before this check ran: ${moduleErrors[0]}`,
+        hint: 'this is a bug in the suite or in the harness; rerun with --only to isolate it',
+      },
+    };
+  }
+  return {
+    ...baseResult(req, phase),
+    state: 'skipped',
+    reason: hasSuite ? `not implemented: suites/${req.group}.suite.ts has no test for ${req.id}` : `not implemented: no suite file for group ${req.group}`,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Before any suite runs: does the target answer at all, and which test hooks does it offer. A target that
+ * does not answer is a harness error naming the URL, not 200 failed checks.
+ */
+import { createTargetClient } from '../client/index.js';
+import { HarnessError, isHarnessError, type HarnessErrorCode } from '../errors.js';
+import type { ResolvedProfile } from '../profile/types.js';
+
+/** Transport codes that mean "nothing answered". */
+const NO_ANSWER: ReadonlySet<HarnessErrorCode> = new Set(['TARGET_UNREACHABLE', 'DNS', 'TLS', 'TIMEOUT', 'CONNECTION_RESET']);
+
+export interface PreflightResult {
+  capabilities: { clock: boolean; runs: boolean };
+  notes: string[];
+}
+
+export async function preflight(profile: ResolvedProfile, timeoutMs: number): Promise<PreflightResult> {
+  const client = createTargetClient(profile, { timeoutMs });
+  try {
+    try {
+      // Any HTTP answer will do (even 404): the point is that something listens there.
+      await client.request({ method: 'GET', url: profile.baseUrl, label: 'preflight: does the target answer' });
+    } catch (error) {
+      if (isHarnessError(error) && NO_ANSWER.has(error.code)) {
+        throw new HarnessError(error.code === 'TIMEOUT' ? 'TARGET_UNREACHABLE' : error.code, `target ${profile.baseUrl} does not answer: ${error.message}`, {
+          field: 'baseUrl',
+          hint: 'check that the implementation is running and that the profile\'s baseUrl points at it',
+        });
+      }
+      throw error;
+    }
+    const notes: string[] = [];
+    let capabilities = { clock: false, runs: false };
+    if (client.hooks && profile.hooks) {
+      const where = `test hooks at ${profile.hooks.baseUrl}`;
+      try {
+        capabilities = await client.hooks.probe();
+        if (!capabilities.clock) notes.push(`${where}: GET /clock did not answer 200, so checks that need the clock hook are skipped`);
+        if (!capabilities.runs) notes.push(`${where}: GET /runs did not answer 200, so checks that need the runs hook are skipped`);
+      } catch (error) {
+        notes.push(`${where}: probing failed (${isHarnessError(error) ? error.code : 'error'}), so checks that need hooks are skipped`);
+      }
+    }
+    return { capabilities, notes };
+  } finally {
+    await client.close();
+  }
+}

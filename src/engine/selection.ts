@@ -1,0 +1,116 @@
+/**
+ * --only / --skip: IDs and globs, comma-separated or repeated, resolved against the catalogue. An exact ID
+ * the catalogue does not know is a usage error with near matches (a typo must not silently check nothing);
+ * a glob may match nothing on its own, but a selection that ends up empty is an error too.
+ */
+import { HarnessError } from '../errors.js';
+import { allRequirements, type Requirement } from '../requirements.js';
+import type { SelectionInput } from './types.js';
+
+const GLOB_CHARS = /[*?]/;
+
+/** Splits repeated and comma-separated flag values into trimmed, non-empty patterns. */
+export function splitPatterns(values: ReadonlyArray<string | number> | string | undefined): string[] {
+  if (values === undefined) return [];
+  const list = Array.isArray(values) ? values : [values];
+  return list
+    .flatMap((value) => String(value).split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+}
+
+function globToRegExp(glob: string): RegExp {
+  const body = glob
+    .split('')
+    .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\-]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`, 'i');
+}
+
+/** Edit distance, for "did you mean" (IDs are short, the catalogue is a few hundred entries). */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_v, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    let diagonal = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const above = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** Up to five catalogue IDs close to an unknown one: same prefix first, then by edit distance. */
+export function nearMatches(unknown: string, ids: readonly string[], limit = 5): string[] {
+  const upper = unknown.toUpperCase();
+  const prefix = upper.replace(/-?\d+$/, '');
+  return ids
+    .map((id) => ({ id, score: distance(upper, id) - (prefix.length > 0 && id.startsWith(prefix) ? 2 : 0) }))
+    .sort((a, b) => a.score - b.score || a.id.localeCompare(b.id))
+    .slice(0, limit)
+    .map((entry) => entry.id);
+}
+
+function matcher(pattern: string, flag: string, ids: readonly string[]): (id: string) => boolean {
+  if (GLOB_CHARS.test(pattern)) {
+    const re = globToRegExp(pattern);
+    return (id) => re.test(id);
+  }
+  const exact = ids.find((id) => id.toUpperCase() === pattern.toUpperCase());
+  if (exact === undefined) {
+    const near = nearMatches(pattern, ids);
+    throw new HarnessError('USAGE', `${flag} names an unknown requirement ID "${pattern}"; near matches: ${near.join(', ')}`, {
+      field: flag,
+      hint: 'run `access-conformance list` for every ID, or use a glob such as WH-HMAC-*',
+    });
+  }
+  return (id) => id === exact;
+}
+
+export interface ResolvedSelection {
+  /** Selected requirements, catalogue order. */
+  requirements: Requirement[];
+  input: SelectionInput;
+}
+
+/** Applies --only then --skip to the catalogue. Throws USAGE on an unknown exact ID, NOTHING_SELECTED when empty. */
+export function resolveSelection(input: SelectionInput, catalogue: Requirement[] = allRequirements()): ResolvedSelection {
+  const ids = catalogue.map((req) => req.id as string);
+  const only = input.only.map((pattern) => matcher(pattern, '--only', ids));
+  const skip = input.skip.map((pattern) => matcher(pattern, '--skip', ids));
+  const requirements = catalogue.filter(
+    (req) => (only.length === 0 || only.some((match) => match(req.id))) && !skip.some((match) => match(req.id)),
+  );
+  if (requirements.length === 0) {
+    const why = only.length > 0 && catalogue.every((req) => !only.some((match) => match(req.id)))
+      ? `--only ${input.only.join(',')} matches no requirement`
+      : catalogue.length === 0
+        ? 'the catalogue is empty'
+        : `--skip ${input.skip.join(',')} removes every selected requirement`;
+    throw new HarnessError('NOTHING_SELECTED', `nothing was checked: ${why}`, {
+      hint: 'run `access-conformance list` to see the IDs; globs use * and ?',
+    });
+  }
+  return { requirements, input };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * vitest's testNamePattern for a set of IDs. Test titles are `<ID> <text>`; vitest matches the full name
+ * (describe titles first, joined by spaces), so the ID is anchored on the start or a space before it and a
+ * space after it: WH-HMAC-1 never selects WH-HMAC-10.
+ */
+export function testNamePattern(ids: readonly string[]): RegExp {
+  return new RegExp(`(?:^| )(?:${ids.map(escapeRegExp).join('|')}) `);
+}
+
+/** The ID at the start of a test title, or undefined. */
+export function idFromTitle(title: string, known: ReadonlySet<string>): string | undefined {
+  const first = title.split(' ', 1)[0] ?? '';
+  return known.has(first) ? first : undefined;
+}

@@ -1,0 +1,180 @@
+/**
+ * The engine's public shapes: what `runConformance` takes, the events it emits while it runs, and the
+ * summary it returns. Reporters (src/reporters/) consume only these; they never see vitest.
+ */
+import type { RecordedExchange } from '../client/types.js';
+import type { HarnessErrorCode } from '../errors.js';
+import type { ResolvedProfile } from '../profile/types.js';
+import type { Level } from '../requirements/types.js';
+
+export type CheckState = 'passed' | 'failed' | 'skipped' | 'errored';
+
+/** Which checks a run covers: IDs or globs (`WH-HMAC-*`); empty `only` means every check. */
+export interface SelectionInput {
+  only: string[];
+  skip: string[];
+}
+
+/** Phase 1 runs in parallel; phase 2 holds the clock-moving checks, one at a time, after everything else. */
+export type Phase = 'main' | 'clock';
+
+export interface RunHeader {
+  tool: { name: string; version: string };
+  catalogueVersion: string;
+  profileName: string;
+  /** The target's base URL. */
+  target: string;
+  /** How the target was started, when the harness started it (embedded reference, image). */
+  targetDescription?: string;
+  seed: string;
+  /** ISO 8601, when the run started. */
+  date: string;
+  selection: SelectionInput & { selected: number };
+  strict: boolean;
+  capabilities: { clock: boolean; runs: boolean };
+  /** Things the preflight noticed that change what gets checked (e.g. declared hooks that do not answer). */
+  notes: string[];
+  /** The IDs the run will check (catalogue order). */
+  selectedIds: string[];
+}
+
+export interface CheckResult {
+  id: string;
+  level: Level;
+  group: string;
+  section: string;
+  ruling?: number;
+  /** The requirement sentence. */
+  text: string;
+  state: CheckState;
+  /** Why it was skipped. */
+  reason?: string;
+  failure?: { message: string; expected: string; actual: string };
+  harnessError?: { code: HarnessErrorCode; message: string; hint?: string };
+  observations: string[];
+  exchanges: RecordedExchange[];
+  durationMs: number;
+  phase: Phase;
+  /** The baseline lists this ID: a failure here does not fail the run. */
+  expectedFailure?: boolean;
+}
+
+export interface GroupStartEvent {
+  group: string;
+  phase: Phase;
+  /** Selected checks of this group in this phase. */
+  checks: number;
+}
+
+export interface GroupCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  errored: number;
+}
+
+export interface GroupEndEvent extends GroupStartEvent {
+  counts: GroupCounts;
+  durationMs: number;
+}
+
+export interface HeartbeatEvent {
+  /** Groups that started and have not ended. */
+  running: Array<{ group: string; phase: Phase; done: number; checks: number; elapsedMs: number }>;
+  elapsedMs: number;
+}
+
+export interface LevelTotals {
+  passed: number;
+  failed: number;
+  skipped: number;
+  errored: number;
+}
+
+export interface RunTotals extends GroupCounts {
+  /** Checks the run selected. */
+  selected: number;
+  byLevel: Record<Level, LevelTotals>;
+  /** Failed checks the baseline expected. */
+  expectedFailures: number;
+}
+
+export type VerdictStatus = 'conformant' | 'not-conformant' | 'error';
+
+export interface Verdict {
+  status: VerdictStatus;
+  exitCode: 0 | 1 | 2;
+  /** One sentence: why this verdict. */
+  reason: string;
+}
+
+export interface BaselineOutcome {
+  /** Where the baseline came from. */
+  source: string;
+  /** Baseline IDs that failed again (tolerated). */
+  stillFailing: string[];
+  /** Baseline IDs that passed this time: remove them from the baseline. */
+  noLongerFailing: string[];
+  /** Baseline IDs the catalogue does not know (ignored). */
+  unknown: string[];
+}
+
+export interface RunSummary {
+  header: RunHeader;
+  /** Catalogue order. */
+  results: CheckResult[];
+  totals: RunTotals;
+  verdict: Verdict;
+  /** SHOULD failures without --strict. */
+  warnings: string[];
+  baseline?: BaselineOutcome;
+  durationMs: number;
+  /** Errors outside any check (a suite file that failed to load, an unhandled rejection). */
+  harnessErrors: Array<{ code: HarnessErrorCode; message: string }>;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * A consumer of engine events (vitest-style reporter). Every method is optional. Reporters that write files
+ * do so in onRunEnd; the engine awaits every reporter before runConformance resolves.
+ */
+export interface EngineReporter {
+  onRunStart?(header: RunHeader): Awaitable<void>;
+  onGroupStart?(event: GroupStartEvent): Awaitable<void>;
+  onCheckEnd?(result: CheckResult): Awaitable<void>;
+  onGroupEnd?(event: GroupEndEvent): Awaitable<void>;
+  onHeartbeat?(event: HeartbeatEvent): Awaitable<void>;
+  onRunEnd?(summary: RunSummary): Awaitable<void>;
+}
+
+/** The discriminated union of every event, for consumers that want one callback. */
+export type EngineEvent =
+  | { type: 'run-start'; header: RunHeader }
+  | { type: 'group-start'; event: GroupStartEvent }
+  | { type: 'check-end'; result: CheckResult }
+  | { type: 'group-end'; event: GroupEndEvent }
+  | { type: 'heartbeat'; event: HeartbeatEvent }
+  | { type: 'run-end'; summary: RunSummary };
+
+export interface RunOptions {
+  profile: ResolvedProfile;
+  selection: SelectionInput;
+  /** Printed in the header; derived values repeat for the same seed. */
+  seed: string;
+  /** Per-request timeout, ms. */
+  timeoutMs: number;
+  /** vitest workers of the main phase. */
+  concurrency: number;
+  /** Requests per second across the whole run (split among workers). */
+  rateLimit?: number;
+  /** SHOULD failures fail the run. */
+  strict: boolean;
+  /** Expected-failure IDs (already loaded; see loadBaseline). */
+  baseline?: { source: string; ids: string[] };
+  reporters: EngineReporter[];
+  /** Shown in the header when the harness started the target itself. */
+  targetDescription?: string;
+  /** Interval of heartbeat events while a group runs long; default 15 s. */
+  heartbeatMs?: number;
+}

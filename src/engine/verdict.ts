@@ -1,0 +1,90 @@
+/**
+ * Totals and the verdict. The rules (docs/running.md "Exit codes"):
+ * - a MUST that failed (or, with --strict, a SHOULD) and that the baseline does not expect → 1;
+ * - otherwise a check that errored (the harness could not decide) or an error outside any check → 2;
+ * - otherwise nothing checked (every selected check skipped) → 2;
+ * - otherwise 0. SHOULD failures without --strict are warnings; INFO never counts.
+ * A failure beats a harness error: a target shown to break a MUST is not conformant whatever else went wrong.
+ */
+import type { Level } from '../requirements/types.js';
+import type { BaselineOutcome, CheckResult, LevelTotals, RunTotals, Verdict } from './types.js';
+
+const LEVELS: Level[] = ['MUST', 'SHOULD', 'INFO'];
+
+function emptyLevel(): LevelTotals {
+  return { passed: 0, failed: 0, skipped: 0, errored: 0 };
+}
+
+export function computeTotals(results: readonly CheckResult[]): RunTotals {
+  const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyLevel()])) as Record<Level, LevelTotals>;
+  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, skipped: 0, errored: 0, byLevel, expectedFailures: 0 };
+  for (const result of results) {
+    totals[result.state] += 1;
+    byLevel[result.level][result.state] += 1;
+    if (result.state === 'failed' && result.expectedFailure) totals.expectedFailures += 1;
+  }
+  return totals;
+}
+
+/** Marks baseline IDs on the results and says which no longer fail. */
+export function applyBaseline(results: CheckResult[], baseline: { source: string; ids: string[] }): BaselineOutcome {
+  const wanted = new Set(baseline.ids);
+  const known = new Set(results.map((r) => r.id));
+  const outcome: BaselineOutcome = { source: baseline.source, stillFailing: [], noLongerFailing: [], unknown: [] };
+  for (const result of results) {
+    if (!wanted.has(result.id)) continue;
+    if (result.state === 'failed') {
+      result.expectedFailure = true;
+      outcome.stillFailing.push(result.id);
+    } else if (result.state === 'passed') {
+      outcome.noLongerFailing.push(result.id);
+    }
+  }
+  // IDs outside this run's selection are not "unknown": only those the catalogue lacks entirely are.
+  outcome.unknown = baseline.ids.filter((id) => !known.has(id));
+  return outcome;
+}
+
+/** A failure that counts against conformance at this strictness. */
+export function isBlocking(result: CheckResult, strict: boolean): boolean {
+  if (result.state !== 'failed' || result.expectedFailure) return false;
+  return result.level === 'MUST' || (strict && result.level === 'SHOULD');
+}
+
+export function computeVerdict(results: readonly CheckResult[], strict: boolean, outsideErrors: number): Verdict {
+  const blocking = results.filter((r) => isBlocking(r, strict));
+  if (blocking.length > 0) {
+    const must = blocking.filter((r) => r.level === 'MUST').length;
+    const should = blocking.length - must;
+    const parts = [must > 0 ? `${must} MUST` : '', should > 0 ? `${should} SHOULD (--strict)` : ''].filter(Boolean);
+    return { status: 'not-conformant', exitCode: 1, reason: `${parts.join(' and ')} requirement${blocking.length === 1 ? '' : 's'} failed` };
+  }
+  const errored = results.filter((r) => r.state === 'errored').length;
+  if (errored > 0 || outsideErrors > 0) {
+    const what = errored > 0 ? `${errored} check${errored === 1 ? '' : 's'} could not be decided (harness errors)` : 'the harness failed outside any check';
+    return { status: 'error', exitCode: 2, reason: what };
+  }
+  const checked = results.filter((r) => r.state === 'passed' || r.state === 'failed').length;
+  if (checked === 0) {
+    return { status: 'error', exitCode: 2, reason: `nothing was checked: ${describeSkips(results)}` };
+  }
+  return { status: 'conformant', exitCode: 0, reason: strict ? 'no MUST or SHOULD requirement failed' : 'no MUST requirement failed' };
+}
+
+/** "all 3 selected checks were skipped (2× target offers no clock hook, 1× profile has no webhooks.jwt)". */
+export function describeSkips(results: readonly CheckResult[]): string {
+  const reasons = new Map<string, number>();
+  for (const result of results) {
+    if (result.state === 'skipped') reasons.set(result.reason ?? 'no reason', (reasons.get(result.reason ?? 'no reason') ?? 0) + 1);
+  }
+  const list = [...reasons.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([reason, n]) => `${n}× ${reason}`);
+  return `all ${results.length} selected check${results.length === 1 ? ' was' : 's were'} skipped (${list.join('; ')})`;
+}
+
+/** SHOULD failures that did not fail the run, as lines. */
+export function shouldWarnings(results: readonly CheckResult[], strict: boolean): string[] {
+  if (strict) return [];
+  return results
+    .filter((r) => r.state === 'failed' && r.level === 'SHOULD' && !r.expectedFailure)
+    .map((r) => `${r.id} (SHOULD) ${r.failure?.message ?? r.text}`);
+}

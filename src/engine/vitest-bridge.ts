@@ -1,0 +1,161 @@
+/**
+ * Runs suite files through vitest's Node API and turns each finished test case into a raw check outcome.
+ * vitest stays behind this module: the rest of the engine sees groups and checks, never tasks.
+ */
+import { readdirSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createVitest, type Reporter, type TestCase, type TestModule } from 'vitest/node';
+import type { CheckMeta, RunContext } from './check-meta.js';
+import { packageRoot } from './package-root.js';
+import { testNamePattern } from './selection.js';
+
+const SUITE_SUFFIX = '.suite.ts';
+
+/** What one finished test case said, before the engine maps it onto the catalogue. */
+export interface RawCheckOutcome {
+  id: string;
+  state: 'passed' | 'failed' | 'skipped';
+  meta?: CheckMeta;
+  /** vitest's skip note. */
+  note?: string;
+  errors: Array<{ name?: string; message: string; code?: unknown }>;
+  durationMs: number;
+}
+
+export interface PhaseSink {
+  moduleStart(group: string): void;
+  check(group: string, outcome: RawCheckOutcome): void;
+  /** `errors`: why the module itself failed (import error, failing hook), already messages. */
+  moduleEnd(group: string, errors: string[]): void;
+}
+
+export interface PhaseRequest {
+  /** IDs to run in this phase; only these test titles run. */
+  ids: string[];
+  /** Suite files to load (absolute paths). */
+  files: string[];
+  maxWorkers: number;
+  fileParallelism: boolean;
+  testTimeoutMs: number;
+  context: RunContext;
+}
+
+/** Suite files by group (file name without `.suite.ts`), searched under <root>/suites. */
+export function discoverSuites(root = packageRoot()): Map<string, string> {
+  const found = new Map<string, string>();
+  const dir = join(root, 'suites');
+  let entries: string[];
+  try {
+    entries = readdirSync(dir, { recursive: true }).map(String);
+  } catch {
+    return found;
+  }
+  for (const entry of entries.sort()) {
+    if (!entry.endsWith(SUITE_SUFFIX) || entry.split(/[\\/]/).includes('node_modules')) continue;
+    const group = basename(entry).slice(0, -SUITE_SUFFIX.length);
+    if (!found.has(group)) found.set(group, join(dir, entry));
+  }
+  return found;
+}
+
+export function groupOfModule(moduleId: string): string {
+  const name = basename(moduleId);
+  return name.endsWith(SUITE_SUFFIX) ? name.slice(0, -SUITE_SUFFIX.length) : name;
+}
+
+function errorCode(error: { [key: string]: unknown }): unknown {
+  return error.code;
+}
+
+/** The bridge: a vitest reporter that forwards to the engine's sink. */
+class BridgeReporter implements Reporter {
+  /** Unhandled errors of the run (outside any test). */
+  readonly unhandled: string[] = [];
+  private readonly ended = new Set<string>();
+
+  constructor(
+    private readonly ids: ReadonlySet<string>,
+    private readonly sink: PhaseSink,
+  ) {}
+
+  onTestModuleStart(testModule: TestModule): void {
+    this.sink.moduleStart(groupOfModule(testModule.moduleId));
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const id = testCase.name.split(' ', 1)[0] ?? '';
+    // Titles outside this phase's selection were filtered by testNamePattern: not part of the run.
+    if (!this.ids.has(id)) return;
+    const result = testCase.result();
+    if (result.state === 'pending') return;
+    const meta = testCase.meta().check;
+    const errors = (result.errors ?? []).map((error) => ({ name: error.name, message: error.message, code: errorCode(error) }));
+    this.sink.check(groupOfModule(testCase.module.moduleId), {
+      id,
+      state: result.state,
+      meta,
+      note: result.state === 'skipped' ? result.note : undefined,
+      errors,
+      durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+    });
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    const group = groupOfModule(testModule.moduleId);
+    if (this.ended.has(group)) return;
+    this.ended.add(group);
+    this.sink.moduleEnd(group, testModule.errors().map((error) => `${error.name ?? 'Error'}: ${error.message}`));
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message: string; name?: string }>): void {
+    for (const error of unhandledErrors) this.unhandled.push(`${error.name ?? 'Error'}: ${error.message}`);
+    // A module that never reported its end (failed while collecting) still closes its group.
+    for (const testModule of testModules) this.onTestModuleEnd(testModule);
+  }
+}
+
+/** Runs one phase; resolves with unhandled errors (strings) once every module ended. */
+export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<{ unhandled: string[] }> {
+  const root = packageRoot();
+  const bridge = new BridgeReporter(new Set(request.ids), sink);
+  const savedExitCode = process.exitCode;
+  const vitest = await createVitest(
+    'test',
+    {
+      config: false,
+      root,
+      include: request.files.map((file) => relative(root, file).split('\\').join('/')),
+      watch: false,
+      reporters: [bridge],
+      provide: { acRun: request.context },
+      pool: 'threads',
+      maxWorkers: request.maxWorkers,
+      fileParallelism: request.fileParallelism,
+      testTimeout: request.testTimeoutMs,
+      hookTimeout: request.testTimeoutMs,
+      testNamePattern: testNamePattern(request.ids),
+      passWithNoTests: true,
+      silent: true,
+      // The suites never print; any console noise from a dependency must not interleave with progress.
+      onConsoleLog: () => false,
+      includeTaskLocation: false,
+      coverage: { enabled: false },
+    },
+    {
+      // A global install may be read-only: vite's cache goes to the temp folder.
+      cacheDir: join(tmpdir(), 'access-conformance-vite'),
+      logLevel: 'silent',
+      clearScreen: false,
+      server: { watch: null },
+    },
+  );
+  try {
+    await vitest.start();
+  } finally {
+    await vitest.close();
+    // vitest marks failed tests on the process; the verdict is the engine's, not vitest's.
+    process.exitCode = savedExitCode;
+  }
+  return { unhandled: bridge.unhandled };
+}

@@ -1,0 +1,40 @@
+/**
+ * What every reporter is built with. `redact` is the last line of defence: the profile's secrets and the
+ * recorder's rules (tokens, JWTs, secret-named fields), applied to every text a reporter prints or writes,
+ * on top of the redaction the client already did when it recorded the exchanges.
+ */
+import { createRecorder } from '../client/recorder.js';
+import type { ResolvedProfile } from '../profile/types.js';
+
+export interface ReporterOutput {
+  write(text: string): void;
+}
+
+export interface ReporterContext {
+  /** Folder for report files (created on demand). */
+  outDir: string;
+  /** Where the console reporter prints. */
+  stdout: ReporterOutput;
+  /** Environment (GITHUB_STEP_SUMMARY). */
+  env: NodeJS.ProcessEnv;
+  redact(text: string): string;
+  /** Report files written so far (file reporters push, the console lists them). */
+  artifacts: string[];
+}
+
+export function createRedact(profile: Pick<ResolvedProfile, 'secrets'>): (text: string) => string {
+  const recorder = createRecorder({ secrets: profile.secrets });
+  return (text) => recorder.redact(text);
+}
+
+/** Applies `redact` to every string inside a JSON-like value (before it is escaped for XML or HTML). */
+export function redactDeep<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact)) as T;
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = redactDeep(item, redact);
+    return out as T;
+  }
+  return value;
+}

@@ -1,0 +1,44 @@
+/**
+ * The reporter table: `--reporter NAME` picks from it. The console reporter is always on and goes last,
+ * so that its closing lines can list the files the others wrote and end with the line CI reads.
+ */
+import type { EngineReporter } from '../engine/types.js';
+import { HarnessError } from '../errors.js';
+import { ConsoleReporter } from './console.js';
+import type { ReporterContext } from './context.js';
+import { HtmlReporter } from './html.js';
+import { JsonReporter } from './json.js';
+import { JunitReporter } from './junit.js';
+import { MarkdownReporter } from './markdown.js';
+
+export const REPORTERS = {
+  console: ConsoleReporter,
+  junit: JunitReporter,
+  json: JsonReporter,
+  html: HtmlReporter,
+  markdown: MarkdownReporter,
+} as const satisfies Record<string, new (ctx: ReporterContext) => EngineReporter>;
+
+export type ReporterName = keyof typeof REPORTERS;
+
+export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
+
+export function isReporterName(name: string): name is ReporterName {
+  return Object.prototype.hasOwnProperty.call(REPORTERS, name);
+}
+
+/** Builds the requested reporters (unknown name → USAGE), file reporters first and the console last. */
+export function createReporters(names: readonly string[], ctx: ReporterContext): EngineReporter[] {
+  const wanted = new Set<ReporterName>();
+  for (const name of names) {
+    if (!isReporterName(name)) {
+      throw new HarnessError('USAGE', `unknown reporter "${name}"; available: ${REPORTER_NAMES.join(', ')}`, { field: '--reporter' });
+    }
+    if (name !== 'console') wanted.add(name);
+  }
+  return [...[...wanted].map((name) => new REPORTERS[name](ctx)), new ConsoleReporter(ctx)];
+}
+
+export { createRedact, redactDeep, type ReporterContext, type ReporterOutput } from './context.js';
+export { readJsonReport, toJsonReport, type JsonReport, type JsonCheckResult, REPORT_FORMAT, REPORT_FORMAT_VERSION } from './json-report.js';
+export { diffReports, type ReportDiff } from './report-diff.js';

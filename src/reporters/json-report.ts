@@ -1,0 +1,130 @@
+/**
+ * The json report: a machine-readable certificate of one run. Its shape is documented in docs/report-json.md
+ * and versioned by `formatVersion`: fields are only ever added within a version.
+ */
+import { readFile } from 'node:fs/promises';
+import type { RecordedExchange } from '../client/types.js';
+import type { BaselineOutcome, CheckState, Phase, RunSummary, RunTotals, Verdict } from '../engine/types.js';
+import type { HarnessErrorCode } from '../errors.js';
+import { HarnessError } from '../errors.js';
+import type { Level } from '../requirements/types.js';
+
+export const REPORT_FORMAT = 'access-conformance-report';
+export const REPORT_FORMAT_VERSION = 1;
+
+export interface JsonCheckResult {
+  id: string;
+  level: Level;
+  group: string;
+  section: string;
+  ruling?: number;
+  text: string;
+  state: CheckState;
+  reason?: string;
+  failure?: { message: string; expected: string; actual: string };
+  harnessError?: { code: HarnessErrorCode; message: string; hint?: string };
+  observations: string[];
+  durationMs: number;
+  phase: Phase;
+  expectedFailure?: boolean;
+  /** Only for failed and errored checks: the exchanges that showed it (redacted). */
+  exchanges?: RecordedExchange[];
+}
+
+export interface JsonReport {
+  format: typeof REPORT_FORMAT;
+  formatVersion: typeof REPORT_FORMAT_VERSION;
+  tool: { name: string; version: string };
+  catalogueVersion: string;
+  profile: { name: string };
+  target: { baseUrl: string; description?: string };
+  seed: string;
+  date: string;
+  durationMs: number;
+  selection: { only: string[]; skip: string[]; selected: number };
+  strict: boolean;
+  capabilities: { clock: boolean; runs: boolean };
+  notes: string[];
+  results: JsonCheckResult[];
+  totals: RunTotals;
+  verdict: Verdict;
+  warnings: string[];
+  baseline?: BaselineOutcome;
+  harnessErrors: Array<{ code: HarnessErrorCode; message: string }>;
+}
+
+export function toJsonReport(summary: RunSummary): JsonReport {
+  const { header } = summary;
+  return {
+    format: REPORT_FORMAT,
+    formatVersion: REPORT_FORMAT_VERSION,
+    tool: header.tool,
+    catalogueVersion: header.catalogueVersion,
+    profile: { name: header.profileName },
+    target: { baseUrl: header.target, ...(header.targetDescription ? { description: header.targetDescription } : {}) },
+    seed: header.seed,
+    date: header.date,
+    durationMs: summary.durationMs,
+    selection: header.selection,
+    strict: header.strict,
+    capabilities: header.capabilities,
+    notes: header.notes,
+    results: summary.results.map((r) => ({
+      // Key order is the reading order: identity, outcome, then detail.
+      id: r.id,
+      level: r.level,
+      group: r.group,
+      section: r.section,
+      ...(r.ruling === undefined ? {} : { ruling: r.ruling }),
+      text: r.text,
+      state: r.state,
+      ...(r.reason === undefined ? {} : { reason: r.reason }),
+      ...(r.failure === undefined ? {} : { failure: r.failure }),
+      ...(r.harnessError === undefined ? {} : { harnessError: r.harnessError }),
+      ...(r.expectedFailure ? { expectedFailure: true } : {}),
+      observations: r.observations,
+      durationMs: r.durationMs,
+      phase: r.phase,
+      ...(r.state === 'failed' || r.state === 'errored' ? { exchanges: r.exchanges } : {}),
+    })),
+    totals: summary.totals,
+    verdict: summary.verdict,
+    warnings: summary.warnings,
+    ...(summary.baseline ? { baseline: summary.baseline } : {}),
+    harnessErrors: summary.harnessErrors,
+  };
+}
+
+function invalid(path: string, why: string): HarnessError {
+  return new HarnessError('REPORT_INVALID', `${path} is not an access-conformance json report: ${why}`, {
+    hint: 'pass files written by `run --reporter json` (report.json in the --out folder)',
+  });
+}
+
+/** Reads and checks a json report (the parts diff and baselines rely on). */
+export async function readJsonReport(path: string): Promise<JsonReport> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw invalid(path, code === 'ENOENT' ? 'the file does not exist' : `it cannot be read (${code ?? 'error'})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw invalid(path, `not JSON (${(error as Error).message})`);
+  }
+  if (typeof data !== 'object' || data === null) throw invalid(path, 'not a JSON object');
+  const report = data as Partial<JsonReport>;
+  if (report.format !== REPORT_FORMAT) throw invalid(path, `"format" is not "${REPORT_FORMAT}"`);
+  if (report.formatVersion !== REPORT_FORMAT_VERSION) throw invalid(path, `formatVersion ${String(report.formatVersion)} is not supported (expected ${REPORT_FORMAT_VERSION})`);
+  if (!Array.isArray(report.results)) throw invalid(path, '"results" is not a list');
+  for (const [index, result] of report.results.entries()) {
+    if (typeof result !== 'object' || result === null || typeof result.id !== 'string' || typeof result.state !== 'string') {
+      throw invalid(path, `results[${index}] has no string "id" and "state"`);
+    }
+  }
+  return report as JsonReport;
+}
