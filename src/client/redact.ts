@@ -79,6 +79,7 @@ export function secretShapes(secret: string): string[] {
 
 /** JWT-shaped values (header and payload are base64url JSON objects): every JWT the harness handles is a credential. */
 const JWT_PATTERN = /eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
+const JWT_EXACT = /^eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 
 const fieldAlternation = [...SECRET_FIELDS, ...PRIVATE_JWK_PARAMS.map((p) => `${p}`)].map(escapeRegExp).join('|');
 /** `"field": "value` up to the closing quote or the end of a truncated text. */
@@ -86,20 +87,22 @@ const JSON_FIELD_PATTERN = new RegExp(`("(?:${fieldAlternation})"\\s*:\\s*")((?:
 const FORM_FIELD_PATTERN = new RegExp(`((?:^|[&?])(?:${SECRET_FIELDS.map(escapeRegExp).join('|')})=)([^&\\s]*)`, 'g');
 
 /**
- * Holds the secrets and applies every rule. Static secrets (the profile's) stay for the redactor's life;
- * dynamic ones (tokens, assertions, webhook JWTs) are kept in a bounded most-recent set, since a long run
- * builds thousands and old ones have expired anyway (and the JWT and header rules still catch them).
+ * Holds the secrets and applies every rule. Secrets stay for the redactor's life, except JWTs (assertions,
+ * webhook JWTs), kept in a bounded most-recent set: a long run builds thousands, old ones have expired,
+ * and the JWT and header rules still catch them.
  */
 export class Redactor {
   private readonly fixed = new Set<string>();
   private readonly dynamic = new Map<string, true>();
+  /** Shapes per secret, so adding one token does not re-derive the shapes of all the others. */
+  private readonly shapeCache = new Map<string, string[]>();
   private pattern: RegExp | null = null;
   private longest = 0;
   private dirty = true;
 
   constructor(
     secrets: Iterable<string> = [],
-    private readonly maxDynamic = 512,
+    private readonly maxDynamic = 128,
   ) {
     for (const secret of secrets) this.addFixed(secret);
   }
@@ -112,6 +115,12 @@ export class Redactor {
 
   add(secret: string): void {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_CHARS || this.fixed.has(secret)) return;
+    // Only JWTs are numerous (one per assertion and webhook) and the JWT rule catches them anyway once
+    // they leave the bounded set; anything else (tokens, secrets handed in) is few and kept for good.
+    if (!JWT_EXACT.test(secret)) {
+      this.addFixed(secret);
+      return;
+    }
     if (this.dynamic.has(secret)) {
       this.dynamic.delete(secret);
       this.dynamic.set(secret, true);
@@ -129,8 +138,15 @@ export class Redactor {
     if (this.dirty) {
       const shapes = new Set<string>();
       for (const secret of [...this.fixed, ...this.dynamic.keys()]) {
-        for (const shape of secretShapes(secret)) shapes.add(shape);
+        let cached = this.shapeCache.get(secret);
+        if (!cached) {
+          cached = secretShapes(secret);
+          this.shapeCache.set(secret, cached);
+        }
+        for (const shape of cached) shapes.add(shape);
       }
+      // Forget the shapes of secrets that left the bounded set.
+      for (const secret of this.shapeCache.keys()) if (!this.fixed.has(secret) && !this.dynamic.has(secret)) this.shapeCache.delete(secret);
       // Longest first so a longer shape wins over a shape that is its prefix.
       const sorted = [...shapes].sort((a, b) => b.length - a.length).map(escapeRegExp);
       this.longest = sorted.length === 0 ? 0 : [...shapes].reduce((max, shape) => Math.max(max, shape.length), 0);

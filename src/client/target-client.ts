@@ -8,6 +8,7 @@ import type { ListenerKey, ResolvedProfile } from '../profile/types.js';
 import { ApiCalls } from './api.js';
 import { TargetClock, createHooks } from './hooks.js';
 import { tokenBucket, unlimited } from './rate-limit.js';
+import { profileSecrets } from './profile-secrets.js';
 import { createRecorder, isInternalRecorder, type InternalRecorder } from './recorder.js';
 import { TokenManager } from './tokens.js';
 import { createTransport } from './transport.js';
@@ -20,13 +21,14 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** A recorder made by someone else (a user's own implementation): wrap it so the transport can record. */
 function adoptRecorder(given: ExchangeRecorder | undefined, profile: ResolvedProfile, recordBodyBytes: number | undefined): InternalRecorder {
-  if (given === undefined) return createRecorder({ secrets: profile.secrets, recordBodyBytes });
+  const secrets = profileSecrets(profile);
+  if (given === undefined) return createRecorder({ secrets, recordBodyBytes });
   if (!isInternalRecorder(given)) {
     throw new HarnessError('USAGE', 'ClientOptions.recorder must come from createRecorder()', {
       hint: 'Create it with createRecorder({ secrets: profile.secrets }) so exchanges are redacted before they are stored.',
     });
   }
-  for (const secret of profile.secrets) given.addFixedSecret(secret);
+  for (const secret of secrets) given.addFixedSecret(secret);
   return given;
 }
 
@@ -111,7 +113,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
           },
         }
       : {}),
-    request(req) {
+    async request(req) {
       const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(req.url) ? req.url : `${profile.baseUrl}${req.url.startsWith('/') ? '' : '/'}${req.url}`;
       return transport.send({
         method: req.method,
@@ -129,7 +131,8 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     entitlementsPage: (appId, pageOptions) => api.entitlementsPage(appId, pageOptions),
     walkEntitlements: (appId, walkOptions) => api.walk(appId, walkOptions),
     entitlements: (appId, walkOptions) => api.items(appId, walkOptions),
-    sendWebhook(key, webhookOptions) {
+    // async so a profile without the listener rejects instead of throwing synchronously.
+    async sendWebhook(key, webhookOptions) {
       const { listenerId, auth } = listenerAuth(profile, key);
       return send(listenerId, auth, webhookOptions);
     },
