@@ -66,7 +66,8 @@ export function handleApps(request: ReferenceRequest, segments: string[], query:
 export function parsePageSize(values: string[]): number | undefined {
   if (values.length === 0) return PAGE_SIZE_DEFAULT;
   if (values.length > 1) return undefined;
-  const text = (values[0] as string).trim();
+  // No trimming: " 10" is not an integer literal either.
+  const text = values[0] as string;
   if (text === '') return PAGE_SIZE_DEFAULT;
   if (!/^-?\d+$/.test(text)) return undefined;
   const value = Number(text);

@@ -148,8 +148,8 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
 function entitlements(faker: Faker, count: number, id: () => string): ReferenceApp['entitlements'] {
   return Array.from({ length: count }, () => ({
     id: id(),
-    displayName: `${faker.hacker.adjective()} ${faker.hacker.noun()} ${faker.helpers.arrayElement(['reader', 'writer', 'admin', 'auditor', 'operator'])}`,
-    description: faker.hacker.phrase(),
+    displayName: `${faker.commerce.department()} ${faker.word.noun()} ${faker.helpers.arrayElement(['reader', 'writer', 'admin', 'auditor', 'operator'])}`,
+    description: `Lets its holder ${faker.word.verb()} the ${faker.commerce.productName()}`,
   }));
 }
 

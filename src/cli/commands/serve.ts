@@ -1,12 +1,162 @@
-// Placeholder until the owning issue lands; replaced by the real command.
+/**
+ * `access-conformance serve`: the reference implementation with a generated tenant, for client developers
+ * and for running the harness by hand. Writes the target profile, prints where things are (never a
+ * secret), and stays up until SIGINT or SIGTERM.
+ */
+import { relative } from 'node:path';
 import { HarnessError } from '../../errors.js';
+import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
+import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
+import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { defineCommand } from '../command.js';
 
-export const serveCommand = defineCommand({
+interface ServeArgs {
+  seed?: string;
+  port: number;
+  host: string;
+  'profile-out': string;
+  hooks: boolean;
+  'public-url'?: string;
+  'jwks-host'?: string;
+  fault: string[];
+}
+
+export const serveCommand = defineCommand<ServeArgs>({
   command: 'serve',
-  describe: '(not yet available)',
-  builder: (y) => y,
-  run: async () => {
-    throw new HarnessError('INTERNAL', 'serve is not available yet');
+  describe: 'Run the reference implementation with a generated tenant and write its target profile',
+  builder: (y) =>
+    y
+      .option('seed', { type: 'string', describe: 'Seed of the generated names and IDs (random when absent)' })
+      .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0 = any free port)' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+      .option('profile-out', {
+        type: 'string',
+        default: 'reports/sandbox.target.json',
+        describe: 'Where to write the target profile (it holds the sandbox secrets; written mode 0600)',
+      })
+      .option('hooks', { type: 'boolean', default: false, describe: 'Offer the test hooks (clock, runs) under /__hooks/v1' })
+      .option('public-url', {
+        type: 'string',
+        describe: 'Base URL written to the profile when clients reach the server at another address (NAT, container)',
+      })
+      .option('jwks-host', {
+        type: 'string',
+        describe: 'Host in the JWT listener\'s JWKS URL, as this server reaches the machine serving it (default 127.0.0.1)',
+      })
+      .option('fault', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'Serve a faulty variant (repeatable); see the list in the error message of an unknown name',
+      }) as never,
+  run: async (args) => {
+    const options = validate(args);
+    const sandbox = await startSandbox({ ...options, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
+    process.stdout.write(describeSandbox(sandbox, options.faults));
+    await waitForSignal();
+    process.stdout.write('Stopping the sandbox...\n');
+    await sandbox.close();
+    return 0;
   },
 });
+
+interface ServeOptions {
+  seed?: string;
+  port: number;
+  host: string;
+  profilePath: string;
+  hooks: boolean;
+  publicBaseUrl?: string;
+  jwksHost?: string;
+  faults: FaultDefinition[];
+}
+
+function validate(args: ServeArgs): ServeOptions {
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65_535) {
+    throw new HarnessError('USAGE', `--port must be an integer from 0 to 65535 (got ${String(args.port)})`, { field: '--port' });
+  }
+  if (args.host.trim() === '') throw new HarnessError('USAGE', '--host must not be empty', { field: '--host' });
+  if (args['profile-out'].trim() === '') throw new HarnessError('USAGE', '--profile-out must not be empty', { field: '--profile-out' });
+  if (args.seed !== undefined && args.seed.trim() === '') throw new HarnessError('USAGE', '--seed must not be empty', { field: '--seed' });
+  let publicBaseUrl: string | undefined;
+  if (args['public-url'] !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(args['public-url']);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || !/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search !== '') {
+      throw new HarnessError('USAGE', `--public-url must be an http(s) base URL without a path, e.g. http://203.0.113.7:8080 (got "${args['public-url']}")`, {
+        field: '--public-url',
+      });
+    }
+    publicBaseUrl = url.origin;
+  }
+  const jwksHost = args['jwks-host'];
+  if (jwksHost !== undefined && !/^[A-Za-z0-9.\-:]+$/.test(jwksHost)) {
+    throw new HarnessError('USAGE', `--jwks-host must be a hostname or IP address (got "${jwksHost}")`, { field: '--jwks-host' });
+  }
+  const faults = args.fault.map((name) => {
+    const fault = getFault(name);
+    if (fault === undefined) {
+      const known = listFaults().map((f) => f.name);
+      throw new HarnessError('USAGE', `unknown fault "${name}"`, {
+        field: '--fault',
+        hint: known.length > 0 ? `Available faults: ${known.join(', ')}.` : 'No faults are available in this build.',
+      });
+    }
+    return fault;
+  });
+  return {
+    seed: args.seed,
+    port: args.port,
+    host: args.host,
+    profilePath: args['profile-out'],
+    hooks: args.hooks,
+    publicBaseUrl,
+    jwksHost,
+    faults,
+  };
+}
+
+/** What a user needs to start talking to the sandbox: addresses and IDs, never a secret. */
+export function describeSandbox(sandbox: Sandbox, faults: readonly FaultDefinition[] = []): string {
+  const { tenant } = sandbox;
+  const l = tenant.listeners;
+  const a = tenant.apps;
+  const counted = (app: { appId: string; entitlements: unknown[] }): string => `${app.appId} (${app.entitlements.length})`;
+  const fromCwd = relative(process.cwd(), sandbox.profilePath);
+  const shownProfile = fromCwd === '' || fromCwd.startsWith('..') ? sandbox.profilePath : fromCwd;
+  const row = (key: string, id: string, note: string): string => `  ${key.padEnd(19)} ${id.padEnd(14)} ${note}\n`;
+  const lines = [
+    `access-conformance reference sandbox (seed ${sandbox.seed})\n`,
+    `  base URL:  ${sandbox.baseUrl}\n`,
+    `  profile:   ${shownProfile}  (holds this sandbox's secrets)\n`,
+    `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
+    `  faults:    ${faults.length > 0 ? faults.map((f) => f.name).join(', ') : 'none'}\n`,
+    `Token endpoint: POST ${sandbox.baseUrl}/auth/v1/token (client_credentials; client_secret or EdDSA client_assertion with aud "${tenant.tenantDomain}")\n`,
+    `Webhook listeners: POST ${sandbox.baseUrl}/api/v1/webhooks/incoming/<listener ID>\n`,
+    row('hmac', l.hmac.listenerId, 'HMAC'),
+    row('hmacSecond', l.hmacSecond.listenerId, 'HMAC (event IDs are per listener)'),
+    row('jwt', l.jwt.listenerId, `JWT; JWKS fetched from ${tenant.jwks.url}: serve it yourself with the cert/key files next to the profile`),
+    row('jwtUnreachableJwks', l.jwtUnreachableJwks.listenerId, 'JWT; JWKS URL is a closed port (always 401)'),
+    row('ipRestricted', l.ipRestricted.listenerId, `HMAC; allowed CIDRs ${UNREACHABLE_CIDRS.join(', ')} (403 from here)`),
+    row('inactive', l.inactive.listenerId, 'HMAC; trigger disabled (422, the automation does not run)'),
+    `Apps: owners ${a.owners.appId}; entitlements ${counted(a.large)} / ${counted(a.exact)} / ${counted(a.empty)}; missing ${a.missingAppId}\n`,
+    'Press Ctrl-C to stop.\n',
+  ];
+  return lines.join('');
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
