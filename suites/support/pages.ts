@@ -102,6 +102,7 @@ export function expectEveryItemOnce(pages: readonly Page[], expectedCount: numbe
 /** A short description of a token value for reports (tokens are opaque, not secret; still cut short). */
 export function describeToken(value: unknown): string {
   if (value === undefined) return '(absent)';
+  if (value === null) return 'null';
   if (typeof value !== 'string') return `${jsonType(value)} ${JSON.stringify(value)?.slice(0, 40)}`;
   return value === '' ? '""' : `"${value.length > 24 ? `${value.slice(0, 24)}…` : value}"`;
 }
