@@ -42,6 +42,7 @@ export function runCleanups(): Promise<void> {
   running = Promise.race([all, budget]).finally(() => {
     clearTimeout(timer);
     running = undefined;
+    if (cleanups.size === 0) uninstall();
   });
   return running;
 }
@@ -49,7 +50,6 @@ export function runCleanups(): Promise<void> {
 function onSignal(signal: HandledSignal): void {
   process.stderr.write(`access-conformance: ${signal}: removing the started container(s)...\n`);
   void runCleanups().then(() => {
-    uninstall();
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   });
 }

@@ -27,6 +27,7 @@ import {
 import { loadProfile } from '../profile/index.js';
 import { registerCleanup } from './cleanup.js';
 import { ContainerLog } from './container-log.js';
+import { IMAGE_TARGET_LABEL, IMAGE_TARGET_ROLE } from './inventory.js';
 import { waitForProfile } from './profile-wait.js';
 import { NO_PULL, NO_WAIT } from './no-wait.js';
 import {
@@ -109,7 +110,7 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
   let definition = new GenericContainer(options.image)
     .withEnvironment(environment)
     .withBindMounts([{ source: mountDir, target: CONTAINER_PROFILE_DIR, mode: 'rw' }])
-    .withLabels({ 'dev.access-conformance.role': 'image-target' })
+    .withLabels({ [IMAGE_TARGET_LABEL]: IMAGE_TARGET_ROLE })
     .withPullPolicy(NO_PULL)
     .withWaitStrategy(NO_WAIT)
     .withLogConsumer((stream) => log.attach(stream));
@@ -218,7 +219,7 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
   return {
     profilePath,
     networkMode: network.mode,
-    describe: `image ${options.image}, container ${shortId}, ${where}, at ${baseUrl}`,
+    describe: `image ${options.image}, container ${shortId}, ${where}`,
     baseUrl,
     containerId,
     logPath: log.filePath,

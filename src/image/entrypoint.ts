@@ -54,7 +54,7 @@ async function main(): Promise<number> {
 
   let customize: SandboxCustomize | undefined;
   if (settings.fault !== undefined) {
-    const found = await lookupFault(settings.fault);
+    const found = lookupFault(settings.fault);
     if (!found.ok) {
       complain(found.message);
       return EXIT_SETUP;
