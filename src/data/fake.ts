@@ -2,7 +2,7 @@
  * Seeded fake data: the one place that builds @faker-js/faker instances, so every generated value in a
  * run (tenant names, webhook bodies, malformed requests) comes from a seed the report prints.
  */
-import { Faker, en } from '@faker-js/faker';
+import { Faker, base, en } from '@faker-js/faker';
 
 export type { Faker } from '@faker-js/faker';
 
@@ -18,7 +18,7 @@ export function hashSeed(text: string): number {
 
 /** A faker seeded from a seed string and an optional scope (e.g. a requirement ID). */
 export function seededFaker(seed: string | number, scope = ''): Faker {
-  const faker = new Faker({ locale: [en] });
+  const faker = new Faker({ locale: [en, base] });
   faker.seed(hashSeed(`${seed}/${scope}`));
   return faker;
 }
