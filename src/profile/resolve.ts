@@ -59,12 +59,19 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
   for (const key of CREDENTIAL_KEYS) {
     const credential = doc.credentials[key];
     if (!credential) continue;
+    // A malformed Client ID is the target's non-conformance (the CRED checks report it), not a harness error:
+    // the harness can still send it verbatim. Only the tenant domain, when derived from it, is needed here.
     try {
       const parsed = parseClientId(credential.clientId);
       if (key === 'primary') primaryHost = parsed.hostname;
     } catch (error) {
       if (!(error instanceof ClientIdError)) throw error;
-      problems.push({ path: `credentials.${key}.clientId`, message: `${error.message} (${error.reason})` });
+      if (key === 'primary' && doc.tenantDomain === undefined) {
+        problems.push({
+          path: `credentials.${key}.clientId`,
+          message: `${error.message} (${error.reason}); the tenant domain cannot be derived from it: set tenantDomain in the profile`,
+        });
+      }
     }
   }
   for (const key of JWT_LISTENER_KEYS) {
@@ -120,12 +127,15 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
     if (!doc.credentials[key]) continue;
     const secret = credentialSecrets.get(key) as string;
     secrets.push(secret);
+    // A malformed Client Secret is likewise reported by the CRED checks; the secret method still sends it as
+    // given, and checks that must sign with it are skipped with the reason. Redact whatever parts it has.
+    const encodedPart = secret.split(':')[3];
+    if (encodedPart) secrets.push(encodedPart);
     try {
       const parsed = parseClientSecret(secret);
-      secrets.push(parsed.encodedJwk, ...privateJwkValues(parsed.privateJwk));
+      secrets.push(...privateJwkValues(parsed.privateJwk));
     } catch (error) {
       if (!(error instanceof ClientSecretError)) throw error;
-      problems.push({ path: `credentials.${key}.clientSecret`, message: `${error.message} (${error.reason})` });
     }
   }
   for (const [key, listener] of jwtListeners) checkJwtListener(listener, `webhooks.${key}`, problems);

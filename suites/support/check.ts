@@ -85,6 +85,12 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
     } catch (error) {
       if (isConformanceFailure(error)) {
         meta.failure = { message: error.message, expected: error.expected, actual: error.actual };
+      } else if (isHarnessError(error) && (error.code === 'CLIENT_SECRET_INVALID' || error.code === 'CLIENT_ID_INVALID')) {
+        // The target issued a malformed credential: the CRED checks fail for it; checks that need to sign
+        // with it cannot say anything more, so they are skipped with that reason rather than errored.
+        const why = `the profile's credential is malformed (${error.message}); see the CRED checks`;
+        meta.skipReason = why;
+        vitestCtx.skip(why);
       } else if (isHarnessError(error)) {
         meta.harnessError = { code: error.code, message: error.message, hint: error.hint };
       } else if (error instanceof Error && error.name !== 'PendingError' && !('code' in error && error.code === 'VITEST_PENDING')) {

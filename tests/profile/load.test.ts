@@ -170,7 +170,6 @@ describe('loadProfile: each mistake has its code, field and a secret-free messag
 
   const semantic: Array<[string, (doc: Record<string, any>) => void, string, RegExp]> = [
     ['Client ID', (d) => (d.credentials.primary.clientId = 'no-at-sign.example/x'), 'credentials.primary.clientId', /missing-at/],
-    ['Client Secret', (d) => (d.credentials.primary.clientSecret = 'secret-token:svc:v2:abc'), 'credentials.primary.clientSecret', /unsupported-version/],
     ['baseUrl scheme', (d) => (d.baseUrl = 'ftp://tenant.example.com'), 'baseUrl', /http or https/],
     ['baseUrl query', (d) => (d.baseUrl = 'https://tenant.example.com/?a=1'), 'baseUrl', /query/],
     ['baseUrl user', (d) => (d.baseUrl = 'https://u:p@tenant.example.com'), 'baseUrl', /user name/],
@@ -186,6 +185,18 @@ describe('loadProfile: each mistake has its code, field and a secret-free messag
     expect(error.field).toBe(field);
     expect(error.message).toMatch(pattern);
     expectNoSecrets(error, [...m.all, 'secret-token:svc:v2:abc']);
+  });
+
+  it('leaves a malformed Client Secret or Client ID to the CRED checks, still redacting the secret', async () => {
+    const doc = fixtureDoc();
+    doc.tenantDomain = 'tenant.example.com';
+    doc.credentials.primary.clientSecret = 'secret-token:svc:v2:abcdefgh';
+    doc.credentials.primary.clientId = 'no-at-sign.example/x';
+    const profile = await resolveProfile(doc, { baseDir: '/nonexistent', env: m.env });
+    expect(profile.credentials.primary.clientSecret).toBe('secret-token:svc:v2:abcdefgh');
+    expect(profile.secrets).toContain('secret-token:svc:v2:abcdefgh');
+    expect(profile.secrets).toContain('abcdefgh');
+    expect(profile.tenantDomain).toBe('tenant.example.com');
   });
 
   it('PROFILE_INVALID: signing keys without private parts, bad alg, duplicate kid (inline or from a variable)', async () => {
