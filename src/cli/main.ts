@@ -20,6 +20,9 @@ const COMMANDS: ReadonlyArray<CliCommand<never>> = [
   loadCommand,
 ] as unknown as ReadonlyArray<CliCommand<never>>;
 
+/** A yargs validation message (unknown flag, missing argument), raised out of .fail() to stop parsing. */
+class UsageStop extends Error {}
+
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.CONFORMANT;
   let usageError: string | undefined;
@@ -37,7 +40,8 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue('Exit codes: 0 conformant, 1 not conformant (a MUST failed, or a SHOULD with --strict), 2 harness or usage error.')
     .fail((message, error) => {
       if (error) throw error;
-      usageError = message;
+      // Throwing stops yargs before it calls the command's handler: a bad flag must not start a run.
+      throw new UsageStop(message);
     });
   for (const command of COMMANDS) {
     cli.command(
@@ -52,7 +56,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await cli.parseAsync();
   } catch (error) {
-    return reportError(error);
+    if (error instanceof UsageStop) {
+      usageError = error.message;
+    } else {
+      return reportError(error);
+    }
   }
   if (usageError !== undefined) {
     process.stderr.write(`${usageError}\nRun with --help for the options.\n`);

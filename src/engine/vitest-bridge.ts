@@ -79,7 +79,16 @@ class BridgeReporter implements Reporter {
     private readonly sink: PhaseSink,
   ) {}
 
+  onTestModuleQueued(testModule: TestModule): void {
+    debug(`queued ${testModule.relativeModuleId}`);
+  }
+
+  onTestModuleCollected(testModule: TestModule): void {
+    debug(`collected ${testModule.relativeModuleId}`);
+  }
+
   onTestModuleStart(testModule: TestModule): void {
+    debug(`start ${testModule.relativeModuleId}`);
     this.sink.moduleStart(groupOfModule(testModule.moduleId));
   }
 
@@ -105,6 +114,7 @@ class BridgeReporter implements Reporter {
     const group = groupOfModule(testModule.moduleId);
     if (this.ended.has(group)) return;
     this.ended.add(group);
+    debug(`end ${testModule.relativeModuleId}`);
     this.sink.moduleEnd(group, testModule.errors().map((error) => `${error.name ?? 'Error'}: ${error.message}`));
   }
 
@@ -115,9 +125,16 @@ class BridgeReporter implements Reporter {
   }
 }
 
+const DEBUG = process.env.DEBUG?.includes('access-conformance') ?? false;
+
+function debug(line: string): void {
+  if (DEBUG) process.stderr.write(`[engine ${new Date().toISOString().slice(11, 23)}] ${line}\n`);
+}
+
 /** Runs one phase; resolves with unhandled errors (strings) once every module ended. */
 export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<{ unhandled: string[] }> {
   const root = packageRoot();
+  debug(`phase: ${request.files.length} files, ${request.ids.length} checks, ${request.maxWorkers} workers`);
   const bridge = new BridgeReporter(new Set(request.ids), sink);
   const savedExitCode = process.exitCode;
   const vitest = await createVitest(
@@ -140,6 +157,9 @@ export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<
       // The suites never print; any console noise from a dependency must not interleave with progress.
       onConsoleLog: () => false,
       includeTaskLocation: false,
+      // Suite files share a worker's module graph: the client, crypto and faker load once per worker, not
+      // once per file (each file still gets its own TargetClient through suiteClient()).
+      isolate: false,
       coverage: { enabled: false },
     },
     {
@@ -150,10 +170,13 @@ export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<
       server: { watch: null },
     },
   );
+  debug('vitest created');
   try {
     await vitest.start();
+    debug('vitest run finished');
   } finally {
     await vitest.close();
+    debug('vitest closed');
     // vitest marks failed tests on the process; the verdict is the engine's, not vitest's.
     process.exitCode = savedExitCode;
   }

@@ -1,13 +1,16 @@
 /**
  * The target of a run: a profile file, the embedded reference (optionally with faults), or a container
- * image. Faults and containers are imported lazily: a plain run never loads testcontainers, and the faults
- * module is only needed with --fault.
+ * image. The containers module is imported lazily: a run without --image never loads testcontainers.
  */
-import { resolve } from 'node:path';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { HarnessError } from '../../errors.js';
 import { loadProfile } from '../../profile/index.js';
+import { createRedact } from '../../reporters/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
-import { startSandbox, type SandboxCustomize } from '../../tenant/index.js';
+import type { ImageTarget } from '../../containers/index.js';
+import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
+import { startSandbox } from '../../tenant/index.js';
 import type { TargetPlan } from './run-options.js';
 
 export interface StartedTarget {
@@ -17,72 +20,41 @@ export interface StartedTarget {
   close(): Promise<void>;
 }
 
-/** The part of src/faults/index.ts the run command uses. */
-interface FaultDefinition {
-  name: string;
-  description: string;
-  breaks: readonly string[];
-  customize: SandboxCustomize;
-}
-interface FaultsModule {
-  getFault(name: string): FaultDefinition | undefined;
-  listFaults(): FaultDefinition[];
-}
-
-/** The part of src/containers/index.ts the run command uses. */
-interface ImageTarget {
-  profilePath: string;
-  networkMode: 'host' | 'bridge';
-  describe: string;
-  stop(): Promise<void>;
-}
-interface ContainersModule {
-  startImageTarget(options: {
-    image: string;
-    env: Record<string, string>;
-    port?: number;
-    startupTimeoutMs: number;
-    keepContainer: boolean;
-    reportDir: string;
-    hooks: boolean;
-  }): Promise<ImageTarget>;
-}
-
-// Specifiers in variables: these modules load only when asked for, and tsc does not tie this file to them.
-const FAULTS_MODULE = '../../faults/index.js';
-const CONTAINERS_MODULE = '../../containers/index.js';
-
-async function loadFaults(names: string[]): Promise<FaultDefinition[]> {
-  const faults = (await import(FAULTS_MODULE)) as FaultsModule;
+function loadFaults(names: string[]): FaultDefinition[] {
   return names.map((name) => {
-    const fault = faults.getFault(name);
+    const fault = getFault(name);
     if (!fault) {
-      const available = faults.listFaults().map((f) => f.name).sort();
-      throw new HarnessError('USAGE', `unknown fault "${name}"; available: ${available.join(', ')}`, {
+      const available = listFaults().map((f) => f.name);
+      throw new HarnessError('USAGE', `unknown fault "${name}"; ${available.length > 0 ? `available: ${available.join(', ')}` : 'no faults are registered'}`, {
         field: '--fault',
-        hint: 'each fault breaks specific requirements of the embedded reference; see docs/faults.md',
+        hint: 'each fault breaks named requirements of the embedded reference; see docs/faults.md',
       });
     }
     return fault;
   });
 }
 
-/** Several faults at once: handler wrappers nest in the order given, dependency replacements merge. */
-function composeCustomize(faults: FaultDefinition[]): SandboxCustomize | undefined {
-  if (faults.length === 0) return undefined;
-  if (faults.length === 1) return faults[0]!.customize;
+/**
+ * The embedded reference's operational lines (e.g. the JWKS it cannot fetch for the unreachable-JWKS
+ * listener, on purpose) go to <out>/reference.log rather than between the progress lines.
+ */
+function referenceLog(outDir: string): { logger: (line: string) => void; close(): Promise<void>; redactWith(redact: (text: string) => string): void } {
+  const path = join(resolve(outDir), 'reference.log');
+  let stream: WriteStream | undefined;
+  // The reference never logs secrets; once the profile is known its secrets are redacted here anyway.
+  let redact = (text: string): string => text;
   return {
-    wrapHandler: (handler, tenant) => faults.reduce((h, fault) => fault.customize.wrapHandler?.(h, tenant) ?? h, handler),
-    deps: (deps, tenant) => {
-      let merged = { ...deps };
-      const replaced = {};
-      for (const fault of faults) {
-        const part = fault.customize.deps?.(merged, tenant) ?? {};
-        merged = { ...merged, ...part };
-        Object.assign(replaced, part);
-      }
-      return replaced;
+    redactWith: (fn) => {
+      redact = fn;
     },
+    logger: (line) => {
+      if (!stream) {
+        mkdirSync(resolve(outDir), { recursive: true });
+        stream = createWriteStream(path, { flags: 'w' });
+      }
+      stream.write(`${new Date().toISOString()} ${redact(line)}\n`);
+    },
+    close: () => new Promise<void>((done) => (stream ? stream.end(() => done()) : done())),
   };
 }
 
@@ -92,20 +64,27 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     return { profile, close: async () => undefined };
   }
   if (plan.kind === 'embedded') {
-    const faults = await loadFaults(plan.faults);
-    const customize = composeCustomize(faults);
-    const sandbox = await startSandbox({ seed, hooks: true, ...(customize ? { customize } : {}) });
+    const faults = loadFaults(plan.faults);
+    const customize = faults.length > 0 ? combineFaults(faults) : undefined;
+    const log = referenceLog(outDir);
+    const sandbox = await startSandbox({ seed, hooks: true, logger: log.logger, ...(customize ? { customize } : {}) });
+    const close = async (): Promise<void> => {
+      await sandbox.close();
+      await log.close();
+    };
     try {
       const profile = await loadProfile(sandbox.profilePath);
+      log.redactWith(createRedact(profile));
       const withFaults = faults.length > 0 ? ` with fault${faults.length === 1 ? '' : 's'} ${faults.map((f) => f.name).join(', ')}` : '';
-      return { profile, description: `embedded reference${withFaults}`, close: () => sandbox.close() };
+      return { profile, description: `embedded reference${withFaults}`, close };
     } catch (error) {
-      await sandbox.close();
+      await close();
       throw error;
     }
   }
-  const containers = (await import(CONTAINERS_MODULE)) as ContainersModule;
-  const started = await containers.startImageTarget({
+  // Lazy: only --image loads testcontainers.
+  const containers = await import('../../containers/index.js');
+  const started: ImageTarget = await containers.startImageTarget({
     image: plan.image,
     env: plan.env,
     ...(plan.port === undefined ? {} : { port: plan.port }),
