@@ -33,7 +33,7 @@ export interface JwksServerOptions {
 function jwksError(message: string, cause?: unknown): HarnessError {
   return new HarnessError('JWKS_SERVER', message, {
     field: 'webhooks.jwt.serveJwks',
-    hint: 'Check serveJwks.url (an https URL whose host this machine can listen on) and its tlsCertFile/tlsKeyFile.',
+    hint: 'Check serveJwks.url (an https URL whose host and port this machine can listen on; pass a host/port override, e.g. 0.0.0.0, when its host name points here from outside) and its tlsCertFile/tlsKeyFile.',
     cause,
   });
 }

@@ -33,6 +33,8 @@ function codesOf(error: unknown): string[] {
     if (typeof code === 'string') codes.push(code);
     const name = (current as { name?: unknown }).name;
     if (name === 'AbortError' || name === 'TimeoutError') codes.push('ABORT_ERR');
+    // undici's parser errors carry no code when the status line itself is not HTTP.
+    if (name === 'HTTPParserError' && typeof code !== 'string') codes.push('HPE_UNKNOWN');
     current = (current as { cause?: unknown }).cause;
   }
   return codes;
@@ -46,6 +48,8 @@ export interface TransportContext {
   connectTimeoutMs: number;
   /** Set when our own overall timer fired (the abort then says nothing about why). */
   timedOut: boolean;
+  /** Set when the client was closed while this request was in flight. */
+  closed?: boolean;
 }
 
 function make(code: HarnessErrorCode, message: string, hint: string, cause: unknown): HarnessError {
@@ -60,6 +64,10 @@ export function toTransportError(error: unknown, ctx: TransportContext): Harness
   const codes = codesOf(error);
   const first = (set: Set<string>): string | undefined => codes.find((code) => set.has(code));
 
+  if (ctx.closed) {
+    return make('USAGE', `the client was closed while ${method} ${url} was in flight`,
+      'Await every request before calling close().', error);
+  }
   if (ctx.timedOut) {
     return make('TIMEOUT', `${method} ${url} got no complete answer within ${ctx.timeoutMs} ms`,
       'The target is slow or hung; raise the request timeout (--timeout) if it is only slow.', error);
@@ -98,7 +106,8 @@ export function toTransportError(error: unknown, ctx: TransportContext): Harness
     return make('HTTP_PROTOCOL', `${origin} sent an answer to ${method} ${url} that is not valid HTTP (${protocol})`,
       'The target (or a proxy in front of it) wrote a malformed response: check its logs.', error);
   }
-  if (codes.includes('UND_ERR_INVALID_ARG') || codes.includes('ERR_INVALID_URL') || codes.includes('ERR_INVALID_ARG_TYPE')) {
+  const usage = ['UND_ERR_INVALID_ARG', 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_URL', 'ERR_INVALID_ARG_TYPE'];
+  if (codes.some((code) => usage.includes(code))) {
     const detail = error instanceof Error ? error.message : String(error);
     return make('USAGE', `the request ${method} ${url} cannot be sent: ${detail}`,
       'A header or URL given to the client is not allowed by HTTP; change the request.', error);

@@ -6,7 +6,7 @@
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { HarnessError } from '../errors.js';
+import { HarnessError } from '../errors.js';
 import type { InternalRecorder } from './recorder.js';
 import { retryAfterMs, sleep, type Pacer } from './rate-limit.js';
 import { responseTooLarge, toTransportError } from './transport-errors.js';
@@ -87,6 +87,9 @@ export function createTransport(options: TransportOptions): Transport {
   });
   const { recorder } = options;
   const max429 = options.max429Retries ?? 3;
+  /** Aborts of the requests in flight, so close() can end them. */
+  const inFlight = new Set<() => void>();
+  let closing = false;
 
   async function attempt(req: TransportRequest): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? options.timeoutMs;
@@ -103,6 +106,12 @@ export function createTransport(options: TransportOptions): Transport {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
+    let cancelled = false;
+    const cancel = (): void => {
+      cancelled = true;
+      controller.abort();
+    };
+    inFlight.add(cancel);
     let status: number | undefined;
     let headers: Record<string, string> = {};
     const chunks: Buffer[] = [];
@@ -125,6 +134,7 @@ export function createTransport(options: TransportOptions): Transport {
         timeoutMs,
         connectTimeoutMs: options.connectTimeoutMs,
         timedOut,
+        closed: cancelled,
       });
       record(harnessError);
       throw harnessError;
@@ -186,11 +196,17 @@ export function createTransport(options: TransportOptions): Transport {
       return makeHttpResponse(status, headers, body, exchange);
     } finally {
       clearTimeout(timer);
+      inFlight.delete(cancel);
     }
   }
 
   return {
     async send(req) {
+      if (closing) {
+        throw new HarnessError('USAGE', `the client is closed: ${req.method} ${recorder.redact(req.url)} was not sent`, {
+          hint: 'Create a new client, or close it only after the last request.',
+        });
+      }
       for (let retry = 0; ; retry += 1) {
         await options.pacer.acquire();
         const response = await attempt(req);
@@ -199,7 +215,13 @@ export function createTransport(options: TransportOptions): Transport {
       }
     },
     async close() {
-      await agent.close();
+      closing = true;
+      // Let answers in flight finish for a moment, then cut them: close() must not hang on a hung target.
+      const closed = agent.close().then(() => true, () => true);
+      if (!(await Promise.race([closed, sleep(1000).then(() => false)]))) {
+        for (const cancel of inFlight) cancel();
+        await closed;
+      }
     },
   };
 }

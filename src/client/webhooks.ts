@@ -70,6 +70,9 @@ export function padJson(value: Record<string, unknown>, bytes: number): Buffer {
 
 function bodyOf(options: WebhookOptions, ctx: WebhookContext): Buffer {
   const { body } = options;
+  if (options.bodyBytes !== undefined && (typeof body === 'string' || body instanceof Uint8Array)) {
+    throw new HarnessError('USAGE', 'bodyBytes pads a JSON body built by the client; with a raw string or bytes body, size it yourself');
+  }
   if (Buffer.isBuffer(body)) return body;
   if (body instanceof Uint8Array) return Buffer.from(body);
   if (typeof body === 'string') return Buffer.from(body, 'utf8');

@@ -240,3 +240,31 @@ describe('429 and Retry-After', () => {
     expect(retryAfterMs('soon', now)).toBe(1000);
   });
 });
+
+describe('malformed answers', () => {
+  it('a response that is not HTTP gives HTTP_PROTOCOL', async () => {
+    const { createServer } = await import('node:net');
+    const server = createServer((socket) => {
+      socket.on('data', () => socket.end('this is not http\r\n\r\n'));
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = createTargetClient(makeProfile(url, secrets), { timeoutMs: 2000 });
+    try {
+      const error = await harnessError(client.request({ method: 'GET', url: '/' }));
+      expect(error.code).toBe('HTTP_PROTOCOL');
+    } finally {
+      await client.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('close() returns even while a request hangs', async () => {
+    const client = createTargetClient(makeProfile(fixture.url, secrets), { timeoutMs: 5000 });
+    const pending = client.request({ method: 'GET', url: '/hang' }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.close();
+    expect(isHarnessError(await pending)).toBe(true);
+  });
+});
