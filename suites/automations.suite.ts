@@ -63,7 +63,7 @@ describe('§6 Automation runs', () => {
     const body = JSON.stringify(sampleBody(faker));
     expectSetupAccepted(await client.sendWebhook('hmac', { eventId, body, label: 'runs: first request' }), 'the first request');
     const duplicate = await client.sendWebhook('hmac', { eventId, body, label: 'runs: duplicate' });
-    note(`duplicate answered ${outcome(duplicate)}`);
+    note(`duplicate: ${outcome(duplicate)}`);
     await expectExactlyOneRun(client, hmacListener(profile).listenerId, eventId, 'after a 200 and a duplicate');
   });
 

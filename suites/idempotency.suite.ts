@@ -97,10 +97,11 @@ describe('§6 Idempotency', () => {
     const accepted = responses.filter((res) => res.status === 200).length;
     const duplicates = responses.filter((res) => res.status === 409).length;
     if (accepted !== 1 || duplicates !== PARALLEL_DUPLICATES - 1) {
+      const histogram = statusHistogram(responses);
       fail(
-        `${PARALLEL_DUPLICATES} parallel requests with one event ID`,
+        `${PARALLEL_DUPLICATES} parallel requests with one event ID: got ${histogram}, expected exactly one 200 and ${PARALLEL_DUPLICATES - 1} × 409`,
         `200×1, 409×${PARALLEL_DUPLICATES - 1}`,
-        statusHistogram(responses),
+        histogram,
       );
     }
   }, { timeout: 60_000 });
@@ -139,21 +140,20 @@ describe('§6 Idempotency', () => {
     expectStatus(second, 409, 'second JWT request with the same event ID (and jti)');
   });
 
-  check('IDEM-11', async ({ client, note }) => {
+  check('IDEM-11', async ({ client, note, skip }) => {
     const eventId = freshEventId();
-    expectSetupAccepted(await client.sendWebhook('hmac', { eventId, label: 'idempotency: lower-case event ID' }), 'the lower-case request');
+    const first = await client.sendWebhook('hmac', { eventId, label: 'idempotency: lower-case event ID' });
+    // INFO: nothing to fail, but nothing observed either when the first request was refused.
+    if (first.status !== 200) skip(`the lower-case request was refused ${first.status}, so there is nothing to observe`);
     const upper = await client.sendWebhook('hmac', { eventId: eventId.toUpperCase(), label: 'idempotency: same ID in upper case' });
     const meaning = upper.status === 409 ? 'the same event' : upper.status === 200 ? 'a new event' : 'neither';
     note(`upper-case spelling of an accepted event ID: ${outcome(upper)}, i.e. ${meaning}`);
   });
 
-  check('IDEM-12', async ({ client, note }) => {
+  check('IDEM-12', async ({ client, note, skip }) => {
     const eventId = freshEventId();
     const stale = await client.sendWebhook('hmac', { eventId, timestampOffset: -330, label: 'idempotency: stale timestamp first' });
-    if (stale.status !== 400) {
-      note(`a stale timestamp was answered ${stale.status}, not 400: nothing to observe`);
-      return;
-    }
+    if (stale.status !== 400) skip(`a stale timestamp was answered ${stale.status}, not 400, so there is nothing to observe`);
     const retry = await client.sendWebhook('hmac', { eventId, label: 'idempotency: same event ID, current timestamp' });
     const meaning = retry.status === 409 ? 'the 400 consumed the ID' : retry.status === 200 ? 'the 400 did not consume the ID' : 'unclear';
     note(`valid retry after a 400 for a stale timestamp: ${outcome(retry)}, i.e. ${meaning}`);

@@ -50,16 +50,20 @@ export function uuidV1(faker: Faker, nowSeconds: number): string {
   return `${timeLow}-${timeMid}-1${timeHi}-${clockSeq}-${hex(faker, 12)}`;
 }
 
-/** A name-based UUID v3 (MD5) of a seeded name in the DNS namespace. */
-export function uuidV3(faker: Faker): string {
-  const name = faker.internet.domainName();
-  return stamp(createHash('md5').update(NAMESPACE_DNS).update(name).digest(), 3);
+/** A name-based UUID (RFC 4122 §4.3) in the DNS namespace: v3 hashes with MD5, v5 with SHA-1. */
+export function nameBasedUuid(version: 3 | 5, name: string): string {
+  const hash = createHash(version === 3 ? 'md5' : 'sha1').update(NAMESPACE_DNS).update(name, 'utf8').digest();
+  return stamp(hash, version);
 }
 
-/** A name-based UUID v5 (SHA-1) of a seeded name in the DNS namespace. */
+/** A name-based UUID v3 (MD5) of a seeded name. */
+export function uuidV3(faker: Faker): string {
+  return nameBasedUuid(3, faker.internet.domainName());
+}
+
+/** A name-based UUID v5 (SHA-1) of a seeded name. */
 export function uuidV5(faker: Faker): string {
-  const name = faker.internet.domainName();
-  return stamp(createHash('sha1').update(NAMESPACE_DNS).update(name).digest(), 5);
+  return nameBasedUuid(5, faker.internet.domainName());
 }
 
 /** A UUID v7 (RFC 9562 §5.7): 48-bit Unix milliseconds, then random bits. */
