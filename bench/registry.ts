@@ -1,0 +1,24 @@
+/**
+ * The benchmarks `npm run bench` runs. To add one: write bench/<name>.ts exporting a {@link Bench}, import it
+ * in bench/run-bench.ts and append it to BENCHES there. Each bench reports named metrics; run-bench prints
+ * them and writes reports/bench/<name>.json.
+ */
+export interface BenchMetric {
+  label: string;
+  value: number;
+  unit: string;
+}
+
+export interface BenchReport {
+  name: string;
+  metrics: BenchMetric[];
+  /** How it was measured, in a sentence or two each (machine, sizes, caveats). */
+  notes: string[];
+}
+
+export interface Bench {
+  /** kebab-case; `npm run bench -- <name>` runs only this one. */
+  name: string;
+  description: string;
+  run(): Promise<BenchReport>;
+}

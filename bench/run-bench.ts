@@ -1,0 +1,38 @@
+/**
+ * `npm run bench [-- name...]`: runs the registered benchmarks, prints their metrics and writes
+ * reports/bench/<name>.json. Register a bench by importing it here and appending it to BENCHES.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Bench } from './registry.js';
+import { referenceBench } from './reference-bench.js';
+
+// ---- registered benchmarks: append new ones here -------------------------------------------------------
+const BENCHES: Bench[] = [referenceBench];
+// ---------------------------------------------------------------------------------------------------------
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !BENCHES.some((bench) => bench.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown bench: ${unknown.join(', ')}; available: ${BENCHES.map((b) => b.name).join(', ')}\n`);
+  process.exit(2);
+}
+const selected = wanted.length > 0 ? BENCHES.filter((bench) => wanted.includes(bench.name)) : BENCHES;
+const outDir = join(process.cwd(), 'reports', 'bench');
+mkdirSync(outDir, { recursive: true });
+let failed = false;
+for (const bench of selected) {
+  process.stdout.write(`\n== ${bench.name}: ${bench.description}\n`);
+  try {
+    const report = await bench.run();
+    for (const metric of report.metrics) {
+      process.stdout.write(`  ${metric.label.padEnd(40)} ${String(metric.value).padStart(10)} ${metric.unit}\n`);
+    }
+    for (const note of report.notes) process.stdout.write(`  - ${note}\n`);
+    writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify({ ...report, at: new Date().toISOString() }, null, 2)}\n`);
+  } catch (error) {
+    failed = true;
+    process.stderr.write(`  bench ${bench.name} failed: ${(error as Error).stack ?? String(error)}\n`);
+  }
+}
+process.exitCode = failed ? 1 : 0;
