@@ -1,12 +1,193 @@
-// Placeholder until the owning issue lands; replaced by the real command.
-import { HarnessError } from '../../errors.js';
+/**
+ * `access-conformance load`: the built-in open-model load driver, and `load prepare`, which signs a
+ * webhook-JWT corpus for the k6 script load/webhook-jwt.js (k6 cannot sign EdDSA).
+ *
+ * Exit codes like k6's thresholds: 0 when every --threshold held, 1 when one was crossed, 2 for a usage or
+ * harness error. Ctrl-C stops sending and still writes the (partial) report; a second Ctrl-C quits at once.
+ */
+import { resolve } from 'node:path';
+import { startProfileJwksServers } from '../../client/index.js';
+import { EXIT, HarnessError } from '../../errors.js';
+import {
+  MAX_WEBHOOK_JWT_EXP_SECONDS,
+  SCENARIOS,
+  describeWindow,
+  parseCount,
+  parseDurationMs,
+  parseRate,
+  parseStages,
+  prepareCorpus,
+  runLoad,
+  summaryText,
+  writeCorpus,
+  type Scenario,
+} from '../../load/index.js';
+import { loadProfile } from '../../profile/index.js';
+import type { HmacListenerKey, JwtAlg } from '../../profile/types.js';
 import { defineCommand } from '../command.js';
 
-export const loadCommand = defineCommand({
-  command: 'load',
-  describe: '(not yet available)',
-  builder: (y) => y,
-  run: async () => {
-    throw new HarnessError('INTERNAL', 'load is not available yet');
-  },
+interface LoadArgs {
+  action?: string;
+  profile?: string;
+  scenario: string;
+  rate?: string;
+  duration?: string;
+  stages?: string;
+  connections?: number;
+  'max-in-flight'?: number;
+  'max-requests'?: number;
+  'body-bytes'?: number;
+  alg?: string;
+  listener?: string;
+  'token-method'?: string;
+  corpus?: string;
+  'dup-pool'?: number;
+  'page-size'?: number;
+  timeout?: string;
+  threshold: string[];
+  out?: string;
+  seed?: string;
+  quiet: boolean;
+  count?: number;
+  'exp-in'?: number;
+  'serve-jwks': boolean;
+}
+
+export const loadCommand = defineCommand<LoadArgs>({
+  command: 'load [action]',
+  describe: 'Load-test the webhook hot path (open model, latency from intended send times); `load prepare` signs a JWT corpus for k6',
+  builder: (y) =>
+    y
+      .positional('action', { type: 'string', choices: ['prepare'], describe: 'prepare: sign a webhook-jwt corpus for load/webhook-jwt.js' })
+      .option('profile', { type: 'string', describe: 'Target profile (none: start the embedded reference for the run)' })
+      .option('scenario', { type: 'string', choices: [...SCENARIOS], default: 'webhook-hmac', describe: 'What to send' })
+      .option('rate', { type: 'string', describe: 'Arrivals per second (open model), with --duration; e.g. 500 or 500/s' })
+      .option('duration', { type: 'string', describe: 'How long to send, e.g. 10s, 2m, 1h' })
+      .option('stages', { type: 'string', describe: "Ramp instead of a constant rate: '30s:100,1m:500' (duration:rate, linear)" })
+      .option('connections', { type: 'number', describe: 'Keep-alive connections to the target (default 64)' })
+      .option('max-in-flight', { type: 'number', describe: 'Requests outstanding at once; arrivals beyond it are dropped and counted (default 10000)' })
+      .option('max-requests', { type: 'number', describe: 'Stop after this many requests' })
+      .option('body-bytes', { type: 'number', describe: 'Webhook body size in bytes, up to the target limit (default 1024)' })
+      .option('alg', { type: 'string', choices: ['RS256', 'ES256', 'EdDSA'], describe: 'webhook-jwt: which signing key of the listener' })
+      .option('listener', { type: 'string', choices: ['hmac', 'hmacSecond'], describe: 'HMAC listener of the profile (default hmac)' })
+      .option('token-method', { type: 'string', choices: ['secret', 'assertion'], describe: 'token: grant method (default secret)' })
+      .option('corpus', { type: 'string', describe: 'webhook-jwt: replay a prepared corpus instead of signing during the run' })
+      .option('dup-pool', { type: 'number', describe: 'webhook-duplicates: accepted event IDs re-sent round-robin (default 100)' })
+      .option('page-size', { type: 'number', describe: 'pages: page_size (default 25)' })
+      .option('timeout', { type: 'string', describe: 'Per-request timeout (default 10s)' })
+      .option('threshold', { type: 'string', array: true, default: [] as string[], describe: "Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable)" })
+      .option('out', { type: 'string', describe: 'Report directory (default reports); with prepare: the corpus file' })
+      .option('seed', { type: 'string', describe: 'Seed of bodies and of the embedded reference' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No progress line each second' })
+      .option('count', { type: 'number', describe: 'prepare: requests in the corpus (≥ rate × duration of the k6 run)' })
+      .option('exp-in', { type: 'number', describe: `prepare: seconds until the JWTs expire (60..${MAX_WEBHOOK_JWT_EXP_SECONDS}, default ${MAX_WEBHOOK_JWT_EXP_SECONDS})` })
+      .option('serve-jwks', { type: 'boolean', default: false, describe: "prepare: keep serving the listener's JWKS (profile serveJwks) until Ctrl-C or expiry" }) as never,
+  run: async (args) => (args.action === 'prepare' ? prepare(args) : load(args)),
 });
+
+async function load(args: LoadArgs): Promise<number> {
+  for (const flag of ['count', 'exp-in'] as const) {
+    if (args[flag] !== undefined) throw new HarnessError('USAGE', `--${flag} belongs to \`load prepare\``, { field: `--${flag}` });
+  }
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    process.stderr.write('\nInterrupted: stopping and writing the partial report (Ctrl-C again to quit at once)\n');
+    process.removeListener('SIGINT', onSigint);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const outcome = await runLoad({
+      scenario: args.scenario as Scenario,
+      profilePath: args.profile,
+      rate: args.rate === undefined ? undefined : parseRate(args.rate),
+      durationMs: args.duration === undefined ? undefined : parseDurationMs(args.duration),
+      stages: args.stages === undefined ? undefined : parseStages(args.stages),
+      connections: optionalCount(args.connections, '--connections'),
+      maxInFlight: optionalCount(args['max-in-flight'], '--max-in-flight'),
+      maxRequests: optionalCount(args['max-requests'], '--max-requests'),
+      bodyBytes: optionalCount(args['body-bytes'], '--body-bytes', 2),
+      alg: args.alg as JwtAlg | undefined,
+      listener: args.listener as HmacListenerKey | undefined,
+      tokenMethod: args['token-method'] as 'secret' | 'assertion' | undefined,
+      corpusPath: args.corpus,
+      dupPool: optionalCount(args['dup-pool'], '--dup-pool'),
+      pageSize: optionalCount(args['page-size'], '--page-size'),
+      timeoutMs: args.timeout === undefined ? undefined : parseDurationMs(args.timeout, '--timeout'),
+      thresholds: args.threshold,
+      outDir: args.out ?? 'reports',
+      seed: args.seed,
+      signal: controller.signal,
+      onProgress: args.quiet ? undefined : (line) => process.stderr.write(line),
+    });
+    process.stdout.write(summaryText(outcome.report, outcome.written));
+    return outcome.report.passed ? EXIT.CONFORMANT : EXIT.NOT_CONFORMANT;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+function optionalCount(value: number | undefined, field: string, min = 1): number | undefined {
+  return value === undefined ? undefined : parseCount(value, field, min);
+}
+
+async function prepare(args: LoadArgs): Promise<number> {
+  if (args.scenario !== 'webhook-jwt') {
+    throw new HarnessError('USAGE', '`load prepare` makes webhook-jwt corpora only (the other k6 scripts sign in k6)', {
+      field: '--scenario',
+      hint: 'access-conformance load prepare --scenario webhook-jwt --count 6000 --out corpus.json --profile target.json',
+    });
+  }
+  if (!args.profile) {
+    throw new HarnessError('USAGE', '`load prepare` needs --profile: a corpus is signed for one target, which must outlive this command', {
+      field: '--profile',
+      hint: 'Start a sandbox with `access-conformance serve --profile-out target.json`, or name your target\'s profile.',
+    });
+  }
+  if (args.count === undefined) throw new HarnessError('USAGE', '`load prepare` needs --count', { field: '--count' });
+  if (!args.out) throw new HarnessError('USAGE', '`load prepare` needs --out <corpus.json>', { field: '--out' });
+  const count = parseCount(args.count, '--count');
+  const profile = await loadProfile(args.profile);
+  const started = Date.now();
+  const corpus = await prepareCorpus({
+    profile,
+    alg: args.alg as JwtAlg | undefined,
+    count,
+    bodyBytes: optionalCount(args['body-bytes'], '--body-bytes', 2) ?? 1024,
+    expIn: args['exp-in'],
+    seed: args.seed ?? 'corpus',
+    onProgress: args.quiet ? undefined : (signed) => process.stderr.write(`\rsigned ${signed} of ${count}`),
+  });
+  if (!args.quiet) process.stderr.write('\n');
+  const path = resolve(args.out);
+  await writeCorpus(path, corpus);
+  const now = Date.now() / 1000;
+  process.stdout.write(
+    `${path}: ${corpus.count} ${corpus.alg} webhook requests for ${corpus.url} (signed in ${((Date.now() - started) / 1000).toFixed(1)} s)\n` +
+      `  validity: ${describeWindow(corpus, now)}\n` +
+      `  each event ID can be sent once: a k6 run may send at most ${corpus.count} requests (RATE × DURATION)\n` +
+      `  replay: k6 run -e CORPUS=${path} -e RATE=<n> -e DURATION=<d> load/webhook-jwt.js\n`,
+  );
+  if (args['serve-jwks']) await serveJwksUntilDone(profile, corpus.notAfter);
+  return EXIT.CONFORMANT;
+}
+
+/** Keeps the listener's JWKS up while k6 replays the corpus: until Ctrl-C or the corpus expires. */
+async function serveJwksUntilDone(profile: Awaited<ReturnType<typeof loadProfile>>, notAfter: number): Promise<void> {
+  if (!profile.webhooks.jwt?.serveJwks) {
+    process.stdout.write('  --serve-jwks: the profile\'s JWT listener has no serveJwks (its JWKS is hosted elsewhere); nothing to serve\n');
+    return;
+  }
+  const jwks = await startProfileJwksServers(profile);
+  process.stdout.write(`  serving the JWKS at ${jwks.servers.map((s) => s.url).join(', ')} until Ctrl-C or the corpus expires\n`);
+  await new Promise<void>((done) => {
+    const timer = setTimeout(finish, Math.max(0, notAfter * 1000 - Date.now()));
+    function finish(): void {
+      clearTimeout(timer);
+      process.removeListener('SIGINT', finish);
+      done();
+    }
+    process.once('SIGINT', finish);
+  });
+  await jwks.close();
+}

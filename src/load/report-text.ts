@@ -1,0 +1,49 @@
+/** Console output of `load`: the progress line each second and the final summary (stderr / stdout). */
+import { formatMs } from './parse.js';
+import type { LoadReport, WrittenReport } from './report.js';
+import type { IntervalRow } from './stats.js';
+
+export function progressLine(row: IntervalRow, state: { inFlight: number; elapsedMs: number }): string {
+  const seconds = Math.max(row.seconds, 0.001);
+  const rate = row.completed / seconds;
+  const asked = row.asked / seconds;
+  const t = `${Math.round(state.elapsedMs / 1000)}s`.padStart(5);
+  const errors = row.errors > 0 ? `errors ${row.errors} (${((row.errors / Math.max(row.completed, 1)) * 100).toFixed(1)}%)` : 'errors 0';
+  const dropped = row.dropped > 0 ? `  dropped ${row.dropped}` : '';
+  return `[${t}] ${rate.toFixed(0).padStart(6)}/s (asked ${asked.toFixed(0)})  p99 ${formatMs(row.p99).padStart(8)}  ${errors}  in flight ${state.inFlight}${dropped}\n`;
+}
+
+function pct(n: number, of: number): string {
+  return of > 0 ? `${((n / of) * 100).toFixed(3)} %` : '-';
+}
+
+export function summaryText(report: LoadReport, written?: WrittenReport): string {
+  const c = report.counts;
+  const l = report.latencyMs;
+  const lines: string[] = [];
+  const where = report.target.embedded ? ' (embedded reference)' : '';
+  lines.push(`access-conformance load · ${report.scenario} → ${report.target.baseUrl}${where}`);
+  if (report.interrupted) lines.push('  INTERRUPTED: partial results');
+  if (report.stopReason === 'max-requests') lines.push(`  stopped at --max-requests ${report.config.maxRequests}`);
+  if (report.stopReason === 'source-exhausted') lines.push('  stopped: the request source (corpus) ran out');
+  lines.push(
+    `  rate       asked ${report.rates.askedPerSecond.toFixed(1)}/s · achieved ${report.rates.achievedPerSecond.toFixed(1)}/s over ${report.elapsedSeconds.toFixed(1)} s`,
+  );
+  lines.push(`  requests   planned ${c.planned} · sent ${c.sent} · completed ${c.completed}${c.cancelled ? ` · cancelled ${c.cancelled}` : ''}`);
+  const statuses = Object.entries(c.statuses).map(([s, n]) => `${s}: ${n}`);
+  const failures = Object.entries(c.failures).map(([code, n]) => `${code}: ${n}`);
+  lines.push(`  answers    ${[...statuses, ...failures].join(' · ') || 'none'} (expected ${report.expectedStatus})`);
+  lines.push(`  errors     ${c.errors} (${pct(c.errors, c.completed)}) · dropped ${c.dropped} · behind schedule ${c.behindSchedule} (send lag p99 ${formatMs(report.sendLagMs.p99)})`);
+  if (c.starved > 0) lines.push(`  starved    the sender waited ${c.starved} times for signed requests`);
+  lines.push(`  latency    p50 ${formatMs(l.p50)} · p90 ${formatMs(l.p90)} · p99 ${formatMs(l.p99)} · p99.9 ${formatMs(l.p999)} · max ${formatMs(l.max)}`);
+  for (const t of report.thresholds) {
+    const actual = t.metric === 'errors' || t.metric === 'dropped' || t.metric === 'behind'
+      ? `${(t.actual * 100).toFixed(3)} %`
+      : t.metric === 'rate'
+        ? `${t.actual.toFixed(1)}/s`
+        : formatMs(t.actual);
+    lines.push(`  threshold  ${t.ok ? 'ok  ' : 'FAIL'} ${t.expression} (actual ${actual})`);
+  }
+  if (written) lines.push(`  reports    ${written.json} · ${written.html}`);
+  return `${lines.join('\n')}\n`;
+}

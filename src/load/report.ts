@@ -1,0 +1,168 @@
+/**
+ * The load report: one JSON-serialisable object built from the run's statistics, written as JSON and as a
+ * self-contained HTML page. It never holds a secret: only the target's name and base URL, listener IDs and
+ * counts.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { toolVersion } from '../engine/package-root.js';
+import type { DriveResult, StopReason } from './driver.js';
+import type { Stage } from './parse.js';
+import { renderHtmlReport } from './report-html.js';
+import type { ArrivalSchedule } from './schedule.js';
+import type { Scenario } from './source.js';
+import { summarize, type IntervalRow, type LatencySummary, type LoadStats } from './stats.js';
+import { evaluateThresholds, type Threshold, type ThresholdResult, type ThresholdValues } from './thresholds.js';
+
+export interface LoadRunConfig {
+  scenario: Scenario;
+  /** Constant rate (with durationMs), or stages. */
+  rate?: number;
+  durationMs?: number;
+  stages?: Stage[];
+  connections: number;
+  maxInFlight: number;
+  maxRequests?: number;
+  bodyBytes?: number;
+  timeoutMs: number;
+  thresholds: string[];
+}
+
+export interface LoadReport {
+  tool: string;
+  version: string;
+  scenario: Scenario;
+  target: { name: string; baseUrl: string; embedded: boolean };
+  startedAt: string;
+  elapsedSeconds: number;
+  config: LoadRunConfig;
+  /** Scenario facts: listener, algorithm, where signing runs… */
+  details: Record<string, string | number>;
+  stopReason: StopReason;
+  interrupted: boolean;
+  expectedStatus: string;
+  counts: {
+    /** Arrivals the schedule held (after --max-requests). */
+    planned: number;
+    /** Arrivals whose time came before the run stopped. */
+    due: number;
+    sent: number;
+    /** Answers (any status) + transport failures. */
+    completed: number;
+    /** Answers with the expected status. */
+    expected: number;
+    /** Unexpected statuses + transport failures. */
+    errors: number;
+    transportFailures: number;
+    dropped: number;
+    /** In flight when the run ended (interrupt or drain timeout): neither answered nor failed. */
+    cancelled: number;
+    /** Sent more than 5 ms after their intended time. */
+    behindSchedule: number;
+    /** Times the sender waited for the request producer (signing too slow for the rate). */
+    starved: number;
+    statuses: Record<string, number>;
+    failures: Record<string, number>;
+  };
+  rates: { askedPerSecond: number; sentPerSecond: number; achievedPerSecond: number };
+  latencyMs: LatencySummary;
+  sendLagMs: { p50: number; p99: number; max: number };
+  /** Percentile spectrum: [percentile, ms]. */
+  distribution: Array<[number, number]>;
+  timeline: IntervalRow[];
+  thresholds: ThresholdResult[];
+  /** Every threshold held. */
+  passed: boolean;
+}
+
+export interface BuildReportInput {
+  config: LoadRunConfig;
+  target: LoadReport['target'];
+  details: Record<string, string | number>;
+  expectedStatus: string;
+  schedule: ArrivalSchedule;
+  stats: LoadStats;
+  result: DriveResult;
+  thresholds: Threshold[];
+}
+
+export function buildReport(input: BuildReportInput): LoadReport {
+  const { stats, result, schedule } = input;
+  const elapsedSeconds = result.elapsedMs / 1000;
+  const sendingSeconds = Math.max(result.sendingMs, 1) / 1000;
+  const due = stats.sent + stats.dropped;
+  const transportFailures = [...stats.failures.values()].reduce((a, b) => a + b, 0);
+  const expected = [...stats.statuses.entries()].filter(([status]) => input.expectedStatus === String(status)).reduce((a, [, n]) => a + n, 0);
+  const latency = stats.latency();
+  const lag = summarize(stats.sendLag);
+  // Asked: over the whole plan for a finished run; over the part that was due for a stopped one.
+  const plannedSeconds = schedule.durationMs / 1000;
+  const askedPerSecond = result.stopReason === 'completed' ? schedule.total / plannedSeconds : due / sendingSeconds;
+  const achievedPerSecond = stats.completed / Math.max(elapsedSeconds, 0.001);
+  const values: ThresholdValues = {
+    p50: latency.p50,
+    p90: latency.p90,
+    p95: latency.p95,
+    p99: latency.p99,
+    'p99.9': latency.p999,
+    max: latency.max,
+    mean: latency.mean,
+    errors: stats.completed > 0 ? stats.errors / stats.completed : NaN,
+    rate: achievedPerSecond,
+    dropped: due > 0 ? stats.dropped / due : 0,
+    behind: stats.sent > 0 ? stats.behind / stats.sent : 0,
+  };
+  const thresholds = evaluateThresholds(input.thresholds, values);
+  return {
+    tool: 'access-conformance load',
+    version: toolVersion(),
+    scenario: input.config.scenario,
+    target: input.target,
+    startedAt: new Date(result.startedAt).toISOString(),
+    elapsedSeconds,
+    config: input.config,
+    details: input.details,
+    stopReason: result.stopReason,
+    interrupted: result.stopReason === 'interrupted',
+    expectedStatus: input.expectedStatus,
+    counts: {
+      planned: schedule.total,
+      due,
+      sent: stats.sent,
+      completed: stats.completed,
+      expected,
+      errors: stats.errors,
+      transportFailures,
+      dropped: stats.dropped,
+      cancelled: stats.cancelled,
+      behindSchedule: stats.behind,
+      starved: result.starved,
+      statuses: Object.fromEntries([...stats.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n])),
+      failures: Object.fromEntries(stats.failures.entries()),
+    },
+    rates: { askedPerSecond, sentPerSecond: stats.sent / sendingSeconds, achievedPerSecond },
+    latencyMs: latency,
+    sendLagMs: { p50: lag.p50, p99: lag.p99, max: lag.max },
+    distribution: stats.spectrum(),
+    timeline: stats.rows,
+    thresholds,
+    passed: thresholds.every((t) => t.ok),
+  };
+}
+
+export interface WrittenReport {
+  json: string;
+  html: string;
+}
+
+/** Writes `load-<scenario>.json` and `.html` into `dir` (created if missing). */
+export async function writeReport(report: LoadReport, dir: string): Promise<WrittenReport> {
+  await mkdir(dir, { recursive: true });
+  const base = join(dir, `load-${report.scenario}`);
+  const json = `${base}.json`;
+  const html = `${base}.html`;
+  // NaN (no data) is not JSON: write null.
+  await writeFile(json, `${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
+  await writeFile(html, renderHtmlReport(report));
+  return { json, html };
+}

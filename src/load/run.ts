@@ -1,0 +1,192 @@
+/**
+ * `runLoad`: one load run from options to report. Opens the target (or the embedded reference), builds the
+ * scenario's request source, drives the schedule, and writes the JSON and HTML reports.
+ */
+import { createLoadTransport, type LoadTransport } from '../client/load-transport.js';
+import { startProfileJwksServers } from '../client/index.js';
+import { HarnessError } from '../errors.js';
+import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';
+import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
+import { drive } from './driver.js';
+import type { Stage } from './parse.js';
+import { buildReport, writeReport, type LoadReport, type LoadRunConfig, type WrittenReport } from './report.js';
+import { progressLine } from './report-text.js';
+import { ArrivalSchedule, type ScheduleSpec } from './schedule.js';
+import { pagesSource, tokenSource } from './source-api.js';
+import { duplicatesSource, hmacSource, jwtSource } from './source-webhooks.js';
+import type { RequestSource, Scenario } from './source.js';
+import { LoadStats } from './stats.js';
+import { openTarget, type LoadTarget } from './target.js';
+import { parseThreshold } from './thresholds.js';
+
+export interface LoadOptions {
+  scenario?: Scenario;
+  /** A target profile file; neither this nor `profile`: the embedded reference. */
+  profilePath?: string;
+  /** An already-loaded profile (tests, benchmarks). */
+  profile?: ResolvedProfile;
+  /** Constant rate per second, with durationMs. */
+  rate?: number;
+  durationMs?: number;
+  /** Or a ramp. */
+  stages?: Stage[];
+  connections?: number;
+  maxInFlight?: number;
+  maxRequests?: number;
+  bodyBytes?: number;
+  alg?: JwtAlg;
+  listener?: HmacListenerKey;
+  tokenMethod?: 'secret' | 'assertion';
+  corpusPath?: string;
+  dupPool?: number;
+  pageSize?: number;
+  timeoutMs?: number;
+  thresholds?: string[];
+  /** Report directory; null writes nothing. Default `reports`. */
+  outDir?: string | null;
+  seed?: string;
+  signal?: AbortSignal;
+  /** Progress lines, one per second. */
+  onProgress?: (line: string) => void;
+}
+
+export interface LoadOutcome {
+  report: LoadReport;
+  written?: WrittenReport;
+}
+
+export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: 10_000 } as const;
+
+function usage(message: string, field: string, hint?: string): HarnessError {
+  return new HarnessError('LOAD_CONFIG', message, { field, hint });
+}
+
+function buildSchedule(options: LoadOptions): { schedule: ArrivalSchedule; peakRate: number; capped: boolean } {
+  const hasRate = options.rate !== undefined || options.durationMs !== undefined;
+  if (options.stages && hasRate) throw usage('give either --rate with --duration, or --stages, not both', '--stages');
+  let spec: ScheduleSpec;
+  let peakRate: number;
+  if (options.stages) {
+    spec = { startRate: 0, stages: options.stages };
+    peakRate = Math.max(...options.stages.map((s) => s.target));
+  } else {
+    if (options.rate === undefined || options.durationMs === undefined) {
+      throw usage('a load run needs a rate and a duration', options.rate === undefined ? '--rate' : '--duration', 'e.g. --rate 200 --duration 30s, or --stages 30s:100,1m:500');
+    }
+    spec = { startRate: options.rate, stages: [{ durationMs: options.durationMs, target: options.rate }] };
+    peakRate = options.rate;
+  }
+  const uncapped = new ArrivalSchedule(spec).total;
+  const schedule = new ArrivalSchedule({ ...spec, maxRequests: options.maxRequests });
+  if (schedule.total === 0) throw usage('the schedule holds no request (rate × duration < 1)', '--rate');
+  return { schedule, peakRate, capped: schedule.total < uncapped };
+}
+
+function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedProfile, transport: LoadTransport, peakRate: number, corpus: Corpus | undefined): RequestSource {
+  const common = {
+    profile,
+    transport,
+    peakRate,
+    bodyBytes: options.bodyBytes ?? LOAD_DEFAULTS.bodyBytes,
+    seed: options.seed ?? 'load',
+    listener: options.listener,
+  };
+  switch (scenario) {
+    case 'webhook-hmac':
+      return hmacSource(common);
+    case 'webhook-duplicates':
+      return duplicatesSource({ ...common, dupPool: options.dupPool });
+    case 'webhook-jwt':
+      return jwtSource({ ...common, alg: options.alg, corpus });
+    case 'token':
+      return tokenSource({ profile, peakRate, tokenMethod: options.tokenMethod });
+    case 'pages':
+      return pagesSource({ profile, peakRate, pageSize: options.pageSize });
+  }
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
+  const scenario = options.scenario ?? 'webhook-hmac';
+  const thresholdExprs = options.thresholds ?? [];
+  const thresholds = thresholdExprs.map(parseThreshold);
+  const { schedule, peakRate, capped } = buildSchedule(options);
+  const connections = options.connections ?? LOAD_DEFAULTS.connections;
+  const maxInFlight = options.maxInFlight ?? LOAD_DEFAULTS.maxInFlight;
+  const timeoutMs = options.timeoutMs ?? LOAD_DEFAULTS.timeoutMs;
+  if (options.corpusPath !== undefined && scenario !== 'webhook-jwt') throw usage('--corpus is for --scenario webhook-jwt', '--corpus');
+
+  const corpus = options.corpusPath !== undefined ? await readCorpus(options.corpusPath) : undefined;
+  if (corpus) {
+    const problem = corpusProblem(corpus, { now: Date.now() / 1000, durationSeconds: schedule.durationMs / 1000, requests: schedule.total, marginSeconds: 5 });
+    if (problem) throw new HarnessError('CORPUS_INVALID', problem, { field: '--corpus' });
+  }
+
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async (): Promise<void> => {
+    for (const step of cleanups.reverse()) await step().catch(() => {});
+  };
+  try {
+    let target: LoadTarget;
+    if (options.profile) target = { profile: options.profile, embedded: false, where: 'profile', close: async () => {} };
+    else target = await openTarget({ profilePath: options.profilePath, seed: options.seed });
+    cleanups.push(() => target.close());
+    const profile = target.profile;
+    if (corpus && !corpus.url.startsWith(profile.baseUrl)) {
+      throw new HarnessError('CORPUS_INVALID', `the corpus was signed for ${corpus.url}, not for this target (${profile.baseUrl})`, { field: '--corpus' });
+    }
+
+    if (scenario === 'webhook-jwt' && profile.webhooks.jwt?.serveJwks) {
+      // The listener fetches its keys from the harness: serve them for the whole run.
+      const jwks = await startProfileJwksServers(profile);
+      cleanups.push(() => jwks.close());
+    }
+
+    const transport = createLoadTransport({ origin: profile.baseUrl, connections, timeoutMs, ca: profile.tls.ca, insecureSkipVerify: profile.tls.insecureSkipVerify });
+    let cancelled = false;
+    cleanups.push(() => (cancelled ? transport.destroy() : transport.close()));
+
+    const source = makeSource(scenario, options, profile, transport, peakRate, corpus);
+    cleanups.push(() => source.close());
+    await source.start();
+
+    const stats = new LoadStats((status) => source.expected(status));
+    const result = await drive({
+      schedule,
+      source,
+      transport,
+      stats,
+      maxInFlight,
+      drainTimeoutMs: timeoutMs + 1000,
+      signal: options.signal,
+      capped,
+      onInterval: options.onProgress ? (row, state) => options.onProgress?.(progressLine(row, state)) : undefined,
+    });
+    cancelled = stats.cancelled > 0;
+
+    const config: LoadRunConfig = {
+      scenario,
+      ...(options.stages ? { stages: options.stages } : { rate: options.rate, durationMs: options.durationMs }),
+      connections,
+      maxInFlight,
+      ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
+      ...(scenario.startsWith('webhook') ? { bodyBytes: options.bodyBytes ?? LOAD_DEFAULTS.bodyBytes } : {}),
+      timeoutMs,
+      thresholds: thresholdExprs,
+    };
+    const report = buildReport({
+      config,
+      target: { name: profile.name, baseUrl: profile.baseUrl, embedded: target.embedded },
+      details: { ...source.details, ...(target.embedded ? { reference: target.where } : {}) },
+      expectedStatus: source.expectedLabel,
+      schedule,
+      stats,
+      result,
+      thresholds,
+    });
+    const outDir = options.outDir === undefined ? 'reports' : options.outDir;
+    const written = outDir === null ? undefined : await writeReport(report, outDir);
+    return { report, written };
+  } finally {
+    await cleanup();
+  }
+}
