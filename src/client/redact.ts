@@ -173,12 +173,20 @@ export class Redactor {
     return out;
   }
 
-  /** An Authorization-style value: the scheme stays readable, the credential goes. */
+  /**
+   * An Authorization-style value: the scheme stays readable, the credential goes. A lone known scheme word
+   * (`Bearer `) holds nothing secret and stays as sent, so reports can show that the token was missing.
+   */
   redactCredentialHeader(value: string): string {
-    const match = /^(\S+)(\s+)\S/.exec(value);
-    return match ? `${match[1]}${match[2]}${REDACTED}` : value === '' ? '' : REDACTED;
+    const match = /^(\S+)(\s*)([\s\S]*)$/.exec(value);
+    if (!match) return value;
+    const [, first = '', space = '', rest = ''] = match;
+    if (rest.trim() !== '') return `${first}${space}${REDACTED}`;
+    return KNOWN_SCHEMES.has(first.toLowerCase()) ? value : REDACTED;
   }
 }
+
+const KNOWN_SCHEMES = new Set(['bearer', 'basic', 'digest', 'token', 'dpop', 'negotiate', 'hoba', 'mutual', 'apikey']);
 
 /** Headers whose whole value is a credential. */
 export const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);

@@ -141,3 +141,15 @@ describe('redaction', () => {
     await c.close();
   });
 });
+
+describe('Authorization values', () => {
+  it('keep the scheme, drop the credential, and keep a bare scheme', () => {
+    const redactor = new Redactor([]);
+    expect(redactor.redactCredentialHeader('Bearer abc.def')).toBe('Bearer [REDACTED]');
+    expect(redactor.redactCredentialHeader('Basic  dXNlcjpwYXNz')).toBe('Basic  [REDACTED]');
+    expect(redactor.redactCredentialHeader('Bearer ')).toBe('Bearer ');
+    expect(redactor.redactCredentialHeader('bearer')).toBe('bearer');
+    expect(redactor.redactCredentialHeader('some-raw-token-without-scheme')).toBe('[REDACTED]');
+    expect(redactor.redactCredentialHeader('')).toBe('');
+  });
+});
