@@ -144,7 +144,7 @@ export type {
   WebhookJwtOptions,
   WebhookOptions,
 } from './client/types.js';
-export type { BuiltWebhook, ExtraClientOptions, JwksMode, JwksServer, JwksServerOptions, RecorderOptions, WebhookAuth } from './client/index.js';
+export type { BuiltWebhook, JwksMode, JwksServer, JwksServerOptions, RecorderOptions, WebhookAuth } from './client/index.js';
 export type {
   CredentialKey,
   JwtAlg,

@@ -44,17 +44,7 @@ function listenerAuth(profile: ResolvedProfile, key: ListenerKey): { listenerId:
   return { listenerId: listener.listenerId, auth: { jwtKeys: listener.signingKeys } };
 }
 
-/** Options beyond the shared contract (additions; see docs/client.md). */
-export interface ExtraClientOptions {
-  /** Grant method of the default token used by API calls; default `secret`. */
-  tokenMethod?: 'secret' | 'assertion';
-  /** Seed of default webhook bodies; default random. */
-  seed?: string;
-  /** Retries after a 429; default 3. */
-  max429Retries?: number;
-}
-
-export function createTargetClient(profile: ResolvedProfile, options: ClientOptions & ExtraClientOptions = {}): TargetClient {
+export function createTargetClient(profile: ResolvedProfile, options: ClientOptions = {}): TargetClient {
   const recorder = adoptRecorder(options.recorder, profile, options.recordBodyBytes);
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const transport = createTransport({
@@ -122,6 +112,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
         body: req.body,
         label: req.label,
         timeoutMs: req.timeoutMs,
+        retryOn429: req.retryOn429,
       });
     },
     requestToken: (tokenOptions) => tokens.requestToken(tokenOptions),

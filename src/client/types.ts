@@ -70,6 +70,8 @@ export interface RawRequest {
   label?: string;
   /** Overrides the client's per-request timeout. */
   timeoutMs?: number;
+  /** Default true: on 429 wait for Retry-After (bounded) and send again, a bounded number of times. */
+  retryOn429?: boolean;
 }
 
 export interface ClientOptions {
@@ -83,7 +85,14 @@ export interface ClientOptions {
   rateLimit?: number;
   /** Body bytes kept per exchange; default 4096. */
   recordBodyBytes?: number;
+  /** Must come from `createRecorder()` (it redacts before storing); default a fresh one. */
   recorder?: ExchangeRecorder;
+  /** Grant method of the default token that API calls use; default `secret`. */
+  tokenMethod?: 'secret' | 'assertion';
+  /** Seed of the default webhook bodies (seededFaker); default random. */
+  seed?: string;
+  /** Retries after a 429 before the 429 is returned; default 3. */
+  max429Retries?: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------
