@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createVitest, type Reporter, type TestCase, type TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckMeta, RunContext } from './check-meta.js';
 import { packageRoot } from './package-root.js';
 import { testNamePattern } from './selection.js';
@@ -137,6 +137,8 @@ export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<
   debug(`phase: ${request.files.length} files, ${request.ids.length} checks, ${request.maxWorkers} workers`);
   const bridge = new BridgeReporter(new Set(request.ids), sink);
   const savedExitCode = process.exitCode;
+  // Loaded on first use: vitest/node brings vite, which `list`, `diff` and `serve` never need.
+  const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
     {

@@ -1,0 +1,151 @@
+/**
+ * End to end: `run` against the embedded reference and against a second instance started by `serve`, both
+ * conformant with the same totals; every reporter's files free of the profile's secrets; baselines; seeds;
+ * and a faulty reference failing the run.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFaults } from '../../src/faults/index.js';
+import { loadProfile } from '../../src/profile/index.js';
+import { allRequirements } from '../../src/requirements.js';
+import type { JsonReport } from '../../src/reporters/json-report.js';
+import { runCli, startServe } from './support.js';
+
+const RUN_TIMEOUT_MS = 240_000;
+const CATALOGUE_SIZE = allRequirements().length;
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'ac-cli-run-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function readReport(dir: string): Promise<JsonReport> {
+  return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as JsonReport;
+}
+
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
+}
+
+/** Every check passed or was skipped with a reason; the console's last line agrees with the report. */
+function expectConformant(report: JsonReport, stdout: string): void {
+  expect(report.results).toHaveLength(CATALOGUE_SIZE);
+  expect(report.totals.failed).toBe(0);
+  expect(report.totals.errored).toBe(0);
+  expect(report.totals.passed + report.totals.skipped).toBe(CATALOGUE_SIZE);
+  expect(report.totals.passed).toBeGreaterThan(0);
+  for (const result of report.results) {
+    expect(['passed', 'skipped'], `${result.id}: ${result.failure?.message ?? result.harnessError?.message ?? ''}`).toContain(result.state);
+    if (result.state === 'skipped') expect(result.reason, result.id).toBeTruthy();
+  }
+  expect(report.verdict).toMatchObject({ status: 'conformant', exitCode: 0 });
+  expect(lastLine(stdout)).toBe(`${report.totals.passed} passed, 0 failed, ${report.totals.skipped} skipped`);
+}
+
+/** Text shapes a secret could take in a report: as is, base64, base64url, URL-encoded, JSON-escaped. */
+function shapes(secret: string): string[] {
+  const b64 = Buffer.from(secret, 'utf8').toString('base64');
+  return [...new Set([secret, b64, b64.replace(/=+$/, ''), b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''), encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])];
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+}
+
+describe('run against the embedded reference and against serve', () => {
+  let embedded: JsonReport;
+
+  it('run with no profile checks the embedded reference: exit 0, every check passed or skipped with a reason', async () => {
+    const out = join(work, 'embedded');
+    const result = await runCli(['run', '--reporter', 'json', '--out', out, '--seed', 'e2e-embedded'], { timeoutMs: RUN_TIMEOUT_MS });
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    embedded = await readReport(out);
+    expectConformant(embedded, result.stdout);
+    expect(embedded.seed).toBe('e2e-embedded');
+    expect(embedded.target.description).toContain('embedded reference');
+    expect(result.stdout).toContain('seed      e2e-embedded');
+    // The progress shows a line per group.
+    for (const group of new Set(allRequirements().map((req) => req.group))) expect(result.stdout).toContain(`  ${group} `);
+  }, RUN_TIMEOUT_MS);
+
+  it('run --profile against `serve` gives the same totals, and no profile secret reaches the console or any report', async () => {
+    const profilePath = join(work, 'serve', 'sandbox.target.json');
+    const serve = await startServe(['--hooks', '--profile-out', profilePath, '--seed', 'e2e-serve'], profilePath);
+    try {
+      const out = join(work, 'served-reports');
+      const markdownSummary = join(work, 'step-summary.md');
+      const result = await runCli(['run', '--profile', profilePath, '--reporter', 'json,junit,html', '--reporter', 'markdown', '--out', out], {
+        timeoutMs: RUN_TIMEOUT_MS,
+        env: { GITHUB_STEP_SUMMARY: markdownSummary },
+      });
+      expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+      const report = await readReport(out);
+      expectConformant(report, result.stdout);
+      if (embedded) expect(report.totals).toEqual(embedded.totals);
+
+      const files = await filesUnder(out);
+      expect(files.map((file) => file.slice(out.length + 1)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+      const stepSummary = await readFile(markdownSummary, 'utf8');
+      expect(stepSummary).toContain('access-conformance: conformant');
+
+      const profile = await loadProfile(profilePath);
+      expect(profile.secrets.length).toBeGreaterThanOrEqual(4);
+      const texts: Array<[string, string]> = [
+        ['stdout', result.stdout],
+        ['stderr', result.stderr],
+        ['step summary', stepSummary],
+        ...(await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8')] as [string, string]))),
+      ];
+      // The html report carries every exchange: token requests, assertions, signed webhooks. It must be big.
+      expect(texts.find(([name]) => name.endsWith('report.html'))![1].length).toBeGreaterThan(50_000);
+      for (const secret of profile.secrets) {
+        for (const shape of shapes(secret)) {
+          for (const [name, text] of texts) expect(text.includes(shape), `a secret (${shape.length} chars) leaked into ${name}`).toBe(false);
+        }
+      }
+    } finally {
+      await serve.stop();
+    }
+  }, RUN_TIMEOUT_MS);
+});
+
+describe('run options end to end', () => {
+  it('the same --seed gives the same tenant; a baseline entry that passes is reported as no longer failing', async () => {
+    const baseline = join(work, 'baseline.json');
+    await import('node:fs/promises').then((fs) => fs.writeFile(baseline, JSON.stringify(['CRED-01'])));
+    const runs = [];
+    for (const name of ['a', 'b']) {
+      const out = join(work, `seed-${name}`);
+      const result = await runCli(['run', '--only', 'CRED-01', '--seed', 'same-seed', '--reporter', 'json', '--out', out, '--baseline', baseline], {
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+      expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+      expect(result.stdout).toContain('NO LONGER FAILING');
+      expect(result.stdout).toContain('  CRED-01');
+      runs.push(await readReport(out));
+    }
+    expect(runs[0]!.profile.name).toBe(runs[1]!.profile.name);
+    expect(runs[0]!.baseline?.noLongerFailing).toEqual(['CRED-01']);
+    expect(runs[0]!.results.map((r) => r.id)).toEqual(['CRED-01']);
+  }, RUN_TIMEOUT_MS);
+
+  const faults = listFaults();
+  it.skipIf(faults.length === 0)('run --fault exits 1 and reports the requirements the fault breaks as failed', async () => {
+    const fault = faults[0]!;
+    const out = join(work, 'fault');
+    const result = await runCli(['run', '--fault', fault.name, '--only', fault.breaks.join(','), '--reporter', 'json', '--out', out], { timeoutMs: RUN_TIMEOUT_MS });
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(1);
+    const report = await readReport(out);
+    const failed = report.results.filter((r) => r.state === 'failed').map((r) => r.id);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(result.stdout).toContain('FAILURES');
+    expect(report.verdict.status).toBe('not-conformant');
+  }, RUN_TIMEOUT_MS);
+});

@@ -1,0 +1,75 @@
+/** Spawns the built CLI (`npm test` builds it first) as a child process, bounded in time. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/access-conformance.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(new URL('../../dist/src/cli/main.js', import.meta.url))) {
+    throw new Error('dist/ is missing: run `npx tsc -p .` (npm test does it in pretest)');
+  }
+}
+
+/** The environment of a child: ours without ACCESS_CONFORMANCE_* (a developer's settings must not leak in). */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('ACCESS_CONFORMANCE_') && key !== 'GITHUB_STEP_SUMMARY') env[key] = value;
+  }
+  return { ...env, NO_COLOR: '1', ...extra };
+}
+
+export function runCli(args: string[], options: { env?: Record<string, string | undefined>; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+  assertBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`access-conformance ${args.join(' ')} did not finish in ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `serve` and resolves once its profile file exists; stop() sends SIGTERM and waits. */
+export async function startServe(args: string[], profilePath: string, timeoutMs = 60_000): Promise<{ child: ChildProcess; output: () => string; stop(): Promise<void> }> {
+  assertBuilt();
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  const deadline = Date.now() + timeoutMs;
+  // Polling a file is bounded by the deadline; serve prints its addresses once the profile is written.
+  while (!existsSync(profilePath) || !/\n/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${output}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`serve wrote no profile in ${timeoutMs} ms: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, output: () => output, stop };
+}
