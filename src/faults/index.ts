@@ -1,24 +1,26 @@
 /**
  * Faulty variants of the reference: each breaks named requirements on purpose, so a run against it proves
  * the checks of those requirements can fail. A fault changes the sandbox only from outside, through
- * {@link SandboxCustomize}: wrapping the handler or replacing ports. The registry is filled by fault modules.
+ * {@link SandboxCustomize}: wrapping the handler or replacing ports (see support/define.ts). The list of
+ * faults is in all.ts; `serve --fault`, `run --fault` and the reference image look them up here.
  */
-import type { RequirementId } from '../requirements.js';
 import type { SandboxCustomize } from '../tenant/types.js';
+import { ALL_FAULTS } from './all.js';
+import type { FaultDefinition } from './types.js';
 
-export interface FaultDefinition {
-  /** kebab-case, as given to `--fault`. */
-  name: string;
-  description: string;
-  /** Requirements a run against this fault must report as failed. */
-  breaks: RequirementId[];
-  /** Why a requirement breaks, when it is not obvious from the description. */
-  explains?: Partial<Record<RequirementId, string>>;
-  customize: SandboxCustomize;
+export type { FaultArea, FaultDefinition } from './types.js';
+
+function index(definitions: readonly FaultDefinition[]): Record<string, FaultDefinition> {
+  const record: Record<string, FaultDefinition> = {};
+  for (const fault of definitions) {
+    if (Object.prototype.hasOwnProperty.call(record, fault.name)) throw new Error(`two faults are named ${fault.name}`);
+    record[fault.name] = fault;
+  }
+  return record;
 }
 
 /** Every known fault by name. */
-export const faults: Record<string, FaultDefinition> = {};
+export const faults: Record<string, FaultDefinition> = index(ALL_FAULTS);
 
 export function listFaults(): FaultDefinition[] {
   return Object.values(faults).sort((a, b) => a.name.localeCompare(b.name));
@@ -33,6 +35,8 @@ export function combineFaults(definitions: readonly FaultDefinition[]): SandboxC
   return {
     wrapHandler: (handler, tenant) =>
       definitions.reduce((inner, fault) => fault.customize.wrapHandler?.(inner, tenant) ?? inner, handler),
+    limitFor: (limitFor, tenant) =>
+      definitions.reduce((inner, fault) => fault.customize.limitFor?.(inner, tenant) ?? inner, limitFor),
     deps: (deps, tenant) => {
       let current = { ...deps };
       for (const fault of definitions) current = { ...current, ...(fault.customize.deps?.(current, tenant) ?? {}) };

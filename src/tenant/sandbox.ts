@@ -108,7 +108,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const profileJson = await writeSandboxProfile(tenant, profilePath);
 
     handler = wrapped;
-    limitFor = reference.limitFor;
+    limitFor = options.customize?.limitFor?.(reference.limitFor, tenant) ?? reference.limitFor;
     let closed: Promise<void> | undefined;
     return {
       baseUrl: tenant.baseUrl,

@@ -76,4 +76,9 @@ export interface SandboxCustomize {
   wrapHandler?: (handler: ReferenceHandler, tenant: Tenant) => ReferenceHandler;
   /** Gets the default ports, returns the ones to replace. */
   deps?: (deps: ReferenceDeps, tenant: Tenant) => Partial<ReferenceDeps>;
+  /**
+   * Changes how much of a body the adapter reads per request line. A body within the returned limit reaches
+   * the handler with `bodyExceeded` false (e.g. a fault that accepts oversized webhooks).
+   */
+  limitFor?: (limitFor: (method: string, url: string) => number, tenant: Tenant) => (method: string, url: string) => number;
 }

@@ -112,12 +112,20 @@ describe('startSandbox', () => {
           return { ...response, headers: { ...response.headers, 'x-wrapped': 'yes' } };
         },
         deps: () => ({ clock: { now: () => frozen, advance: (s: number) => void (frozen += s) } }),
+        limitFor: (inner) => (method, url) => (url.startsWith('/__hooks/') ? 10 : inner(method, url)),
       },
     });
     try {
-      const response = await fetch(`${custom.baseUrl}/__hooks/v1/clock`, { headers: { authorization: `Bearer ${custom.tenant.hooks.token}` } });
+      const auth = { authorization: `Bearer ${custom.tenant.hooks.token}` };
+      const response = await fetch(`${custom.baseUrl}/__hooks/v1/clock`, { headers: auth });
       expect(response.headers.get('x-wrapped')).toBe('yes');
       expect(await response.json()).toEqual({ now: 1_000_000 });
+      const tooLong = await fetch(`${custom.baseUrl}/__hooks/v1/clock`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ advanceSeconds: 1, pad: 'xxxx' }),
+      });
+      expect(tooLong.status).toBe(413);
     } finally {
       await custom.close();
     }

@@ -1,0 +1,37 @@
+/**
+ * The shape of one faulty variant of the reference. A fault changes the sandbox only from outside, through
+ * {@link SandboxCustomize}: wrapping the handler (rewriting requests or responses) or replacing ports. The
+ * reference itself never asks whether it is faulty.
+ */
+import type { RequirementId } from '../requirements.js';
+import type { SandboxCustomize } from '../tenant/types.js';
+
+/** The area of the service a fault belongs to: groups the fault list in docs and the score table. */
+export type FaultArea =
+  | 'credentials'
+  | 'tokens'
+  | 'api-auth'
+  | 'owners'
+  | 'pagination'
+  | 'webhook-common'
+  | 'webhook-hmac'
+  | 'webhook-jwt'
+  | 'idempotency'
+  | 'automations';
+
+export interface FaultDefinition {
+  /** kebab-case, as given to `--fault`. */
+  name: string;
+  area: FaultArea;
+  /** One sentence: what the faulty service does wrong. */
+  description: string;
+  /** Requirements a run against this fault must report as failed: the rules the defect itself violates. */
+  breaks: RequirementId[];
+  /**
+   * Every other check the fault also makes fail (a precondition it takes away, a second rule the same
+   * defect touches), each with the reason. Self-verification requires these to fail too: a stale
+   * explanation is as wrong as a missing one.
+   */
+  explains?: Partial<Record<RequirementId, string>>;
+  customize: SandboxCustomize;
+}

@@ -1,0 +1,199 @@
+/**
+ * Self-verification: the suites against the reference (every check must pass) and against every fault
+ * (exactly the declared checks must fail). A fault is *caught* when every requirement in its `breaks` is
+ * reported failed; it *verifies* when, besides, every other check that did not pass is explained in its
+ * `explains` and every explanation still holds (the explained check really did not pass). The score:
+ * faults caught / faults run, and requirements covered (in the `breaks` of a caught fault) / catalogue, with
+ * MUST and SHOULD separately; INFO checks never fail by design and cannot be covered.
+ */
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { packageRoot } from '../engine/package-root.js';
+import type { CheckState } from '../engine/types.js';
+import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
+import { listFaults } from './index.js';
+import type { FaultDefinition } from './types.js';
+import { planFault, planReference, type RunPlan } from './verify-plan.js';
+import { runAll, type CliRun } from './verify-run.js';
+
+export interface CheckNote {
+  id: string;
+  state: CheckState;
+  message: string;
+}
+
+export interface FaultOutcome {
+  name: string;
+  area: FaultDefinition['area'];
+  description: string;
+  breaks: RequirementId[];
+  groups: string[];
+  /** Checks selected for this fault's run. */
+  selected: number;
+  /** Declared breaks reported failed. */
+  caughtBreaks: RequirementId[];
+  /** Declared breaks that did not fail (with what they did instead). */
+  missing: CheckNote[];
+  /** Checks that did not pass and are neither in `breaks` nor in `explains`. */
+  unexplained: CheckNote[];
+  /** `explains` entries whose check passed: the explanation no longer holds. */
+  stale: RequirementId[];
+  caught: boolean;
+  verified: boolean;
+  exitCode: number | null;
+  error?: string;
+  durationMs: number;
+}
+
+export interface ReferenceOutcome {
+  selected: number;
+  passed: number;
+  /** Every check that did not pass (failed, errored, skipped). */
+  notPassed: CheckNote[];
+  clean: boolean;
+  exitCode: number | null;
+  error?: string;
+  durationMs: number;
+}
+
+export interface Coverage {
+  total: number;
+  covered: number;
+  uncovered: RequirementId[];
+}
+
+export interface MutationScore {
+  faultsRun: number;
+  faultsCaught: number;
+  faultsVerified: number;
+  /** Every catalogue requirement. */
+  requirements: Coverage;
+  byLevel: Record<Level, Coverage>;
+}
+
+export interface VerificationResult {
+  seed: string;
+  concurrency: number;
+  reference?: ReferenceOutcome;
+  faults: FaultOutcome[];
+  score: MutationScore;
+  durationMs: number;
+}
+
+export interface VerifyOptions {
+  seed: string;
+  /** Child processes at once. */
+  concurrency: number;
+  /** Default: every registered fault. */
+  faults?: readonly FaultDefinition[];
+  /** Run the clean reference too (default true). */
+  reference?: boolean;
+  outDir?: string;
+  cliPath?: string;
+  /** Per-run kill timeout; default 5 minutes. */
+  runTimeoutMs?: number;
+  onRun?: (run: CliRun) => void;
+}
+
+function note(result: { id: string; state: CheckState; failure?: { message: string }; harnessError?: { message: string }; reason?: string }): CheckNote {
+  const message = result.failure?.message ?? result.harnessError?.message ?? result.reason ?? '';
+  return { id: result.id, state: result.state, message: message.length > 300 ? `${message.slice(0, 300)}…` : message };
+}
+
+export function judgeFault(fault: FaultDefinition, run: CliRun): FaultOutcome {
+  const base = {
+    name: fault.name,
+    area: fault.area,
+    description: fault.description,
+    breaks: fault.breaks,
+    groups: run.plan.groups,
+    exitCode: run.exitCode,
+    durationMs: run.durationMs,
+  };
+  if (!run.report) {
+    const missing = fault.breaks.map((id) => ({ id, state: 'errored' as CheckState, message: 'no report' }));
+    return { ...base, selected: 0, caughtBreaks: [], missing, unexplained: [], stale: [], caught: false, verified: false, error: run.error ?? 'no report' };
+  }
+  const results = new Map(run.report.results.map((result) => [result.id, result]));
+  const explained = new Set(Object.keys(fault.explains ?? {}));
+  const declared = new Set<string>(fault.breaks);
+  const caughtBreaks = fault.breaks.filter((id) => results.get(id)?.state === 'failed');
+  const missing = fault.breaks
+    .filter((id) => results.get(id)?.state !== 'failed')
+    .map((id) => {
+      const result = results.get(id);
+      return result ? note(result) : { id, state: 'skipped' as CheckState, message: 'not in the run' };
+    });
+  const unexplained = run.report.results.filter((r) => r.state !== 'passed' && !declared.has(r.id) && !explained.has(r.id)).map(note);
+  const stale = [...explained].filter((id) => results.get(id)?.state === 'passed') as RequirementId[];
+  const caught = missing.length === 0;
+  return {
+    ...base,
+    selected: run.report.results.length,
+    caughtBreaks,
+    missing,
+    unexplained,
+    stale,
+    caught,
+    verified: caught && unexplained.length === 0 && stale.length === 0,
+    ...(run.report.harnessErrors.length > 0 ? { error: run.report.harnessErrors.map((e) => `${e.code}: ${e.message}`).join('; ') } : {}),
+  };
+}
+
+export function judgeReference(run: CliRun): ReferenceOutcome {
+  if (!run.report) {
+    return { selected: 0, passed: 0, notPassed: [], clean: false, exitCode: run.exitCode, error: run.error ?? 'no report', durationMs: run.durationMs };
+  }
+  const notPassed = run.report.results.filter((result) => result.state !== 'passed').map(note);
+  const passed = run.report.results.length - notPassed.length;
+  const clean = notPassed.length === 0 && run.report.harnessErrors.length === 0 && run.exitCode === 0;
+  return { selected: run.report.results.length, passed, notPassed, clean, exitCode: run.exitCode, durationMs: run.durationMs };
+}
+
+function coverage(requirements: readonly Requirement[], covered: ReadonlySet<string>): Coverage {
+  const uncovered = requirements.filter((req) => !covered.has(req.id)).map((req) => req.id);
+  return { total: requirements.length, covered: requirements.length - uncovered.length, uncovered };
+}
+
+/** The score of a set of fault outcomes against the catalogue. */
+export function scoreOf(outcomes: readonly FaultOutcome[], catalogue: readonly Requirement[] = allRequirements()): MutationScore {
+  const covered = new Set<string>();
+  for (const outcome of outcomes) if (outcome.caught) for (const id of outcome.breaks) covered.add(id);
+  const level = (wanted: Level): Coverage => coverage(catalogue.filter((req) => req.level === wanted), covered);
+  return {
+    faultsRun: outcomes.length,
+    faultsCaught: outcomes.filter((outcome) => outcome.caught).length,
+    faultsVerified: outcomes.filter((outcome) => outcome.verified).length,
+    requirements: coverage(catalogue, covered),
+    byLevel: { MUST: level('MUST'), SHOULD: level('SHOULD'), INFO: level('INFO') },
+  };
+}
+
+export async function verifyFaults(options: VerifyOptions): Promise<VerificationResult> {
+  const started = Date.now();
+  const faults = options.faults ?? listFaults();
+  const plans: RunPlan[] = faults.map((fault) => planFault(fault));
+  const withReference = options.reference ?? true;
+  if (withReference) plans.unshift(planReference());
+  const runs = await runAll(
+    plans,
+    {
+      cliPath: options.cliPath ?? join(packageRoot(), 'bin', 'access-conformance.js'),
+      seed: options.seed,
+      outDir: options.outDir ?? join(tmpdir(), `access-conformance-faults-${process.pid}`),
+      timeoutMs: options.runTimeoutMs ?? 5 * 60_000,
+    },
+    options.concurrency,
+    options.onRun,
+  );
+  const reference = withReference ? judgeReference(runs.shift()!) : undefined;
+  const outcomes = runs.map((run) => judgeFault(run.plan.fault!, run));
+  return {
+    seed: options.seed,
+    concurrency: options.concurrency,
+    ...(reference ? { reference } : {}),
+    faults: outcomes,
+    score: scoreOf(outcomes),
+    durationMs: Date.now() - started,
+  };
+}
