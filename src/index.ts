@@ -47,6 +47,13 @@ export { startJwksServer } from './client/index.js';
 /** Starts a JWKS server for each profile JWT listener that has `serveJwks`; one `close()` stops them all. */
 export { startProfileJwksServers } from './client/index.js';
 
+/**
+ * Replaces every given secret (and its URL-encoded, JSON-escaped, base64 and base64url forms), bearer
+ * credentials, JWTs and credential fields in a text with `[REDACTED]`: the recorder's rules, for your own
+ * log lines. `redact(text, profile.secrets)`.
+ */
+export { redact } from './client/index.js';
+
 /** Builds a webhook request (URL, headers, body) without sending it, e.g. to prepare a load corpus. */
 export { buildWebhook } from './client/index.js';
 

@@ -192,3 +192,18 @@ const KNOWN_SCHEMES = new Set(['bearer', 'basic', 'digest', 'token', 'dpop', 'ne
 export const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
 /** Headers dropped to a marker entirely (they may hold session credentials). */
 export const OPAQUE_HEADERS = new Set(['cookie', 'set-cookie', 'x-api-key']);
+
+const redactorCache = new WeakMap<readonly string[], Redactor>();
+
+/**
+ * The recorder's rules applied to any text with a given list of secrets (e.g. `profile.secrets`), for
+ * reporters and log lines outside a client. The compiled rules are reused for the same array.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  let redactor = redactorCache.get(secrets);
+  if (!redactor) {
+    redactor = new Redactor(secrets);
+    redactorCache.set(secrets, redactor);
+  }
+  return redactor.redact(text);
+}

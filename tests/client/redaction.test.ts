@@ -153,3 +153,13 @@ describe('Authorization values', () => {
     expect(redactor.redactCredentialHeader('')).toBe('');
   });
 });
+
+describe('redact()', () => {
+  it('applies the same rules with a plain secrets list', async () => {
+    const { redact } = await import('../../src/index.js');
+    const list = ['plain-secret-0123'];
+    expect(redact(`x plain-secret-0123 y ${Buffer.from('plain-secret-0123').toString('base64')}`, list)).toBe('x [REDACTED] y [REDACTED]');
+    expect(redact('access_token=abcdef&x=1', list)).toBe('access_token=[REDACTED]&x=1');
+    expect(redact('{"client_secret": "zzzz"}', list)).toBe('{"client_secret": "[REDACTED]"}');
+  });
+});
