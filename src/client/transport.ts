@@ -202,13 +202,14 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     async send(req) {
-      if (closing) {
-        throw new HarnessError('USAGE', `the client is closed: ${req.method} ${recorder.redact(req.url)} was not sent`, {
-          hint: 'Create a new client, or close it only after the last request.',
-        });
-      }
       for (let retry = 0; ; retry += 1) {
         await options.pacer.acquire();
+        // Checked before every attempt: a 429 wait or the pacer may outlast close().
+        if (closing) {
+          throw new HarnessError('USAGE', `the client is closed: ${req.method} ${recorder.redact(req.url)} was not sent`, {
+            hint: 'Create a new client, or close it only after the last request.',
+          });
+        }
         const response = await attempt(req);
         if (response.status !== 429 || req.retryOn429 === false || retry >= max429) return response;
         await sleep(retryAfterMs(response.headers['retry-after']));
