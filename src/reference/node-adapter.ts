@@ -156,26 +156,33 @@ function send(res: ServerResponse, response: ReferenceResponse, bodyUnread: bool
   const headers: Record<string, string | number> = { ...response.headers, 'content-length': payload.length };
   if (bodyUnread) headers.connection = 'close';
   res.writeHead(response.status, headers);
+  if (bodyUnread) lingerThenDestroy(res.req, lingerMs);
   res.end(payload);
-  if (bodyUnread) lingerThenDestroy(res.socket, lingerMs);
 }
 
 /**
- * Node half-closes and then destroys a `Connection: close` socket as soon as the answer is flushed; data
- * the client is still sending would then meet a closed socket and a reset could wipe our answer from the
- * client's receive buffer. Draining for a bounded time and size lets the client read the answer first.
+ * Node ends a `Connection: close` socket and destroys it as soon as our FIN is flushed. Bytes the client is
+ * still sending then meet a closed socket, and the reset that answers them can wipe our response from the
+ * client's receive buffer before it reads it. So for a request whose body was not read: half-close only,
+ * drain and discard what still arrives for a bounded time and size, then destroy.
  */
-function lingerThenDestroy(socket: Socket | null, lingerMs: number): void {
-  if (socket === null || socket.destroyed) return;
+function lingerThenDestroy(req: IncomingMessage, lingerMs: number): void {
+  const socket = req.socket;
+  if (socket.destroyed) return;
+  // Replaces Node's "end, then destroy once flushed" for this one socket with "end, keep reading".
+  socket.destroySoon = function halfCloseOnly(this: Socket) {
+    if (this.writable) this.end();
+  };
   let drained = 0;
-  const timer = setTimeout(() => socket.destroy(), lingerMs);
-  timer.unref();
-  socket.on('data', (chunk: Buffer) => {
+  req.on('data', (chunk: Buffer) => {
     drained += chunk.length;
     if (drained > LINGER_BYTES) socket.destroy();
   });
+  req.on('error', () => socket.destroy());
+  req.resume();
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
   socket.once('close', () => clearTimeout(timer));
-  socket.resume();
 }
 
 export interface ReferenceServer {

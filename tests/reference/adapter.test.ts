@@ -64,6 +64,20 @@ describe('body limits', () => {
   });
 });
 
+describe('polite close after an early answer', () => {
+  it('lets a client that keeps sending read the 413, then closes the connection itself', async () => {
+    behaviour = echo;
+    const result = await rawRequest(port, 'POST /small HTTP/1.1\r\nHost: a\r\nContent-Length: 100000000\r\n\r\n', {
+      chunks: Array.from({ length: 200 }, () => 'z'.repeat(1024)),
+      gapMs: 20,
+      timeoutMs: 8000,
+    });
+    expect(result.status).toBe(413);
+    // The server ended the connection (after its linger period), not the client's timeout.
+    expect(result.closedByServer).toBe(true);
+  });
+});
+
 describe('malformed HTTP and failures never give 5xx from the protocol layer or crash', () => {
   it('answers 400 to a garbage request line and 431 to oversized headers', async () => {
     behaviour = echo;
