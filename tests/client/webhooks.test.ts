@@ -151,7 +151,9 @@ describe('HMAC webhooks', () => {
     for (const [options, expected] of cases) {
       const r = await base({ hmac: options });
       expect(r.headers['webhook-signature'], JSON.stringify(options)).toBe(expected);
-      expect(headerDiff(a, r), JSON.stringify(options)).toEqual(['webhook-signature']);
+      // A standard-alphabet signature equals the base64url one when it holds no -/_ (about 1 run in 4).
+      const changed = expected !== a.headers['webhook-signature'];
+      expect(headerDiff(a, r), JSON.stringify(options)).toEqual(changed ? ['webhook-signature'] : []);
       expect(r.body.equals(a.body)).toBe(true);
     }
   });
