@@ -9,22 +9,30 @@
  */
 
 type Cleanup = () => Promise<void>;
+/** Synchronous fallback for a cleanup that did not finish when the process exits. */
+type ExitFallback = () => void;
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 type HandledSignal = (typeof SIGNALS)[number];
 
 const cleanups = new Set<Cleanup>();
+const fallbacks = new Map<Cleanup, ExitFallback>();
 let installed = false;
 let running: Promise<void> | undefined;
 const CLEANUP_BUDGET_MS = 15_000;
 
-/** Registers a cleanup; returns a function that unregisters it (call it once the cleanup ran normally). */
-export function registerCleanup(cleanup: Cleanup): () => void {
+/**
+ * Registers a cleanup, and optionally a synchronous fallback run at process exit if the cleanup has not
+ * finished by then. Returns a function that unregisters both (call it once the cleanup ran normally).
+ */
+export function registerCleanup(cleanup: Cleanup, onExit?: ExitFallback): () => void {
   cleanups.add(cleanup);
+  if (onExit) fallbacks.set(cleanup, onExit);
   install();
   return () => {
     cleanups.delete(cleanup);
-    if (cleanups.size === 0) uninstall();
+    fallbacks.delete(cleanup);
+    if (cleanups.size === 0 && fallbacks.size === 0) uninstall();
   };
 }
 
@@ -33,16 +41,18 @@ export function runCleanups(): Promise<void> {
   if (running) return running;
   const pending = [...cleanups];
   cleanups.clear();
+  // Each fallback stays armed until its own cleanup has finished.
+  const tracked = pending.map((cleanup) => cleanup().finally(() => fallbacks.delete(cleanup)));
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, CLEANUP_BUDGET_MS);
     timer.unref();
   });
-  const all = Promise.allSettled(pending.map((cleanup) => cleanup())).then(() => undefined);
+  const all = Promise.allSettled(tracked).then(() => undefined);
   running = Promise.race([all, budget]).finally(() => {
     clearTimeout(timer);
     running = undefined;
-    if (cleanups.size === 0) uninstall();
+    if (cleanups.size === 0 && fallbacks.size === 0) uninstall();
   });
   return running;
 }
@@ -59,14 +69,22 @@ const handlers: Record<HandledSignal, () => void> = {
   SIGTERM: () => onSignal('SIGTERM'),
 };
 
+function onExit(): void {
+  const pending = [...fallbacks.values()];
+  fallbacks.clear();
+  for (const fallback of pending) fallback();
+}
+
 function install(): void {
   if (installed) return;
   installed = true;
   for (const signal of SIGNALS) process.on(signal, handlers[signal]);
+  process.on('exit', onExit);
 }
 
 function uninstall(): void {
   if (!installed) return;
   installed = false;
   for (const signal of SIGNALS) process.off(signal, handlers[signal]);
+  process.off('exit', onExit);
 }

@@ -81,3 +81,15 @@ export async function removeImages(names: string[]): Promise<void> {
       .catch(() => undefined);
   }
 }
+
+/** Label of every image this project builds (inherited by images built FROM them). */
+export const BUILT_IMAGE_LABEL = 'dev.access-conformance.role';
+
+/**
+ * Removes untagged images that carry our label: what a rebuild leaves of the previous version. Images of
+ * other projects are never touched; one still used by a container stays.
+ */
+export async function pruneUntaggedImages(): Promise<void> {
+  const client = await connectDocker();
+  await client.container.dockerode.pruneImages({ filters: { dangling: ['true'], label: [BUILT_IMAGE_LABEL] } }).catch(() => undefined);
+}

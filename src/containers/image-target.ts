@@ -6,6 +6,7 @@
  * lines: IMAGE_START_FAILED (it could not start or exited), IMAGE_PROFILE_TIMEOUT (no profile in time),
  * PROFILE_INVALID and friends (loadProfile's codes). The container is removed in every case, unless kept.
  */
+import { rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ import { registerCleanup } from './cleanup.js';
 import { ContainerLog } from './container-log.js';
 import { IMAGE_TARGET_LABEL, IMAGE_TARGET_ROLE } from './inventory.js';
 import { waitForProfile } from './profile-wait.js';
+import { dockerEndpoint, removeContainerSync } from './sync-remove.js';
 import { NO_PULL, NO_WAIT } from './no-wait.js';
 import {
   chooseNetworkMode,
@@ -143,7 +145,17 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
   const shortId = containerId.slice(0, 12);
 
   let stopped: Promise<void> | undefined;
-  const unregister = registerCleanup(() => (options.keepContainer ? keep() : remove()));
+  // If the process ends before remove() finished (another SIGINT listener may exit at once), the exit
+  // fallback deletes the container synchronously; a kept container is left alone.
+  const endpoint = dockerEndpoint(client);
+  const exitFallback =
+    options.keepContainer || endpoint === undefined
+      ? undefined
+      : () => {
+          removeContainerSync(endpoint, containerId);
+          rmSync(privateDir, { recursive: true, force: true });
+        };
+  const unregister = registerCleanup(() => (options.keepContainer ? keep() : remove()), exitFallback);
   function remove(): Promise<void> {
     stopped ??= (async () => {
       await container.stop({ timeout: STOP_TIMEOUT_S, remove: true, removeVolumes: true }).catch(() => undefined);
@@ -208,7 +220,8 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
   } catch (error) {
     await release();
     if (!isHarnessError(error)) throw error;
-    throw new HarnessError(error.code, `the profile written by ${options.image} is not usable: ${error.message}\n${log.formatTail()}`, {
+    const tail = `${log.formatTail()}\n  (full log: ${log.filePath})`;
+    throw new HarnessError(error.code, `the profile written by ${options.image} is not usable: ${error.message}\n${tail}`, {
       field: error.field,
       hint: error.hint,
       cause: error,

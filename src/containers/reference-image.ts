@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { packageRoot, toolVersion } from '../engine/package-root.js';
 import { HarnessError } from '../errors.js';
-import { buildImage } from './docker-build.js';
+import { BUILT_IMAGE_LABEL, buildImage, pruneUntaggedImages } from './docker-build.js';
 import { assembleRootfs, folderBytes, IMAGE_APP_DIR, IMAGE_NODE_PATH } from './rootfs.js';
 
 const run = promisify(execFile);
@@ -59,8 +59,11 @@ export async function buildReferenceImage(options: BuildReferenceOptions = {}): 
     const summary = await assembleRootfs({ packageRoot: packageRoot(), rootfsDir: rootfs });
     const rootfsBytes = await folderBytes(rootfs);
     await mkdir(context, { recursive: true });
-    // Owned by root in the image whoever builds it; numeric ids since the builder's names mean nothing there.
-    await run('tar', ['-C', rootfs, '--owner=0', '--group=0', '--numeric-owner', '-cf', join(context, 'rootfs.tar'), '.']).catch(
+    // Owned by root in the image whoever builds it (numeric ids: the builder's names mean nothing there).
+    // Sorted, with one fixed date: the same inputs give the same tar, so the engine reuses the cached layer
+    // instead of leaving an untagged copy of the previous image behind.
+    const tarArgs = ['-C', rootfs, '--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-cf', join(context, 'rootfs.tar'), '.'];
+    await run('tar', tarArgs).catch(
       (error: unknown) => {
         throw new HarnessError('IMAGE_BUILD_FAILED', 'packing the root filesystem with tar failed', { cause: error });
       },
@@ -70,9 +73,10 @@ export async function buildReferenceImage(options: BuildReferenceOptions = {}): 
       contextDir: context,
       files: ['Dockerfile', 'rootfs.tar'],
       tags: [image],
-      labels: { 'dev.access-conformance.role': 'reference' },
+      labels: { [BUILT_IMAGE_LABEL]: 'reference' },
       onOutput: options.onOutput,
     });
+    await pruneUntaggedImages();
     return { image, rootfsBytes, packages: summary.packages };
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -1,0 +1,174 @@
+// Images run under a real Docker engine: startImageTarget directly, then `access-conformance run --image`
+// end to end. Skipped (with the reason) unless AC_DOCKER_TESTS=1, which .ci/run sets once `docker info`
+// answers; when set, these must pass. One file, so the images are built once and runs never overlap.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listImageTargetContainers, removeContainer, startImageTarget, type ImageTarget } from '../../src/containers/index.js';
+import { isHarnessError, type HarnessError } from '../../src/errors.js';
+import { listFaults } from '../../src/faults/index.js';
+import { loadProfile } from '../../src/profile/index.js';
+import { readReport, runCli } from './support/cli.js';
+import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON } from './support/images.js';
+
+const FULL_RUN_MS = 300_000;
+let reference = '';
+let work = '';
+
+async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!isHarnessError(error)) throw new Error(`expected a HarnessError, got ${String(error)}`);
+  return error;
+}
+
+async function leftovers(): Promise<string[]> {
+  return (await listImageTargetContainers()).map((container) => container.id);
+}
+
+beforeAll(async () => {
+  if (!DOCKER_ENABLED) return;
+  work = await mkdtemp(join(tmpdir(), 'ac-docker-test-'));
+  ({ reference } = await buildTestImages());
+}, 600_000);
+
+afterAll(async () => {
+  if (work !== '') await rm(work, { recursive: true, force: true });
+});
+
+describe('startImageTarget', () => {
+  it('starts the reference image, hands over a valid profile, and removes the container on stop', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    const reportDir = join(work, 'direct');
+    const target: ImageTarget = await startImageTarget({ image: reference, env: {}, startupTimeoutMs: 90_000, keepContainer: false, reportDir, hooks: true });
+    try {
+      expect(target.networkMode).toBe('host');
+      expect(target.describe).toContain('on the host network');
+      const profile = await loadProfile(target.profilePath);
+      expect(profile.baseUrl).toBe(target.baseUrl);
+      const clock = await fetch(`${profile.hooks?.baseUrl}/clock`, { headers: { authorization: `Bearer ${profile.hooks?.token}` } });
+      expect(clock.status).toBe(200);
+      expect(await leftovers()).toContain(target.containerId);
+      const log = await readFile(join(reportDir, 'container.log'), 'utf8');
+      expect(log).toContain(`serving ${target.baseUrl}`);
+      for (const secret of profile.secrets) expect(log.includes(secret)).toBe(false);
+    } finally {
+      await target.stop();
+    }
+    expect(await leftovers()).not.toContain(target.containerId);
+    expect(existsSync(target.profilePath)).toBe(false);
+  }, 120_000);
+
+  it('keeps the container when asked to', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    const target = await startImageTarget({ image: reference, env: {}, startupTimeoutMs: 90_000, keepContainer: true, reportDir: join(work, 'kept'), hooks: false });
+    try {
+      await target.stop();
+      expect(await leftovers()).toContain(target.containerId);
+      const profile = await loadProfile(target.profilePath);
+      expect(profile.hooks).toBeUndefined();
+    } finally {
+      await removeContainer(target.containerId);
+      await rm(join(target.profilePath, '..', '..'), { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('never pulls: a missing image is IMAGE_NOT_FOUND with the build hint', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    const error = await harnessError(
+      startImageTarget({ image: 'access-conformance-test-absent:0', env: {}, startupTimeoutMs: 5_000, keepContainer: false, reportDir: join(work, 'absent'), hooks: true }),
+    );
+    expect(error.code).toBe('IMAGE_NOT_FOUND');
+    expect(error.hint).toContain('npm run image:reference');
+  });
+
+  it('reports a fault name the image does not know as a failed start, quoting its log', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    const error = await harnessError(
+      startImageTarget({
+        image: reference,
+        env: { CONFORMANCE_FAULT: 'no-such-fault' },
+        startupTimeoutMs: 60_000,
+        keepContainer: false,
+        reportDir: join(work, 'unknown-fault'),
+        hooks: true,
+      }),
+    );
+    expect(error.code).toBe('IMAGE_START_FAILED');
+    expect(error.message).toContain('exited with code 2');
+    expect(error.message).toContain('unknown fault "no-such-fault"');
+    expect(await leftovers()).toEqual([]);
+  }, 90_000);
+});
+
+describe('access-conformance run --image', () => {
+  it('checks the reference image with the same totals as the embedded reference', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    const embeddedOut = join(work, 'embedded');
+    const imageOut = join(work, 'image');
+    const embedded = await runCli(['run', '--reporter', 'json', '--out', embeddedOut], FULL_RUN_MS);
+    expect(embedded.code, embedded.stderr).toBe(0);
+    const image = await runCli(['run', '--image', reference, '--reporter', 'json', '--out', imageOut], FULL_RUN_MS);
+    expect(image.code, `${image.stdout}\n${image.stderr}`).toBe(0);
+
+    const [a, b] = await Promise.all([readReport(embeddedOut), readReport(imageOut)]);
+    expect(b.totals).toEqual(a.totals);
+    expect(b.totals.passed).toBeGreaterThan(0);
+    expect(b.target.description).toContain('on the host network');
+    expect(existsSync(join(imageOut, 'container.log'))).toBe(true);
+    expect(await leftovers()).toEqual([]);
+  }, 2 * FULL_RUN_MS + 60_000);
+
+  it('fails (exit 1) on the reference image with a fault switched on', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    const fault = listFaults()[0];
+    ctx.skip(fault === undefined, 'the faults registry (src/faults) is empty: no fault to switch on in the image');
+    const only = fault.breaks.join(',');
+    const result = await runCli(
+      ['run', '--image', reference, '--image-env', `CONFORMANCE_FAULT=${fault.name}`, '--only', only, '--out', join(work, 'faulty')],
+      FULL_RUN_MS,
+    );
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(1);
+    expect(await leftovers()).toEqual([]);
+  }, FULL_RUN_MS + 30_000);
+
+  it('removes the container when the run is interrupted', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    let pid = 0;
+    const running = runCli(['run', '--image', reference, '--out', join(work, 'interrupted')], FULL_RUN_MS, {
+      onStart: (started) => (pid = started),
+    });
+    // Interrupt once the container is up and its profile accepted (the run's header is printed then).
+    const deadline = Date.now() + 90_000;
+    while ((await leftovers()).length === 0 && Date.now() < deadline) await sleep(250);
+    expect(await leftovers()).toHaveLength(1);
+    await sleep(3_000);
+    process.kill(pid, 'SIGINT');
+    const result = await running;
+    expect(result.stderr).toContain('SIGINT: removing the started container');
+    expect(await leftovers()).toEqual([]);
+  }, FULL_RUN_MS + 30_000);
+
+  const badCases = [
+    { name: 'exits at start', bad: BAD_IMAGES.exits, code: 'IMAGE_START_FAILED', timeout: '60s' },
+    { name: 'never writes its profile', bad: BAD_IMAGES.silent, code: 'IMAGE_PROFILE_TIMEOUT', timeout: '6s' },
+    { name: 'writes an invalid profile', bad: BAD_IMAGES.invalid, code: 'PROFILE_INVALID', timeout: '60s' },
+  ] as const;
+  for (const { name, bad, code, timeout } of badCases) {
+    it(`exits 2 with the container's last log lines when the image ${name}`, async (ctx) => {
+      ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+      const result = await runCli(['run', '--image', bad.image, '--image-startup-timeout', timeout, '--out', join(work, code)], 120_000);
+      expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain(`error[${code}]`);
+      expect(result.stderr).toContain(bad.marker);
+      // Bounded by the startup timeout plus the CLI's own start and the container's removal.
+      expect(result.elapsedMs).toBeLessThan(Number.parseInt(timeout, 10) * 1000 + 45_000);
+      expect(await leftovers()).toEqual([]);
+    }, 150_000);
+  }
+});

@@ -1,0 +1,63 @@
+/**
+ * Images for the container tests: the reference image (built as `npm run image:reference` does) and small
+ * "bad" images made from it with another entrypoint. Nothing is pulled: `FROM <local image>` only.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildImage, buildReferenceImage, pruneUntaggedImages, referenceImageName } from '../../../src/containers/index.js';
+
+/**
+ * Set by .ci/run once `docker info` answers (and by a developer who has an engine). Not named
+ * ACCESS_CONFORMANCE_*: the CLI reads every such variable as a flag and would refuse an unknown one.
+ */
+export const DOCKER_ENABLED = process.env.AC_DOCKER_TESTS === '1';
+export const DOCKER_SKIP_REASON =
+  'container tests need a Docker engine: AC_DOCKER_TESTS is not 1 (.ci/run sets it once `docker info` answers)';
+
+const NODE = '/usr/local/bin/node';
+
+/** Each bad image's entrypoint script, and a line it prints that the error must quote. */
+export const BAD_IMAGES = {
+  exits: {
+    image: 'access-conformance-test-bad:exits',
+    marker: 'bad image: cannot reach my database, giving up',
+    script: "console.log('bad image: starting'); console.error('bad image: cannot reach my database, giving up'); process.exit(3);",
+  },
+  silent: {
+    image: 'access-conformance-test-bad:silent',
+    marker: 'bad image: waiting forever',
+    script:
+      "console.log('bad image: waiting forever'); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 60000);",
+  },
+  invalid: {
+    image: 'access-conformance-test-bad:invalid',
+    marker: 'bad image: wrote my profile',
+    script:
+      "require('fs').writeFileSync(process.env.CONFORMANCE_PROFILE_OUT, JSON.stringify({ version: 1, baseUrl: 'not a url', credentials: {} }));" +
+      " console.log('bad image: wrote my profile'); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 60000);",
+  },
+} as const;
+
+export type BadImage = keyof typeof BAD_IMAGES;
+
+/** Builds the reference image from the current dist/, then the bad images on top of it. */
+export async function buildTestImages(): Promise<{ reference: string }> {
+  const { image: reference } = await buildReferenceImage();
+  const work = await mkdtemp(join(tmpdir(), 'ac-bad-images-'));
+  try {
+    for (const bad of Object.values(BAD_IMAGES)) {
+      // The entrypoint script is CommonJS (`-e` has no package.json); the exec form is JSON.
+      const dockerfile = `FROM ${reference}\nENTRYPOINT ${JSON.stringify([NODE, '-e', bad.script])}\n`;
+      await writeFile(join(work, 'Dockerfile'), dockerfile);
+      await buildImage({ contextDir: work, files: ['Dockerfile'], tags: [bad.image] });
+    }
+    // The previous bad images held the previous reference image; both can go now.
+    await pruneUntaggedImages();
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  return { reference };
+}
+
+export { referenceImageName };
