@@ -4,6 +4,7 @@
  * on top of the redaction the client already did when it recorded the exchanges.
  */
 import { createRecorder } from '../client/recorder.js';
+import { REDACTED, secretShapes } from '../client/redact.js';
 import type { ResolvedProfile } from '../profile/types.js';
 
 export interface ReporterOutput {
@@ -17,7 +18,13 @@ export interface ReporterContext {
   stdout: ReporterOutput;
   /** Environment (GITHUB_STEP_SUMMARY). */
   env: NodeJS.ProcessEnv;
+  /** Every recorder rule (secrets, tokens, JWTs, secret-named fields): for values and free text. */
   redact(text: string): string;
+  /**
+   * The profile's secrets only, in every encoded shape: safe on a serialised document (JSON, XML, HTML),
+   * where the field rules of `redact` could eat a closing quote. Applied after `redact` on every value.
+   */
+  scrub(text: string): string;
   /** Report files written so far (file reporters push, the console lists them). */
   artifacts: string[];
 }
@@ -25,6 +32,13 @@ export interface ReporterContext {
 export function createRedact(profile: Pick<ResolvedProfile, 'secrets'>): (text: string) => string {
   const recorder = createRecorder({ secrets: profile.secrets });
   return (text) => recorder.redact(text);
+}
+
+export function createScrub(profile: Pick<ResolvedProfile, 'secrets'>): (text: string) => string {
+  const shapes = [...new Set(profile.secrets.flatMap((secret) => secretShapes(secret)))].sort((a, b) => b.length - a.length);
+  if (shapes.length === 0) return (text) => text;
+  const pattern = new RegExp(shapes.map((shape) => shape.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return (text) => text.replace(pattern, REDACTED);
 }
 
 /** Applies `redact` to every string inside a JSON-like value (before it is escaped for XML or HTML). */

@@ -83,7 +83,7 @@ export class HtmlReporter implements EngineReporter {
   async onRunEnd(summary: RunSummary): Promise<void> {
     const path = join(this.ctx.outDir, HTML_REPORT_FILE);
     await mkdir(this.ctx.outDir, { recursive: true });
-    await writeFile(path, this.ctx.redact(renderHtml(redactDeep(summary, this.ctx.redact))));
+    await writeFile(path, this.ctx.scrub(renderHtml(redactDeep(summary, this.ctx.redact))));
     this.ctx.artifacts.push(path);
   }
 }

@@ -14,7 +14,7 @@ export class JsonReporter implements EngineReporter {
     const report = redactDeep(toJsonReport(summary), this.ctx.redact);
     const path = join(this.ctx.outDir, JSON_REPORT_FILE);
     await mkdir(this.ctx.outDir, { recursive: true });
-    await writeFile(path, `${this.ctx.redact(JSON.stringify(report, null, 2))}\n`);
+    await writeFile(path, `${this.ctx.scrub(JSON.stringify(report, null, 2))}\n`);
     this.ctx.artifacts.push(path);
   }
 }

@@ -94,7 +94,7 @@ export class JunitReporter implements EngineReporter {
   async onRunEnd(summary: RunSummary): Promise<void> {
     const path = join(this.ctx.outDir, JUNIT_REPORT_FILE);
     await mkdir(this.ctx.outDir, { recursive: true });
-    await writeFile(path, this.ctx.redact(renderJunit(redactDeep(summary, this.ctx.redact))));
+    await writeFile(path, this.ctx.scrub(renderJunit(redactDeep(summary, this.ctx.redact))));
     this.ctx.artifacts.push(path);
   }
 }

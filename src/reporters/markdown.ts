@@ -87,7 +87,7 @@ export class MarkdownReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    const text = this.ctx.redact(renderMarkdown(redactDeep(summary, this.ctx.redact)));
+    const text = this.ctx.scrub(renderMarkdown(redactDeep(summary, this.ctx.redact)));
     const path = join(this.ctx.outDir, MARKDOWN_REPORT_FILE);
     await mkdir(this.ctx.outDir, { recursive: true });
     await writeFile(path, text);

@@ -28,7 +28,7 @@ function expectHarnessExit(result: { code: number | null; stdout: string; stderr
   expect(result.stdout).not.toMatch(/\d+ passed, \d+ failed, \d+ skipped/);
 }
 
-describe('run: profile problems exit 2', () => {
+describe('run: profile problems exit 2', { timeout: 120_000 }, () => {
   it('a profile file that does not exist', async () => {
     const result = await runCli(['run', '--profile', '/nonexistent/dir/target.json']);
     expectHarnessExit(result, 'PROFILE_NOT_FOUND');
@@ -72,7 +72,7 @@ describe('run: profile problems exit 2', () => {
   });
 });
 
-describe('run: an unreachable target exits 2 naming the URL', () => {
+describe('run: an unreachable target exits 2 naming the URL', { timeout: 120_000 }, () => {
   it('a profile pointing at a closed 127.0.0.1 port', async () => {
     await withTempDir(async (dir) => {
       const { env, all } = await material();
@@ -89,7 +89,7 @@ describe('run: an unreachable target exits 2 naming the URL', () => {
   });
 });
 
-describe('run: selections that check nothing, unknown IDs and bad flags exit 2', () => {
+describe('run: selections that check nothing, unknown IDs and bad flags exit 2', { timeout: 120_000 }, () => {
   it('--only with a glob that matches nothing says nothing was checked', async () => {
     const result = await runCli(['run', '--only', 'NOPE-*']);
     expectHarnessExit(result, 'NOTHING_SELECTED');

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { randomSeed } from '../../data/fake.js';
 import { loadBaseline, resolveSelection, runConformance } from '../../engine/index.js';
-import { createRedact, createReporters } from '../../reporters/index.js';
+import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
 import { defineCommand } from '../command.js';
 import { parseRunArgs, RUN_EXAMPLES, RUN_OPTIONS, type RunArgs } from './run-options.js';
 import { startTarget } from './run-target.js';
@@ -37,6 +37,7 @@ export const runCommand = defineCommand<RunArgs>({
         stdout: process.stdout,
         env: process.env,
         redact: createRedact(target.profile),
+        scrub: createScrub(target.profile),
         artifacts: [],
       });
       const summary = await runConformance({

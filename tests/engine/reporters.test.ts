@@ -1,0 +1,166 @@
+/**
+ * Every reporter on a synthetic run: the shapes they promise (console sections and last line, junit
+ * elements, json certificate, self-contained html, markdown step summary) and the final redaction: secrets
+ * planted raw into failures and exchanges never reach any output.
+ */
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRedact, createReporters, createScrub, type ReporterContext } from '../../src/reporters/index.js';
+import { toJsonReport } from '../../src/reporters/json-report.js';
+import { exchange, result, summary } from './fixtures.js';
+
+const CLIENT_SECRET = 'secret-token:svc.example:v1:eyJrdHkiOiJPS1AiLCJjcnYiOiJFZDI1NTE5IiwiZCI6IkFBQUEifQ';
+const HMAC_SECRET = 'hmac-secret-Zq81xY0pL2mN4vB7cT9w';
+const HOOK_TOKEN = 'hook-token-0a9b8c7d6e5f';
+const SECRETS = [CLIENT_SECRET, HMAC_SECRET, HOOK_TOKEN];
+
+function shapes(secret: string): string[] {
+  const b64 = Buffer.from(secret).toString('base64');
+  return [secret, b64, b64.replace(/=+$/, ''), b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''), encodeURIComponent(secret)];
+}
+
+/** A run whose failures carry the secrets raw, as if a check forgot to redact. */
+function leakySummary() {
+  const leaky = exchange({
+    requestBody: `grant_type=client_credentials&client_secret=${encodeURIComponent(CLIENT_SECRET)}`,
+    responseBody: `{"echo":"${HMAC_SECRET}","basic":"${Buffer.from(HOOK_TOKEN).toString('base64')}","html":"</script><script>alert(1)</script>"}`,
+    authorization: `Bearer ${HOOK_TOKEN}`,
+    status: 200,
+  });
+  return summary([
+    result('TOK-01', 'passed', 'MUST', { exchanges: [leaky] }),
+    result('TOK-02', 'failed', 'MUST', { exchanges: [leaky], failure: { message: `refusal expected for ${CLIENT_SECRET}`, expected: 'a 4xx status', actual: `200 ${HMAC_SECRET}` } }),
+    result('TOK-03', 'failed', 'SHOULD', { observations: [`note with ${HOOK_TOKEN}`] }),
+    result('WH-HMAC-01', 'skipped'),
+    result('WH-HMAC-02', 'errored'),
+    result('TOK-04', 'failed', 'INFO'),
+  ]);
+}
+
+let dir: string;
+let stdout: string;
+let ctx: ReporterContext;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ac-reporters-'));
+  stdout = '';
+  ctx = {
+    outDir: join(dir, 'out'),
+    stdout: { write: (text) => void (stdout += text) },
+    env: { GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md') },
+    redact: createRedact({ secrets: SECRETS }),
+    scrub: createScrub({ secrets: SECRETS }),
+    artifacts: [],
+  };
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function runReporters(names: string[], run = leakySummary()): Promise<Map<string, string>> {
+  const reporters = createReporters(names, ctx);
+  for (const reporter of reporters) await reporter.onRunStart?.(run.header);
+  for (const reporter of reporters) await reporter.onGroupEnd?.({ group: 'tokens', phase: 'main', checks: 5, counts: { passed: 1, failed: 3, skipped: 0, errored: 0 }, durationMs: 10 });
+  for (const reporter of reporters) await reporter.onRunEnd?.(run);
+  const files = new Map<string, string>();
+  for (const name of await readdir(ctx.outDir).catch(() => [] as string[])) files.set(name, await readFile(join(ctx.outDir, name), 'utf8'));
+  return files;
+}
+
+describe('reporters', () => {
+  it('no planted secret, in any encoding, reaches the console or a report file', async () => {
+    const files = await runReporters(['json', 'junit', 'html', 'markdown']);
+    expect([...files.keys()].sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    const outputs = new Map([...files, ['console', stdout], ['step summary', await readFile(ctx.env.GITHUB_STEP_SUMMARY!, 'utf8')]]);
+    for (const [name, text] of outputs) {
+      expect(text.length, name).toBeGreaterThan(100);
+      for (const secret of SECRETS) for (const shape of shapes(secret)) expect(text.includes(shape), `${name} holds a secret shape`).toBe(false);
+      expect(text, name).toContain('[REDACTED]');
+    }
+  });
+
+  it('console: header, progress, failures with expected/actual and exchanges, warnings, errors, skips by reason, last line', async () => {
+    await runReporters(['json']);
+    expect(stdout).toContain('seed      seed-1');
+    expect(stdout).toMatch(/ {2}tokens \.+ 1 passed, 3 failed, 0 skipped/);
+    expect(stdout).toContain('FAILURES (1)');
+    expect(stdout).toContain('✗ TOK-02 [MUST]');
+    expect(stdout).toContain('expected: a 4xx status');
+    expect(stdout).toContain('→ POST http://127.0.0.1:1/auth/v1/token');
+    expect(stdout).toContain('WARNINGS');
+    expect(stdout).toContain('TOK-03');
+    expect(stdout).toContain('error[TIMEOUT]');
+    expect(stdout).toContain('OBSERVATIONS (INFO');
+    expect(stdout).toContain('1 × profile has no webhooks.jwt: WH-HMAC-01');
+    expect(stdout).toContain(`report: ${join(ctx.outDir, 'report.json')}`);
+    // errored counts with failed on the CI line: 3 failed + 1 errored.
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 4 failed, 1 skipped');
+  });
+
+  it('junit: a testsuite per group, failure, error and skipped elements; warnings are not failures', async () => {
+    const xml = (await runReporters(['junit'])).get('junit.xml')!;
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(xml).toMatch(/<testsuite name="tokens" tests="4" failures="1" errors="0" skipped="0"/);
+    expect(xml).toMatch(/<testsuite name="webhook-hmac" tests="2" failures="0" errors="1" skipped="1"/);
+    expect(xml).toContain('<failure type="MUST" message="refusal expected for [REDACTED]">');
+    expect(xml).toContain('<error type="TIMEOUT" message="no answer in 10000 ms">');
+    expect(xml).toContain('<skipped message="profile has no webhooks.jwt"/>');
+    expect(xml).toContain('name="TOK-01 requirement TOK-01 &lt;&amp;&gt; &quot;quoted&quot;"');
+    expect(xml).not.toMatch(/<failure type="SHOULD"/);
+    // Balanced testcase elements: every opened one is closed.
+    expect((xml.match(/<testcase /g) ?? []).length).toBe(6);
+    expect((xml.match(/<\/testcase>|<testcase [^>]*\/>/g) ?? []).length).toBe(6);
+  });
+
+  it('json: the documented certificate shape', async () => {
+    const report = JSON.parse((await runReporters(['json'])).get('report.json')!);
+    expect(report).toMatchObject({
+      format: 'access-conformance-report',
+      formatVersion: 1,
+      tool: { name: 'access-conformance', version: '0.1.0' },
+      catalogueVersion: '1.0.0',
+      profile: { name: 'test profile' },
+      target: { baseUrl: 'http://127.0.0.1:1' },
+      seed: 'seed-1',
+      verdict: { status: 'not-conformant', exitCode: 1 },
+      totals: { passed: 1, failed: 3, skipped: 1, errored: 1, byLevel: { MUST: { passed: 1, failed: 1 }, SHOULD: { failed: 1 }, INFO: { failed: 1 } } },
+    });
+    const byId = Object.fromEntries(report.results.map((r: { id: string }) => [r.id, r]));
+    expect(byId['TOK-01'].exchanges).toBeUndefined();
+    expect(byId['TOK-02'].exchanges).toHaveLength(1);
+    expect(byId['WH-HMAC-01']).toMatchObject({ state: 'skipped', reason: 'profile has no webhooks.jwt', group: 'webhook-hmac', section: '5.4' });
+    expect(Object.keys(toJsonReport(leakySummary())).sort()).toEqual(
+      ['capabilities', 'catalogueVersion', 'date', 'durationMs', 'format', 'formatVersion', 'harnessErrors', 'notes', 'profile', 'results', 'seed', 'selection', 'strict', 'target', 'tool', 'totals', 'verdict', 'warnings'].sort(),
+    );
+  });
+
+  it('html: one self-contained file with filters, every exchange embedded, no script injection', async () => {
+    const html = (await runReporters(['html'])).get('report.html')!;
+    expect(html).not.toMatch(/(?:src|href)=["']?(?:https?:)?\/\//);
+    expect(html).not.toMatch(/<link /);
+    for (const id of ['f-level', 'f-group', 'f-text']) expect(html).toContain(`id="${id}"`);
+    expect(html).toContain('data-state="failed"');
+    // The hostile body is inside the JSON block, escaped: exactly the page's own two script elements close.
+    expect((html.match(/<\/script>/g) ?? []).length).toBe(2);
+    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!);
+    expect(data.results.find((r: { id: string }) => r.id === 'TOK-01').exchanges).toHaveLength(1);
+    expect(JSON.stringify(data)).toContain('</script><script>alert(1)</script>');
+  });
+
+  it('markdown: summary table and failures, written to the out dir and appended to GITHUB_STEP_SUMMARY', async () => {
+    const md = (await runReporters(['markdown'])).get('summary.md')!;
+    expect(md).toContain('## ❌ access-conformance: not-conformant');
+    expect(md).toContain('| MUST | 1 | 1 | 1 | 1 |');
+    expect(md).toContain('### Failures (1)');
+    expect(md).toContain('#### TOK-02 (MUST, §5.4)');
+    expect(md).toContain('### Warnings (SHOULD, fail only with --strict) (1)');
+    await runReporters(['markdown']);
+    const appended = await readFile(ctx.env.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(appended.split('## ❌ access-conformance').length - 1).toBe(2);
+  });
+
+  it('an unknown reporter name is a usage error', () => {
+    expect(() => createReporters(['xml'], ctx)).toThrow(/unknown reporter "xml"/);
+  });
+});
