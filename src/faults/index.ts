@@ -33,6 +33,11 @@ export function getFault(name: string): FaultDefinition | undefined {
 /** One customisation applying several faults in order (the first named wraps innermost). */
 export function combineFaults(definitions: readonly FaultDefinition[]): SandboxCustomize {
   return {
+    tenant: async (tenant) => {
+      let current = tenant;
+      for (const fault of definitions) current = (await fault.customize.tenant?.(current)) ?? current;
+      return current;
+    },
     wrapHandler: (handler, tenant) =>
       definitions.reduce((inner, fault) => fault.customize.wrapHandler?.(inner, tenant) ?? inner, handler),
     limitFor: (limitFor, tenant) =>

@@ -82,7 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let tempDir: string | undefined;
   try {
-    const tenant = await generateTenant({
+    const generated = await generateTenant({
       seed,
       host,
       port,
@@ -93,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       webhookBodyBytes: options.webhookBodyBytes,
       tokenTtlSeconds: options.tokenTtlSeconds,
     });
+    const tenant = (await options.customize?.tenant?.(generated)) ?? generated;
     const base = defaultDeps(tenant.reference);
     if (options.logger) base.logger = options.logger;
     const replaced = options.customize?.deps?.(base, tenant) ?? {};

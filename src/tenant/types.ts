@@ -73,6 +73,12 @@ export interface Tenant {
 
 /** How a fault (or a test) changes the sandbox: wrap the handler, replace ports. */
 export interface SandboxCustomize {
+  /**
+   * Changes the generated tenant before the reference is configured and the profile is written: what the
+   * service hands out (e.g. a fault that issues Client Secrets in a malformed encoding, which its own
+   * token endpoint then accepts). Returns the tenant to use.
+   */
+  tenant?: (tenant: Tenant) => Tenant | Promise<Tenant>;
   wrapHandler?: (handler: ReferenceHandler, tenant: Tenant) => ReferenceHandler;
   /** Gets the default ports, returns the ones to replace. */
   deps?: (deps: ReferenceDeps, tenant: Tenant) => Partial<ReferenceDeps>;
