@@ -8,6 +8,9 @@ import type { Transport } from './transport.js';
 import type { HookRun, HttpResponse, TestHooks } from './types.js';
 
 /** How long a read of the target's clock is reused (as an offset to local time) before asking again. */
+/** 256 MiB: thousands of suite runs' worth of runs, still bounded. */
+const RUNS_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
 export const CLOCK_CACHE_MS = 5_000;
 
 function hookBroken(what: string, response: HttpResponse | undefined, detail: string): HarnessError {
@@ -72,6 +75,9 @@ export function createHooks(profile: ResolvedProfile, transport: Transport): Hoo
         url: `${base}/runs?listenerId=${encodeURIComponent(listenerId)}`,
         headers: headers(false),
         label: `hooks: runs of ${listenerId}`,
+        // The hook returns every run of the listener; on a long-lived target that grows with each run of the
+        // suites (64 KB contexts included), so it gets a far larger bound than ordinary API answers.
+        maxResponseBytes: RUNS_MAX_RESPONSE_BYTES,
       });
       const body = response.json() as { runs?: unknown } | undefined;
       if (response.status !== 200 || !Array.isArray(body?.runs)) {

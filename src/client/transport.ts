@@ -35,6 +35,8 @@ export interface TransportRequest {
   timeoutMs?: number;
   /** Default true: wait for Retry-After and send again on 429. */
   retryOn429?: boolean;
+  /** Overrides the client's response bound for this request (the runs hook lists every run ever made). */
+  maxResponseBytes?: number;
   /** Credentials inside the answer (an access token) to register with the recorder before it stores it. */
   secretsIn?: (status: number, body: Buffer) => string[];
 }
@@ -161,7 +163,7 @@ export function createTransport(options: TransportOptions): Transport {
         .catch(fail);
       status = response.statusCode;
       headers = flattenHeaders(response.headers);
-      const limit = options.maxResponseBytes;
+      const limit = req.maxResponseBytes ?? options.maxResponseBytes;
       const declared = Number(headers['content-length']);
       if (Number.isFinite(declared) && declared > limit) {
         // Destroying an unread undici body emits an abort error; it is expected here, so swallow it.
