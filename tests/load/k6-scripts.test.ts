@@ -82,7 +82,9 @@ describe('k6 scripts', () => {
       const visit = (node: ts.Node): void => {
         if (ts.isSpreadAssignment(node)) found.push(`${file}: object spread`);
         if (ts.isForOfStatement(node) && node.awaitModifier) found.push(`${file}: for await`);
-        if (ts.isFunctionLike(node) && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) && node.asteriskToken) found.push(`${file}: async generator`);
+        if ((ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isMethodDeclaration(node)) && node.asteriskToken) {
+          if (ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)) found.push(`${file}: async generator`);
+        }
         ts.forEachChild(node, visit);
       };
       visit(source);
