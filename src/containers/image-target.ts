@@ -6,6 +6,7 @@
  * lines: IMAGE_START_FAILED (it could not start or exited), IMAGE_PROFILE_TIMEOUT (no profile in time),
  * PROFILE_INVALID and friends (loadProfile's codes). The container is removed in every case, unless kept.
  */
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ import {
 import { loadProfile } from '../profile/index.js';
 import { registerCleanup } from './cleanup.js';
 import { ContainerLog } from './container-log.js';
-import { IMAGE_TARGET_LABEL, IMAGE_TARGET_ROLE } from './inventory.js';
+import { IMAGE_TARGET_LABEL, IMAGE_TARGET_ROLE, removeContainer } from './inventory.js';
 import { waitForProfile } from './profile-wait.js';
 import { dockerEndpoint, removeContainerSync } from './sync-remove.js';
 import { NO_PULL, NO_WAIT } from './no-wait.js';
@@ -109,7 +110,11 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
     [ENV_NETWORK]: network.mode,
   };
 
+  // A name of our own: if the engine creates the container but cannot start it, testcontainers does not
+  // say which container that was, and it must still be removed.
+  const name = `access-conformance-image-${randomBytes(4).toString('hex')}`;
   let definition = new GenericContainer(options.image)
+    .withName(name)
     .withEnvironment(environment)
     .withBindMounts([{ source: mountDir, target: CONTAINER_PROFILE_DIR, mode: 'rw' }])
     .withLabels({ [IMAGE_TARGET_LABEL]: IMAGE_TARGET_ROLE })
@@ -132,6 +137,7 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
   try {
     container = await definition.start();
   } catch (error) {
+    await removeContainer(name);
     log.close();
     await discardTempDir();
     const reason = error instanceof Error ? error.message : String(error);

@@ -12,7 +12,7 @@ import { isHarnessError, type HarnessError } from '../../src/errors.js';
 import { listFaults } from '../../src/faults/index.js';
 import { loadProfile } from '../../src/profile/index.js';
 import { readReport, runCli } from './support/cli.js';
-import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON } from './support/images.js';
+import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, NO_EXEC_IMAGE } from './support/images.js';
 
 const FULL_RUN_MS = 300_000;
 let reference = '';
@@ -86,6 +86,16 @@ describe('startImageTarget', () => {
     expect(error.code).toBe('IMAGE_NOT_FOUND');
     expect(error.hint).toContain('npm run image:reference');
   });
+
+  it('reports an image the engine cannot start, and leaves no container behind', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    const error = await harnessError(
+      startImageTarget({ image: NO_EXEC_IMAGE, env: {}, startupTimeoutMs: 30_000, keepContainer: false, reportDir: join(work, 'noexec'), hooks: true }),
+    );
+    expect(error.code).toBe('IMAGE_START_FAILED');
+    expect(error.message).toContain('/no/such/program');
+    expect(await leftovers()).toEqual([]);
+  }, 60_000);
 
   it('reports a fault name the image does not know as a failed start, quoting its log', async (ctx) => {
     ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);

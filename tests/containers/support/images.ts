@@ -39,6 +39,9 @@ export const BAD_IMAGES = {
   },
 } as const;
 
+/** An image whose entrypoint does not exist: the engine creates the container but cannot start it. */
+export const NO_EXEC_IMAGE = 'access-conformance-test-bad:noexec';
+
 export type BadImage = keyof typeof BAD_IMAGES;
 
 /** Builds the reference image from the current dist/, then the bad images on top of it. */
@@ -52,6 +55,8 @@ export async function buildTestImages(): Promise<{ reference: string }> {
       await writeFile(join(work, 'Dockerfile'), dockerfile);
       await buildImage({ contextDir: work, files: ['Dockerfile'], tags: [bad.image] });
     }
+    await writeFile(join(work, 'Dockerfile'), `FROM ${reference}\nENTRYPOINT ["/no/such/program"]\n`);
+    await buildImage({ contextDir: work, files: ['Dockerfile'], tags: [NO_EXEC_IMAGE] });
     // The previous bad images held the previous reference image; both can go now.
     await pruneUntaggedImages();
   } finally {
