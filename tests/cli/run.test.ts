@@ -3,8 +3,7 @@
  * conformant with the same totals; every reporter's files free of the profile's secrets; baselines; seeds;
  * and a faulty reference failing the run.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +109,20 @@ describe('run against the embedded reference and against serve', () => {
           for (const [name, text] of texts) expect(text.includes(shape), `a secret (${shape.length} chars) leaked into ${name}`).toBe(false);
         }
       }
+
+      // The same target without hooks: checks that need the clock are skipped with the reason, and a run
+      // that selects only those checked nothing: exit 2.
+      const document = JSON.parse(await readFile(profilePath, 'utf8')) as Record<string, unknown>;
+      delete document.hooks;
+      const noHooks = join(work, 'serve', 'no-hooks.target.json');
+      await writeFile(noHooks, JSON.stringify(document));
+      const clockIds = allRequirements().filter((req) => req.needs.includes('hooks.clock')).map((req) => req.id);
+      expect(clockIds.length).toBeGreaterThan(0);
+      const skipped = await runCli(['run', '--profile', noHooks, '--only', clockIds.join(','), '--out', join(work, 'no-hooks')], { timeoutMs: RUN_TIMEOUT_MS });
+      expect(skipped.code, `${skipped.stdout}\n${skipped.stderr}`).toBe(2);
+      expect(skipped.stdout).toContain(`${clockIds.length} × target offers no clock hook`);
+      expect(skipped.stdout).toContain('nothing was checked');
+      expect(lastLine(skipped.stdout)).toBe(`0 passed, 0 failed, ${clockIds.length} skipped`);
     } finally {
       await serve.stop();
     }
@@ -119,7 +132,7 @@ describe('run against the embedded reference and against serve', () => {
 describe('run options end to end', () => {
   it('the same --seed gives the same tenant; a baseline entry that passes is reported as no longer failing', async () => {
     const baseline = join(work, 'baseline.json');
-    await import('node:fs/promises').then((fs) => fs.writeFile(baseline, JSON.stringify(['CRED-01'])));
+    await writeFile(baseline, JSON.stringify(['CRED-01']));
     const runs = [];
     for (const name of ['a', 'b']) {
       const out = join(work, `seed-${name}`);

@@ -63,7 +63,7 @@ export const RUN_OPTIONS = {
   fault: {
     type: 'string',
     array: true,
-    describe: 'Embedded reference only: start it with a named fault (repeatable) to see checks fail. e.g. --fault hmac-decoded-key',
+    describe: 'Embedded reference only: start it with a named fault (repeatable) to see checks fail. e.g. --fault secret-wrong-prefix',
   },
   image: {
     type: 'string',
@@ -94,7 +94,7 @@ export const RUN_EXAMPLES: ReadonlyArray<[string, string]> = [
   ['$0 run', 'check the embedded reference implementation (the out-of-the-box run)'],
   ['$0 run --profile target.json --reporter json --reporter html', 'check a deployment, write reports/report.json and reports/report.html'],
   ['$0 run --profile target.json --only "WH-HMAC-*" --strict', 'only the HMAC webhook checks, SHOULD failures fail the run'],
-  ['$0 run --fault hmac-decoded-key', 'the embedded reference with a fault: the run must fail'],
+  ['$0 run --fault secret-wrong-prefix', 'the embedded reference with a fault: the run must fail'],
   ['$0 run --image my-impl:1.2 --image-env MODE=test', 'start a container image and check it'],
   ['ACCESS_CONFORMANCE_PROFILE=target.json $0 run', 'every flag also comes from ACCESS_CONFORMANCE_<FLAG>'],
 ];
