@@ -34,6 +34,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     date: new Date(startedAt).toISOString(),
     selection: { only: options.selection.only, skip: options.selection.skip, selected: requirements.length },
     strict: options.strict,
+    settings: { timeoutMs: options.timeoutMs, concurrency: options.concurrency, ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }) },
     capabilities,
     notes,
     selectedIds: requirements.map((req) => req.id),

@@ -31,6 +31,8 @@ export interface RunHeader {
   date: string;
   selection: SelectionInput & { selected: number };
   strict: boolean;
+  /** How the run talks to the target. */
+  settings: { timeoutMs: number; concurrency: number; rateLimit?: number };
   capabilities: { clock: boolean; runs: boolean };
   /** Things the preflight noticed that change what gets checked (e.g. declared hooks that do not answer). */
   notes: string[];

@@ -43,6 +43,7 @@ export interface JsonReport {
   durationMs: number;
   selection: { only: string[]; skip: string[]; selected: number };
   strict: boolean;
+  settings: { timeoutMs: number; concurrency: number; rateLimit?: number };
   capabilities: { clock: boolean; runs: boolean };
   notes: string[];
   results: JsonCheckResult[];
@@ -67,6 +68,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
     durationMs: summary.durationMs,
     selection: header.selection,
     strict: header.strict,
+    settings: header.settings,
     capabilities: header.capabilities,
     notes: header.notes,
     results: summary.results.map((r) => ({

@@ -59,6 +59,7 @@ export function summary(results: CheckResult[], options: { strict?: boolean } = 
       date: '2030-01-01T00:00:00.000Z',
       selection: { only: [], skip: [], selected: results.length },
       strict,
+      settings: { timeoutMs: 10_000, concurrency: 2 },
       capabilities: { clock: true, runs: false },
       notes: [],
       selectedIds: results.map((r) => r.id),

@@ -131,7 +131,7 @@ describe('reporters', () => {
     expect(byId['TOK-02'].exchanges).toHaveLength(1);
     expect(byId['WH-HMAC-01']).toMatchObject({ state: 'skipped', reason: 'profile has no webhooks.jwt', group: 'webhook-hmac', section: '5.4' });
     expect(Object.keys(toJsonReport(leakySummary())).sort()).toEqual(
-      ['capabilities', 'catalogueVersion', 'date', 'durationMs', 'format', 'formatVersion', 'harnessErrors', 'notes', 'profile', 'results', 'seed', 'selection', 'strict', 'target', 'tool', 'totals', 'verdict', 'warnings'].sort(),
+      ['capabilities', 'catalogueVersion', 'date', 'durationMs', 'format', 'formatVersion', 'harnessErrors', 'notes', 'profile', 'results', 'seed', 'selection', 'settings', 'strict', 'target', 'tool', 'totals', 'verdict', 'warnings'].sort(),
     );
   });
 

@@ -31,6 +31,7 @@ export const runCommand = defineCommand<RunArgs>({
     const outDir = resolve(plan.outDir);
 
     const target = await startTarget(plan.target, seed, outDir);
+    const stopOnSignal = closeOnSignal(target.close);
     try {
       const reporters = createReporters(plan.reporters, {
         outDir,
@@ -54,7 +55,36 @@ export const runCommand = defineCommand<RunArgs>({
       });
       return summary.verdict.exitCode;
     } finally {
+      stopOnSignal();
       await target.close();
     }
   },
 });
+
+/** How long an interrupted run waits for the target (a container, the embedded reference) to stop. */
+const SIGNAL_CLOSE_MS = 15_000;
+
+/**
+ * Ctrl-C or SIGTERM during a run: stop what the run started (a container would otherwise outlive it), then
+ * let the signal end the process as it would have. Returns the function that removes the handlers.
+ */
+function closeOnSignal(close: () => Promise<void>): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    remove();
+    process.stderr.write(`\n${signal}: stopping the target...\n`);
+    const timer = setTimeout(() => process.kill(process.pid, signal), SIGNAL_CLOSE_MS);
+    void close()
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(timer);
+        process.kill(process.pid, signal);
+      });
+  };
+  const remove = (): void => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+  return remove;
+}
