@@ -1,0 +1,334 @@
+/**
+ * `npm run bench:load`: the load driver's own figures (method and results in BENCHMARKS.md).
+ *
+ * 1. Driver capacity. A minimal node:http server that answers 200 at once runs in a child process pinned to
+ *    core 1; this process (the driver) is pinned to core 0. The driver steps its open-model rate up (every
+ *    request freshly HMAC-signed, 1 KiB faker-shaped bodies) until it no longer sustains it; next to it,
+ *    autocannon (programmatic) and wrk, closed-loop, each at its maximum on the same server with the same
+ *    request shape and connection count. Ratio: driver / autocannon.
+ * 2. Latency accuracy. A child server that stalls 200 ms every second; the driver at a fixed rate reports a
+ *    p99 that should match the value the schedule implies (190 ms). autocannon on the same server shows what
+ *    a closed-loop tool reports there.
+ * 3. The reference implementation's HMAC hot path: the sandbox in a child process on core 1, the driver
+ *    stepping the rate up until p99 reaches 50 ms; the highest rate that stayed under is confirmed.
+ *
+ * Every figure is the median of REPEAT runs in this one invocation. Results go to stdout and to
+ * reports/bench/load.json.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { runLoad, type LoadReport } from '../src/load/index.js';
+import { loadProfile } from '../src/profile/index.js';
+import type { ResolvedProfile } from '../src/profile/types.js';
+import { startSandbox } from '../src/tenant/sandbox.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 5000);
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const BODY_BYTES = 1024;
+/** Pin the driver and the servers to separate cores (taskset) unless BENCH_PIN=0. */
+const HAS_TASKSET = process.env.BENCH_PIN !== '0' && spawnSync('taskset', ['--version']).status === 0;
+
+// ---------------------------------------------------------------------------------------------------------
+// Child processes: `node load-bench.js --child minimal|stalling|reference`
+
+async function child(kind: string): Promise<void> {
+  if (kind === 'reference') {
+    const sandbox = await startSandbox({ seed: 'load-bench', hooks: false, logger: () => {} });
+    process.stdout.write(`ready ${sandbox.profilePath}\n`);
+    process.stdin.on('end', () => void sandbox.close().then(() => process.exit(0)));
+    process.stdin.resume();
+    return;
+  }
+  const startedAt = performance.now();
+  const server = createServer((req, res) => {
+    req.on('data', () => {});
+    req.on('end', () => {
+      const answer = (): void => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 }).end('{}');
+      };
+      if (kind === 'stalling') {
+        const pos = (performance.now() - startedAt) % 1000;
+        if (pos < 200) {
+          setTimeout(answer, 200 - pos);
+          return;
+        }
+      }
+      answer();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.stdout.write(`ready http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+  });
+  // The parent closes our stdin when it is done (or dies): stop then.
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.resume();
+}
+
+interface Child {
+  value: string;
+  stop(): Promise<void>;
+}
+
+function startChild(kind: string): Promise<Child> {
+  const args = [SELF, '--child', kind];
+  const proc: ChildProcess = HAS_TASKSET
+    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['pipe', 'pipe', 'inherit'] })
+    : spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /ready (\S+)\n/.exec(out);
+      if (match) {
+        resolve({
+          value: match[1],
+          async stop() {
+            proc.stdin!.end();
+            const killer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+            await exited;
+            clearTimeout(killer);
+          },
+        });
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`bench child ${kind} exited with ${code}`)));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function fixtureProfile(baseUrl: string): ResolvedProfile {
+  return {
+    version: 1,
+    name: 'bench server',
+    baseUrl,
+    tenantDomain: '127.0.0.1',
+    webhookBaseUrl: baseUrl,
+    tls: { insecureSkipVerify: false },
+    credentials: { primary: { clientId: 'bench-client-0001@127.0.0.1/load', clientSecret: 'unused' } },
+    apps: { entitlements: {} },
+    webhooks: { hmac: { listenerId: 'wh_bench', secret: 'bench-hmac-secret' } },
+    limits: { webhookBodyBytes: 65_536 },
+    secrets: [],
+  };
+}
+
+/** One signed request of the same shape the driver sends (autocannon and wrk replay it as is). */
+function signedRequest(): { path: string; headers: Record<string, string>; body: string } {
+  const body = JSON.stringify({ event: 'access.granted', note: '' });
+  const padded = body.replace('"note":""', `"note":"${'x'.repeat(BODY_BYTES - body.length)}"`);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const eventId = randomUUID();
+  const signature = createHmac('sha256', 'bench-hmac-secret').update(`${timestamp}.${eventId}.${padded}`).digest('base64url');
+  return {
+    path: '/api/v1/webhooks/incoming/wh_bench',
+    headers: { 'content-type': 'application/json', 'webhook-timestamp': timestamp, 'webhook-event-id': eventId, 'webhook-signature': signature },
+    body: padded,
+  };
+}
+
+async function drive(profile: ResolvedProfile, rate: number, durationMs = STEP_MS): Promise<LoadReport> {
+  const { report } = await runLoad({ profile, rate, durationMs, connections: CONNECTIONS, bodyBytes: BODY_BYTES, outDir: null, seed: 'bench' });
+  return report;
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function describeRun(r: LoadReport): string {
+  return `asked ${r.rates.askedPerSecond.toFixed(0)}/s achieved ${r.rates.achievedPerSecond.toFixed(0)}/s p50 ${r.latencyMs.p50.toFixed(2)} ms p99 ${r.latencyMs.p99.toFixed(2)} ms send-lag p99 ${r.sendLagMs.p99.toFixed(2)} ms errors ${r.counts.errors} dropped ${r.counts.dropped}`;
+}
+
+/** Sustained: every request answered as expected, none dropped, the achieved rate within 3% of the asked. */
+function sustained(r: LoadReport): boolean {
+  return r.counts.errors === 0 && r.counts.dropped === 0 && r.counts.cancelled === 0 && r.rates.achievedPerSecond >= 0.97 * r.rates.askedPerSecond;
+}
+
+/** Steps the rate up by `factor` until `ok` fails, then tries the midpoint once; returns the last ok rate. */
+async function stepUp(label: string, start: number, factor: number, max: number, run: (rate: number) => Promise<LoadReport>, ok: (r: LoadReport) => boolean): Promise<number> {
+  let good = 0;
+  let rate = start;
+  let bad = max;
+  while (rate <= max) {
+    const r = await run(rate);
+    const pass = ok(r);
+    log(`  ${label} ${Math.round(rate)}/s: ${pass ? 'ok  ' : 'FAIL'} ${describeRun(r)}`);
+    if (!pass) {
+      bad = rate;
+      break;
+    }
+    good = rate;
+    rate = Math.round(rate * factor);
+  }
+  if (good > 0 && bad < max) {
+    const mid = Math.round((good + bad) / 2);
+    const r = await run(mid);
+    const pass = ok(r);
+    log(`  ${label} ${mid}/s: ${pass ? 'ok  ' : 'FAIL'} ${describeRun(r)}`);
+    if (pass) good = mid;
+  }
+  return good;
+}
+
+async function autocannonMax(url: string, seconds: number): Promise<{ rps: number; p99: number; non2xx: number }> {
+  const req = signedRequest();
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: 'POST', ...req }] });
+  return { rps: result.requests.total / result.duration, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+function wrkMax(url: string, seconds: number): number | string {
+  if (spawnSync('wrk', ['-v']).error) return 'wrk is not installed (apt-get install -y wrk); skipped';
+  const req = signedRequest();
+  const script = join(process.cwd(), 'reports', 'bench', 'load-bench-wrk.lua');
+  const headers = Object.entries(req.headers)
+    .map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+    .join('\n');
+  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(req.body)}\n${headers}\n`);
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${Math.max(1, Math.round(seconds))}s`, '-s', script, `${url}${req.path}`];
+  const result = HAS_TASKSET ? spawnSync('taskset', ['-c', '0', 'wrk', ...args], { encoding: 'utf8' }) : spawnSync('wrk', args, { encoding: 'utf8' });
+  const match = /Requests\/sec:\s+([\d.]+)/.exec(result.stdout ?? '');
+  return match ? Number(match[1]) : `wrk failed: ${(result.stderr || result.stdout || '').trim().slice(0, 200)}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  if (HAS_TASKSET) spawnSync('taskset', ['-a', '-cp', '0', String(process.pid)]);
+  mkdirSync(join(process.cwd(), 'reports', 'bench'), { recursive: true });
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverageAtStart: loadavg().map((v) => Number(v.toFixed(2))),
+    pinned: HAS_TASKSET ? 'driver on core 0, servers on core 1 (taskset)' : 'not pinned (no taskset)',
+  };
+  log(`machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}; ${machine.pinned}`);
+  const seconds = STEP_MS / 1000;
+
+  // 1. Capacity against the minimal server.
+  log('\n1. driver capacity: minimal 200-at-once server in a child process');
+  const minimal = await startChild('minimal');
+  let capacity: Record<string, unknown>;
+  try {
+    const profile = fixtureProfile(minimal.value);
+    await drive(profile, 1000, 2000); // warm-up: JIT, connections
+    const ac: number[] = [];
+    for (let i = 0; i < REPEAT; i += 1) {
+      const r = await autocannonMax(minimal.value, seconds);
+      ac.push(r.rps);
+      log(`  autocannon closed loop, ${CONNECTIONS} connections: ${r.rps.toFixed(0)}/s (non-2xx ${r.non2xx})`);
+    }
+    const wrk: Array<number | string> = [];
+    for (let i = 0; i < REPEAT; i += 1) {
+      const r = wrkMax(minimal.value, seconds);
+      wrk.push(r);
+      log(`  wrk closed loop, ${CONNECTIONS} connections: ${typeof r === 'number' ? `${r.toFixed(0)}/s` : r}`);
+      if (typeof r !== 'number') break;
+    }
+    const found = await stepUp('driver', 2000, 1.25, 200_000, (rate) => drive(profile, rate), sustained);
+    const confirm: LoadReport[] = [];
+    for (let i = 0; i < REPEAT; i += 1) {
+      const r = await drive(profile, found);
+      confirm.push(r);
+      log(`  confirm ${found}/s: ${sustained(r) ? 'ok  ' : 'FAIL'} ${describeRun(r)}`);
+    }
+    const driverRate = median(confirm.map((r) => r.rates.achievedPerSecond));
+    const autocannonRate = median(ac);
+    const wrkNumbers = wrk.filter((v): v is number => typeof v === 'number');
+    capacity = {
+      driverSustainedPerSecond: Math.round(driverRate),
+      driverConfirmedSustained: confirm.filter(sustained).length,
+      autocannonPerSecond: Math.round(autocannonRate),
+      wrkPerSecond: wrkNumbers.length ? Math.round(median(wrkNumbers)) : wrk[0],
+      driverOverAutocannon: Number((driverRate / autocannonRate).toFixed(3)),
+      driverOverWrk: wrkNumbers.length ? Number((driverRate / median(wrkNumbers)).toFixed(3)) : null,
+      goalMet: driverRate >= 0.8 * autocannonRate,
+    };
+    log(`  => driver ${capacity.driverSustainedPerSecond}/s sustained (open model, each request freshly signed) vs autocannon ${capacity.autocannonPerSecond}/s: ${((driverRate / autocannonRate) * 100).toFixed(0)}% (goal ≥ 80%)`);
+  } finally {
+    await minimal.stop();
+  }
+
+  // 2. Latency accuracy on the stalling server.
+  log('\n2. latency accuracy: server stalling 200 ms every second, driver at 200/s');
+  const stalling = await startChild('stalling');
+  let accuracy: Record<string, unknown>;
+  try {
+    const profile = fixtureProfile(stalling.value);
+    const expected = 200 * (1 - 0.01 / 0.2);
+    const runs: LoadReport[] = [];
+    for (let i = 0; i < REPEAT; i += 1) {
+      const r = await drive(profile, 200, 10_000);
+      runs.push(r);
+      log(`  run ${i + 1}: p50 ${r.latencyMs.p50.toFixed(1)} ms p90 ${r.latencyMs.p90.toFixed(1)} ms p99 ${r.latencyMs.p99.toFixed(1)} ms max ${r.latencyMs.max.toFixed(1)} ms (send lag p99 ${r.sendLagMs.p99.toFixed(2)} ms)`);
+    }
+    const ac = await autocannonMax(stalling.value, 10);
+    const p99 = median(runs.map((r) => r.latencyMs.p99));
+    const p90 = median(runs.map((r) => r.latencyMs.p90));
+    accuracy = {
+      expectedP99Ms: expected,
+      reportedP99Ms: Number(p99.toFixed(1)),
+      p99ErrorPercent: Number((((p99 - expected) / expected) * 100).toFixed(1)),
+      expectedP90Ms: 200 * (1 - 0.1 / 0.2),
+      reportedP90Ms: Number(p90.toFixed(1)),
+      autocannonClosedLoopP99Ms: ac.p99,
+    };
+    log(`  => p99 ${p99.toFixed(1)} ms vs ${expected} ms expected (${accuracy.p99ErrorPercent}%); autocannon (closed loop) reports p99 ${ac.p99} ms on the same server`);
+  } finally {
+    await stalling.stop();
+  }
+
+  // 3. The reference's HMAC hot path.
+  log('\n3. reference implementation, HMAC hot path: highest rate with p99 < 50 ms');
+  const reference = await startChild('reference');
+  let hotPath: Record<string, unknown>;
+  try {
+    const profile = await loadProfile(reference.value);
+    await drive(profile, 200, 2000); // warm-up
+    const underTarget = (r: LoadReport): boolean => sustained(r) && r.latencyMs.p99 < 50;
+    const found = await stepUp('reference', 500, 1.25, 100_000, (rate) => drive(profile, rate), underTarget);
+    const confirm: LoadReport[] = [];
+    for (let i = 0; i < REPEAT && found > 0; i += 1) {
+      const r = await drive(profile, found);
+      confirm.push(r);
+      log(`  confirm ${found}/s: ${underTarget(r) ? 'ok  ' : 'FAIL'} ${describeRun(r)}`);
+    }
+    hotPath = {
+      rateWithP99Under50ms: found,
+      confirmedRuns: confirm.filter(underTarget).length,
+      medianAchievedPerSecond: confirm.length ? Math.round(median(confirm.map((r) => r.rates.achievedPerSecond))) : 0,
+      medianP50Ms: confirm.length ? Number(median(confirm.map((r) => r.latencyMs.p50)).toFixed(2)) : null,
+      medianP99Ms: confirm.length ? Number(median(confirm.map((r) => r.latencyMs.p99)).toFixed(2)) : null,
+    };
+    log(`  => ${found}/s with p99 < 50 ms (${hotPath.confirmedRuns}/${REPEAT} confirmations; median p99 ${hotPath.medianP99Ms} ms)`);
+  } finally {
+    await reference.stop();
+  }
+
+  const result = { at: new Date().toISOString(), machine, stepSeconds: seconds, repeat: REPEAT, connections: CONNECTIONS, bodyBytes: BODY_BYTES, capacity, accuracy, hotPath };
+  writeFileSync(join(process.cwd(), 'reports', 'bench', 'load.json'), `${JSON.stringify(result, null, 2)}\n`);
+  log('\nwritten: reports/bench/load.json');
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3]);
+else await main();
