@@ -1,4 +1,16 @@
-/** The registry: every fault, one file each, grouped by the area of the service it breaks. */
+/** The registry: every fault, one file each, in folders by the area of the service it breaks (generated order). */
+import { api401WithoutChallenge } from './api/api-401-without-challenge.js';
+import { api403ForInvalidToken } from './api/api-403-for-invalid-token.js';
+import { apiAnyBearerAccepted } from './api/api-any-bearer-accepted.js';
+import { apiAssertionTokensRefused } from './api/api-assertion-tokens-refused.js';
+import { apiAuthOptionalEntitlements } from './api/api-auth-optional-entitlements.js';
+import { apiAuthOptionalOwners } from './api/api-auth-optional-owners.js';
+import { apiBasicSchemeAccepted } from './api/api-basic-scheme-accepted.js';
+import { apiEmptyBearerAccepted } from './api/api-empty-bearer-accepted.js';
+import { apiEntitlementsForbidden } from './api/api-entitlements-forbidden.js';
+import { apiTokenActivationLag } from './api/api-token-activation-lag.js';
+import { apiTokenExpiryIgnored } from './api/api-token-expiry-ignored.js';
+import { apiTokenPrefixMatch } from './api/api-token-prefix-match.js';
 import { clientIdWithPort } from './credentials/client-id-with-port.js';
 import { clientIdWithoutUseCase } from './credentials/client-id-without-use-case.js';
 import { secretEmptyServiceDomain } from './credentials/secret-empty-service-domain.js';
@@ -7,16 +19,111 @@ import { secretJwkWrongCurve } from './credentials/secret-jwk-wrong-curve.js';
 import { secretPaddedBase64 } from './credentials/secret-padded-base64.js';
 import { secretVersionV2 } from './credentials/secret-version-v2.js';
 import { secretWrongPrefix } from './credentials/secret-wrong-prefix.js';
+import { ownersIdsAsObjects } from './owners/owners-ids-as-objects.js';
+import { ownersLastDropped } from './owners/owners-last-dropped.js';
+import { ownersRouteTrailingSlash } from './owners/owners-route-trailing-slash.js';
+import { ownersTextPlain } from './owners/owners-text-plain.js';
+import { ownersUnknownAppEmpty } from './owners/owners-unknown-app-empty.js';
+import { ownersWrappedInData } from './owners/owners-wrapped-in-data.js';
+import { assertionAlgNoneAccepted } from './tokens/assertion-alg-none-accepted.js';
+import { assertionAudArrayRefused } from './tokens/assertion-aud-array-refused.js';
+import { assertionAudAsUrl } from './tokens/assertion-aud-as-url.js';
+import { assertionAudIgnored } from './tokens/assertion-aud-ignored.js';
+import { assertionExpOptional } from './tokens/assertion-exp-optional.js';
+import { assertionExpUnbounded } from './tokens/assertion-exp-unbounded.js';
+import { assertionExpiredAccepted } from './tokens/assertion-expired-accepted.js';
+import { assertionGrantUnsupported } from './tokens/assertion-grant-unsupported.js';
+import { assertionHeaderParamsStrict } from './tokens/assertion-header-params-strict.js';
+import { assertionIatRequired } from './tokens/assertion-iat-required.js';
+import { assertionIssIgnored } from './tokens/assertion-iss-ignored.js';
+import { assertionKidRefused } from './tokens/assertion-kid-refused.js';
+import { assertionNbfRefused } from './tokens/assertion-nbf-refused.js';
+import { assertionSignatureUnverified } from './tokens/assertion-signature-unverified.js';
+import { assertionSubIgnored } from './tokens/assertion-sub-ignored.js';
+import { assertionTokenExpiresInFraction } from './tokens/assertion-token-expires-in-fraction.js';
+import { assertionTypRefused } from './tokens/assertion-typ-refused.js';
+import { assertionTypeIgnored } from './tokens/assertion-type-ignored.js';
+import { basicGrantUnsupported } from './tokens/basic-grant-unsupported.js';
+import { credentialCidrsAssertionOnly } from './tokens/credential-cidrs-assertion-only.js';
+import { credentialCidrsIgnored } from './tokens/credential-cidrs-ignored.js';
+import { credentialLifespanIgnored } from './tokens/credential-lifespan-ignored.js';
+import { tokenAccessTokenCamelCase } from './tokens/token-access-token-camel-case.js';
+import { tokenAnyGrantType } from './tokens/token-any-grant-type.js';
+import { tokenCacheable } from './tokens/token-cacheable.js';
+import { tokenCredentialBySecret } from './tokens/token-credential-by-secret.js';
+import { tokenExpiresInString } from './tokens/token-expires-in-string.js';
+import { tokenGrantTypeOptional } from './tokens/token-grant-type-optional.js';
+import { tokenJsonBodyAccepted } from './tokens/token-json-body-accepted.js';
+import { tokenRefusalsAs400 } from './tokens/token-refusals-as-400.js';
+import { tokenRefusalsAs401 } from './tokens/token-refusals-as-401.js';
+import { tokenResponseTextPlain } from './tokens/token-response-text-plain.js';
+import { tokenSecretNotVerified } from './tokens/token-secret-not-verified.js';
+import { tokenTypeJwt } from './tokens/token-type-jwt.js';
 import type { FaultDefinition } from './types.js';
 
 export const ALL_FAULTS: readonly FaultDefinition[] = [
   // credentials
-  clientIdWithoutUseCase,
   clientIdWithPort,
-  secretWrongPrefix,
+  clientIdWithoutUseCase,
   secretEmptyServiceDomain,
-  secretVersionV2,
-  secretPaddedBase64,
-  secretJwkWrongCurve,
   secretJwkMismatchedX,
+  secretJwkWrongCurve,
+  secretPaddedBase64,
+  secretVersionV2,
+  secretWrongPrefix,
+  // tokens
+  assertionAlgNoneAccepted,
+  assertionAudArrayRefused,
+  assertionAudAsUrl,
+  assertionAudIgnored,
+  assertionExpOptional,
+  assertionExpUnbounded,
+  assertionExpiredAccepted,
+  assertionGrantUnsupported,
+  assertionHeaderParamsStrict,
+  assertionIatRequired,
+  assertionIssIgnored,
+  assertionKidRefused,
+  assertionNbfRefused,
+  assertionSignatureUnverified,
+  assertionSubIgnored,
+  assertionTokenExpiresInFraction,
+  assertionTypRefused,
+  assertionTypeIgnored,
+  basicGrantUnsupported,
+  credentialCidrsAssertionOnly,
+  credentialCidrsIgnored,
+  credentialLifespanIgnored,
+  tokenAccessTokenCamelCase,
+  tokenAnyGrantType,
+  tokenCacheable,
+  tokenCredentialBySecret,
+  tokenExpiresInString,
+  tokenGrantTypeOptional,
+  tokenJsonBodyAccepted,
+  tokenRefusalsAs400,
+  tokenRefusalsAs401,
+  tokenResponseTextPlain,
+  tokenSecretNotVerified,
+  tokenTypeJwt,
+  // api
+  api401WithoutChallenge,
+  api403ForInvalidToken,
+  apiAnyBearerAccepted,
+  apiAssertionTokensRefused,
+  apiAuthOptionalEntitlements,
+  apiAuthOptionalOwners,
+  apiBasicSchemeAccepted,
+  apiEmptyBearerAccepted,
+  apiEntitlementsForbidden,
+  apiTokenActivationLag,
+  apiTokenExpiryIgnored,
+  apiTokenPrefixMatch,
+  // owners
+  ownersIdsAsObjects,
+  ownersLastDropped,
+  ownersRouteTrailingSlash,
+  ownersTextPlain,
+  ownersUnknownAppEmpty,
+  ownersWrappedInData,
 ];

@@ -4,7 +4,7 @@
  * sandbox, vitest workers and module state apart, and use both cores.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonReport } from '../reporters/json-report.js';
 import type { RunPlan } from './verify-plan.js';
@@ -41,6 +41,8 @@ export function cliArgs(plan: RunPlan, options: Pick<CliRunnerOptions, 'seed' | 
 
 export async function runCli(plan: RunPlan, options: CliRunnerOptions): Promise<CliRun> {
   const out = join(options.outDir, plan.name);
+  // A report left by an earlier run must never be read as this run's.
+  await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   const started = Date.now();
   const output: Buffer[] = [];

@@ -27,7 +27,11 @@ export interface FaultSpec {
   ports?: (deps: ReferenceDeps, env: FaultEnv) => Partial<ReferenceDeps>;
   /** Wraps the reference's handler. */
   wrap?: (handler: ReferenceHandler, env: FaultEnv) => ReferenceHandler;
+  /** Changes how much body the server reads per request line (see SandboxCustomize.limitFor). */
+  limits?: (limitFor: BodyLimit, env: FaultEnv) => BodyLimit;
 }
+
+export type BodyLimit = (method: string, url: string) => number;
 
 // The ports each tenant's reference ends up with. startSandbox calls every deps hook before any wrapper,
 // so by the time a request arrives this holds the final merge.
@@ -47,7 +51,7 @@ function envOf(tenant: Tenant): FaultEnv {
 export function defineFault(spec: FaultSpec): FaultDefinition {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(spec.name)) throw new Error(`fault name "${spec.name}" is not kebab-case`);
   if (spec.breaks.length === 0) throw new Error(`fault ${spec.name} breaks nothing`);
-  if (!spec.wrap && !spec.ports && !spec.issue) throw new Error(`fault ${spec.name} changes nothing`);
+  if (!spec.wrap && !spec.ports && !spec.issue && !spec.limits) throw new Error(`fault ${spec.name} changes nothing`);
   return {
     name: spec.name,
     area: spec.area,
@@ -62,6 +66,7 @@ export function defineFault(spec: FaultSpec): FaultDefinition {
         return replaced;
       },
       ...(spec.wrap ? { wrapHandler: (handler: ReferenceHandler, tenant: Tenant) => spec.wrap!(handler, envOf(tenant)) } : {}),
+      ...(spec.limits ? { limitFor: (limitFor: BodyLimit, tenant: Tenant) => spec.limits!(limitFor, envOf(tenant)) } : {}),
     },
   };
 }

@@ -119,3 +119,15 @@ export function onRoute(
     return route.kind === kind ? rewrite(request, route, handler) : handler(request);
   };
 }
+
+/** The `error` member of a JSON error body, when there is one. */
+export function errorCode(response: ReferenceResponse): string | undefined {
+  const body = readJson(response);
+  return isObject(body) && typeof body.error === 'string' ? body.error : undefined;
+}
+
+/** The value of `Authorization: Bearer <value>`, when the header has that form. */
+export function bearerToken(request: ReferenceRequest): string | undefined {
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header(request, 'authorization') ?? '');
+  return match ? match[1] : undefined;
+}

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { verifyClientAssertion, type AssertionRefusal } from '../../crypto/client-assertion.js';
 import { decodeJwtParts, type DecodedJwt } from '../../crypto/decode.js';
 import type { VerifyResult } from '../../crypto/types.js';
-import { sha256Url } from '../../reference/credentials.js';
+import { createAddressMatcher } from '../../reference/cidr.js';
+import { credentialExpiry, sha256Url } from '../../reference/credentials.js';
 import { mediaType } from '../../reference/http.js';
 import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
 import type { Tenant, TenantCredential } from '../../tenant/types.js';
@@ -82,4 +83,25 @@ export function mintBearer(env: FaultEnv): string {
   const accessToken = randomBytes(32).toString('base64url');
   tokenStore.put(sha256Url(accessToken), { clientId: env.tenant.credentials.primary.clientId, expiresAt: now + 300 }, now);
   return accessToken;
+}
+
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+/** An RFC 6749 §5.2 refusal as the reference writes it. */
+export function refusal(status: 400 | 401, error: string, description: string): ReferenceResponse {
+  return json(status, { error, error_description: description }, NO_STORE);
+}
+
+/**
+ * What the token endpoint does once a client has authenticated: refuse a credential past its lifespan or
+ * used from outside its CIDRs, else issue a token. A fault that authenticates a client the reference would
+ * not still applies these rules, so it breaks only what it means to.
+ */
+export function issueAfterAuthentication(env: FaultEnv, credential: TenantCredential, request: ReferenceRequest): ReferenceResponse {
+  const now = env.ports().clock.now();
+  if (credentialExpiry(credential.config) <= now) return refusal(401, 'invalid_client', 'the credential has expired');
+  if (!createAddressMatcher(credential.config.allowedCidrs).allows(request.remoteAddress)) {
+    return refusal(401, 'invalid_client', 'the credential may not be used from this address');
+  }
+  return mintToken(env, credential.clientId);
 }

@@ -11,7 +11,7 @@ import { buildWebhookClaims, signWebhookJwt, verifyWebhookJwt, type WebhookJwtRe
 import type { ReferenceRequest } from '../../reference/types.js';
 import type { TenantHmacListener, TenantJwtListener } from '../../tenant/types.js';
 import type { FaultEnv } from './define.js';
-import { header, listenerUrl, withHeaders, type KnownListener } from './http.js';
+import { bearerToken, header, listenerUrl, withHeaders, type KnownListener } from './http.js';
 
 export interface HmacParts {
   timestamp: string;
@@ -36,10 +36,7 @@ export function signedHmac(listener: TenantHmacListener, request: ReferenceReque
 }
 
 /** The compact JWT of `Authorization: Bearer <JWT>`, when the header has that form. */
-export function bearerJwt(request: ReferenceRequest): string | undefined {
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header(request, 'authorization') ?? '');
-  return match ? match[1] : undefined;
-}
+export const bearerJwt = bearerToken;
 
 function publicKey(listener: TenantJwtListener, kid: string): JWK | undefined {
   const key = listener.signingKeys.find((candidate) => candidate.kid === kid);
