@@ -149,16 +149,33 @@ describe('run options end to end', () => {
     expect(runs[0]!.results.map((r) => r.id)).toEqual(['CRED-01']);
   }, RUN_TIMEOUT_MS);
 
-  const faults = listFaults();
-  it.skipIf(faults.length === 0)('run --fault exits 1 and reports the requirements the fault breaks as failed', async () => {
-    const fault = faults[0]!;
+  // A fault that breaks a MUST: with --strict a SHOULD would do too, INFO never fails a run.
+  const levels = new Map(allRequirements().map((req) => [req.id as string, req.level]));
+  const fault = listFaults().find((f) => f.breaks.some((id) => levels.get(id) === 'MUST'));
+  it.skipIf(fault === undefined)('run --fault exits 1 and reports the requirements the fault breaks as failed', async () => {
     const out = join(work, 'fault');
-    const result = await runCli(['run', '--fault', fault.name, '--only', fault.breaks.join(','), '--reporter', 'json', '--out', out], { timeoutMs: RUN_TIMEOUT_MS });
+    const result = await runCli(['run', '--fault', fault!.name, '--only', fault!.breaks.join(','), '--reporter', 'json', '--out', out], { timeoutMs: RUN_TIMEOUT_MS });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(1);
     const report = await readReport(out);
     const failed = report.results.filter((r) => r.state === 'failed').map((r) => r.id);
     expect(failed.length).toBeGreaterThan(0);
     expect(result.stdout).toContain('FAILURES');
     expect(report.verdict.status).toBe('not-conformant');
+  }, RUN_TIMEOUT_MS);
+});
+
+describe('run --strict end to end', () => {
+  // A fault that breaks only SHOULD requirements: a warning without --strict, a failed run with it.
+  const levels = new Map(allRequirements().map((req) => [req.id as string, req.level]));
+  const fault = listFaults().find((f) => f.breaks.length > 0 && f.breaks.every((id) => levels.get(id) === 'SHOULD'));
+  it.skipIf(fault === undefined)('SHOULD failures warn without --strict (exit 0) and fail the run with it (exit 1)', async () => {
+    const args = ['run', '--fault', fault!.name, '--only', fault!.breaks.join(','), '--out', join(work, 'strict')];
+    const lenient = await runCli(args, { timeoutMs: RUN_TIMEOUT_MS });
+    expect(lenient.code, `${lenient.stdout}\n${lenient.stderr}`).toBe(0);
+    expect(lenient.stdout).toContain('WARNINGS: SHOULD requirements that failed');
+    const strict = await runCli([...args, '--strict'], { timeoutMs: RUN_TIMEOUT_MS });
+    expect(strict.code, `${strict.stdout}\n${strict.stderr}`).toBe(1);
+    expect(strict.stdout).toContain('FAILURES');
+    expect(strict.stdout).toContain('SHOULD (--strict)');
   }, RUN_TIMEOUT_MS);
 });
