@@ -1,10 +1,12 @@
 /**
  * The CLI: one table of commands, each in src/cli/commands/. Every flag can also come from the environment
- * as ACCESS_CONFORMANCE_<FLAG> (yargs .env), e.g. ACCESS_CONFORMANCE_PROFILE=target.json.
+ * as ACCESS_CONFORMANCE_<FLAG>, e.g. ACCESS_CONFORMANCE_PROFILE=target.json (see env-args.ts: a variable
+ * applies to the commands that declare that flag; the command line wins).
  */
 import yargs from 'yargs';
 import { EXIT, HarnessError, isHarnessError } from '../errors.js';
 import type { CliCommand } from './command.js';
+import { envArgs } from './env-args.js';
 import { diffCommand } from './commands/diff.js';
 import { listCommand } from './commands/list.js';
 import { loadCommand } from './commands/load.js';
@@ -26,10 +28,13 @@ class UsageStop extends Error {}
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.CONFORMANT;
   let usageError: string | undefined;
-  const cli = yargs(argv)
+  const fromEnv = envArgs(argv, COMMANDS);
+  for (const variable of fromEnv.unknown) {
+    process.stderr.write(`note: ${variable} is not an option of any command; ignored\n`);
+  }
+  const cli = yargs([...argv, ...fromEnv.args])
     .scriptName('access-conformance')
     .usage('$0 <command> [options]\n\nConformance harness and load tester for the access-governance service API.')
-    .env('ACCESS_CONFORMANCE')
     .strict()
     .demandCommand(1, 'Name a command: run, serve, list, diff or load.')
     .recommendCommands()
