@@ -86,7 +86,9 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
   const containers = await import('../../containers/index.js');
   const started: ImageTarget = await containers.startImageTarget({
     image: plan.image,
-    env: plan.env,
+    // The run's seed, so an image that honours it (the reference does) builds the same tenant for the same
+    // --seed; --image-env may still set its own.
+    env: { CONFORMANCE_SEED: seed, ...plan.env },
     ...(plan.port === undefined ? {} : { port: plan.port }),
     startupTimeoutMs: plan.startupTimeoutMs,
     keepContainer: plan.keepContainer,
