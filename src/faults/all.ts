@@ -19,12 +19,43 @@ import { secretJwkWrongCurve } from './credentials/secret-jwk-wrong-curve.js';
 import { secretPaddedBase64 } from './credentials/secret-padded-base64.js';
 import { secretVersionV2 } from './credentials/secret-version-v2.js';
 import { secretWrongPrefix } from './credentials/secret-wrong-prefix.js';
+import { hmacAnyPartOrder } from './hmac/hmac-any-part-order.js';
+import { hmacBodyOptionalInInput } from './hmac/hmac-body-optional-in-input.js';
+import { hmacDecodedKey } from './hmac/hmac-decoded-key.js';
+import { hmacEitherKey } from './hmac/hmac-either-key.js';
+import { hmacHexAccepted } from './hmac/hmac-hex-accepted.js';
+import { hmacHexDigest } from './hmac/hmac-hex-digest.js';
+import { hmacOverReserialisedBody } from './hmac/hmac-over-reserialised-body.js';
+import { hmacPaddedBase64Only } from './hmac/hmac-padded-base64-only.js';
+import { hmacPrefixCompare } from './hmac/hmac-prefix-compare.js';
+import { hmacPresenceOnly } from './hmac/hmac-presence-only.js';
+import { hmacSeparatorsOptional } from './hmac/hmac-separators-optional.js';
+import { hmacSignatureOptional } from './hmac/hmac-signature-optional.js';
+import { hmacStandardBase64Accepted } from './hmac/hmac-standard-base64-accepted.js';
+import { hmacTimestampUnbound } from './hmac/hmac-timestamp-unbound.js';
 import { ownersIdsAsObjects } from './owners/owners-ids-as-objects.js';
 import { ownersLastDropped } from './owners/owners-last-dropped.js';
 import { ownersRouteTrailingSlash } from './owners/owners-route-trailing-slash.js';
 import { ownersTextPlain } from './owners/owners-text-plain.js';
 import { ownersUnknownAppEmpty } from './owners/owners-unknown-app-empty.js';
 import { ownersWrappedInData } from './owners/owners-wrapped-in-data.js';
+import { pageEarlyEnd } from './pagination/page-early-end.js';
+import { pageEmptyFirstTokenRefused } from './pagination/page-empty-first-token-refused.js';
+import { pageEmptyListNull } from './pagination/page-empty-list-null.js';
+import { pageItemsUnwrapped } from './pagination/page-items-unwrapped.js';
+import { pageLaggingEnd } from './pagination/page-lagging-end.js';
+import { pageNextTokenSnakeCase } from './pagination/page-next-token-snake-case.js';
+import { pageNullEndToken } from './pagination/page-null-end-token.js';
+import { pageOverlap } from './pagination/page-overlap.js';
+import { pageSizeAboveMaxAsDefault } from './pagination/page-size-above-max-as-default.js';
+import { pageSizeBelowMinHonoured } from './pagination/page-size-below-min-honoured.js';
+import { pageSizeBoundsExclusive } from './pagination/page-size-bounds-exclusive.js';
+import { pageSizeDefault50 } from './pagination/page-size-default-50.js';
+import { pageSizeLenientParse } from './pagination/page-size-lenient-parse.js';
+import { pageSizeZeroAsDefault } from './pagination/page-size-zero-as-default.js';
+import { pageSkip } from './pagination/page-skip.js';
+import { pageTokenNotValidated } from './pagination/page-token-not-validated.js';
+import { pageTrailingEmptyPage } from './pagination/page-trailing-empty-page.js';
 import { assertionAlgNoneAccepted } from './tokens/assertion-alg-none-accepted.js';
 import { assertionAudArrayRefused } from './tokens/assertion-aud-array-refused.js';
 import { assertionAudAsUrl } from './tokens/assertion-aud-as-url.js';
@@ -59,6 +90,31 @@ import { tokenRefusalsAs401 } from './tokens/token-refusals-as-401.js';
 import { tokenResponseTextPlain } from './tokens/token-response-text-plain.js';
 import { tokenSecretNotVerified } from './tokens/token-secret-not-verified.js';
 import { tokenTypeJwt } from './tokens/token-type-jwt.js';
+import { bodyLimitExclusive } from './webhooks/body-limit-exclusive.js';
+import { bodyLimitNotEnforced } from './webhooks/body-limit-not-enforced.js';
+import { contentTypeExactMatch } from './webhooks/content-type-exact-match.js';
+import { contentTypeOptional } from './webhooks/content-type-optional.js';
+import { eventIdAnyUuidVersion } from './webhooks/event-id-any-uuid-version.js';
+import { eventIdHeaderOptional } from './webhooks/event-id-header-optional.js';
+import { eventIdHyphensOptional } from './webhooks/event-id-hyphens-optional.js';
+import { eventIdNilAccepted } from './webhooks/event-id-nil-accepted.js';
+import { eventIdNotValidated } from './webhooks/event-id-not-validated.js';
+import { eventIdUppercaseRefused } from './webhooks/event-id-uppercase-refused.js';
+import { eventIdVariantUnchecked } from './webhooks/event-id-variant-unchecked.js';
+import { jsonEmptyBodyAsObject } from './webhooks/json-empty-body-as-object.js';
+import { jsonNotValidated } from './webhooks/json-not-validated.js';
+import { listenerCidrs401 } from './webhooks/listener-cidrs-401.js';
+import { listenerCidrsIgnored } from './webhooks/listener-cidrs-ignored.js';
+import { timestampEmptyAsNow } from './webhooks/timestamp-empty-as-now.js';
+import { timestampFutureUnbounded } from './webhooks/timestamp-future-unbounded.js';
+import { timestampHeaderOptional } from './webhooks/timestamp-header-optional.js';
+import { timestampIsoAccepted } from './webhooks/timestamp-iso-accepted.js';
+import { timestampMillisecondsAccepted } from './webhooks/timestamp-milliseconds-accepted.js';
+import { timestampPastUnbounded } from './webhooks/timestamp-past-unbounded.js';
+import { timestampWindow10Minutes } from './webhooks/timestamp-window-10-minutes.js';
+import { timestampWindow60s } from './webhooks/timestamp-window-60s.js';
+import { unknownListener401 } from './webhooks/unknown-listener-401.js';
+import { webhookAccepted202 } from './webhooks/webhook-accepted-202.js';
 import type { FaultDefinition } from './types.js';
 
 export const ALL_FAULTS: readonly FaultDefinition[] = [
@@ -126,4 +182,63 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [
   ownersTextPlain,
   ownersUnknownAppEmpty,
   ownersWrappedInData,
+  // pagination
+  pageEarlyEnd,
+  pageEmptyFirstTokenRefused,
+  pageEmptyListNull,
+  pageItemsUnwrapped,
+  pageLaggingEnd,
+  pageNextTokenSnakeCase,
+  pageNullEndToken,
+  pageOverlap,
+  pageSizeAboveMaxAsDefault,
+  pageSizeBelowMinHonoured,
+  pageSizeBoundsExclusive,
+  pageSizeDefault50,
+  pageSizeLenientParse,
+  pageSizeZeroAsDefault,
+  pageSkip,
+  pageTokenNotValidated,
+  pageTrailingEmptyPage,
+  // webhooks
+  bodyLimitExclusive,
+  bodyLimitNotEnforced,
+  contentTypeExactMatch,
+  contentTypeOptional,
+  eventIdAnyUuidVersion,
+  eventIdHeaderOptional,
+  eventIdHyphensOptional,
+  eventIdNilAccepted,
+  eventIdNotValidated,
+  eventIdUppercaseRefused,
+  eventIdVariantUnchecked,
+  jsonEmptyBodyAsObject,
+  jsonNotValidated,
+  listenerCidrs401,
+  listenerCidrsIgnored,
+  timestampEmptyAsNow,
+  timestampFutureUnbounded,
+  timestampHeaderOptional,
+  timestampIsoAccepted,
+  timestampMillisecondsAccepted,
+  timestampPastUnbounded,
+  timestampWindow10Minutes,
+  timestampWindow60s,
+  unknownListener401,
+  webhookAccepted202,
+  // hmac
+  hmacAnyPartOrder,
+  hmacBodyOptionalInInput,
+  hmacDecodedKey,
+  hmacEitherKey,
+  hmacHexAccepted,
+  hmacHexDigest,
+  hmacOverReserialisedBody,
+  hmacPaddedBase64Only,
+  hmacPrefixCompare,
+  hmacPresenceOnly,
+  hmacSeparatorsOptional,
+  hmacSignatureOptional,
+  hmacStandardBase64Accepted,
+  hmacTimestampUnbound,
 ];

@@ -1,0 +1,13 @@
+import { PAGE_SIZE_DEFAULT, paginationFault, parsePageSize } from '../support/pages.js';
+
+export const pageSizeAboveMaxAsDefault = paginationFault({
+  name: 'page-size-above-max-as-default',
+  description: 'Falls back to the default 25 for a page_size above 100 instead of clamping it to 100.',
+  breaks: ['PAGE-07', 'PAGE-08'],
+  rules: {
+    pageSize: (values) => {
+      const size = parsePageSize(values);
+      return size !== undefined && values.length === 1 && Number(values[0]) > 100 ? PAGE_SIZE_DEFAULT : size;
+    },
+  },
+});

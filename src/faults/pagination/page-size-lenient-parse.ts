@@ -1,0 +1,14 @@
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN, paginationFault } from '../support/pages.js';
+
+export const pageSizeLenientParse = paginationFault({
+  name: 'page-size-lenient-parse',
+  description: 'Reads page_size with parseInt: `abc` becomes the default and `12.5` becomes 12, where a non-integer should get 400.',
+  breaks: ['PAGE-11', 'PAGE-12'],
+  rules: {
+    pageSize: (values) => {
+      if (values.length > 1) return undefined;
+      const parsed = Number.parseInt(values[0] ?? '', 10);
+      return Number.isNaN(parsed) ? PAGE_SIZE_DEFAULT : Math.min(PAGE_SIZE_MAX, Math.max(PAGE_SIZE_MIN, parsed));
+    },
+  },
+});
