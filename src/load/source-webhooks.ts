@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { LoadRequest, LoadTransport } from '../client/load-transport.js';
 import { listenerPath } from '../client/webhooks.js';
-import { hmacSign } from '../crypto/hmac.js';
 import { HarnessError } from '../errors.js';
 import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';
 import { basePath, loadBodies } from './bodies.js';
+import { hmacSigner, type HmacSigner } from './hmac-signer.js';
 import type { Corpus } from './corpus.js';
 import { startSigner, type SignerHandle } from './signer.js';
 import { PrebuiltQueue, queueSizing, queueSource, type RequestSource } from './source.js';
@@ -40,7 +40,7 @@ function hmacTarget(profile: ResolvedProfile, key: HmacListenerKey): { listenerI
   return listener;
 }
 
-function hmacRequest(path: string, secret: string, eventId: string, body: Buffer, timestamp: string): LoadRequest {
+function hmacRequest(path: string, sign: HmacSigner, eventId: string, body: Buffer, timestamp: string): LoadRequest {
   return {
     method: 'POST',
     path,
@@ -48,7 +48,7 @@ function hmacRequest(path: string, secret: string, eventId: string, body: Buffer
       'content-type': 'application/json',
       'webhook-timestamp': timestamp,
       'webhook-event-id': eventId,
-      'webhook-signature': hmacSign({ secret, timestamp, eventId, body }),
+      'webhook-signature': sign(timestamp, eventId, body),
     },
     body,
   };
@@ -57,6 +57,7 @@ function hmacRequest(path: string, secret: string, eventId: string, body: Buffer
 export function hmacSource(options: WebhookSourceOptions): RequestSource {
   const key = options.listener ?? 'hmac';
   const { listenerId, secret } = hmacTarget(options.profile, key);
+  const sign = hmacSigner(secret);
   const path = basePath(options.profile.baseUrl) + listenerPath(listenerId);
   const bodies = loadBodies(options.seed, options.bodyBytes, options.profile);
   let n = 0;
@@ -66,7 +67,7 @@ export function hmacSource(options: WebhookSourceOptions): RequestSource {
       // One timestamp per batch: batches are built well under a second ahead, far inside the ±300 s window.
       const timestamp = nowSeconds();
       const out: LoadRequest[] = [];
-      for (let i = 0; i < count; i += 1) out.push(hmacRequest(path, secret, randomUUID(), bodies[n++ % bodies.length], timestamp));
+      for (let i = 0; i < count; i += 1) out.push(hmacRequest(path, sign, randomUUID(), bodies[n++ % bodies.length], timestamp));
       return out;
     },
     depth,
@@ -79,6 +80,7 @@ export function hmacSource(options: WebhookSourceOptions): RequestSource {
 export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
   const key = options.listener ?? 'hmac';
   const { listenerId, secret } = hmacTarget(options.profile, key);
+  const sign = hmacSigner(secret);
   const path = basePath(options.profile.baseUrl) + listenerPath(listenerId);
   const bodies = loadBodies(options.seed, options.bodyBytes, options.profile, 8);
   const poolSize = options.dupPool ?? 100;
@@ -91,7 +93,7 @@ export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
       const out: LoadRequest[] = [];
       for (let i = 0; i < count; i += 1) {
         const k = n++;
-        out.push(hmacRequest(path, secret, eventIds[k % eventIds.length], bodies[k % bodies.length], timestamp));
+        out.push(hmacRequest(path, sign, eventIds[k % eventIds.length], bodies[k % bodies.length], timestamp));
       }
       return out;
     },
@@ -103,7 +105,7 @@ export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
   const prime = async (): Promise<void> => {
     for (let i = 0; i < poolSize; i += 1) {
       const eventId = randomUUID();
-      const res = await options.transport.fetch(hmacRequest(path, secret, eventId, bodies[i % bodies.length], nowSeconds()));
+      const res = await options.transport.fetch(hmacRequest(path, sign, eventId, bodies[i % bodies.length], nowSeconds()));
       if (res.status !== 200) {
         throw new HarnessError('LOAD_CONFIG', `priming event ${i + 1} of ${poolSize} got ${res.status} instead of 200`, {
           hint: 'The duplicate scenario needs a listener that accepts new events first; run the conformance suite to see why it does not.',

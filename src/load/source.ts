@@ -140,7 +140,7 @@ export class PrebuiltQueue {
 /** Queue sizing: about half a second of the peak rate ahead, in quarters. */
 export function queueSizing(peakRate: number): { depth: number; batch: number } {
   const depth = Math.min(8192, Math.max(64, Math.ceil(peakRate * 0.5)));
-  return { depth, batch: Math.min(1024, Math.max(16, Math.ceil(depth / 4))) };
+  return { depth, batch: Math.min(128, Math.max(16, Math.ceil(depth / 8))) };
 }
 
 /** A RequestSource over a PrebuiltQueue, with optional set-up before priming and clean-up after. */
