@@ -3,11 +3,11 @@
  * verifier the reference implementation uses.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { errors, jwtVerify } from 'jose';
+import { jwtVerify } from 'jose';
 import type { AssertionOptions } from '../client/types.js';
 import { parseClientId } from './client-id.js';
 import { parseClientSecret } from './client-secret.js';
-import { signCompact, unsignedCompact } from './jws.js';
+import { joseRefusal, signCompact, unsignedCompact, type JwtRefusal } from './jws.js';
 import type { JWK, VerifyResult } from './types.js';
 
 export interface ClientAssertionInput extends AssertionOptions {
@@ -112,22 +112,12 @@ export async function verifyClientAssertion(
   return { ok: true };
 }
 
-function refusalOf(error: unknown): { reason: AssertionRefusal; detail?: string } {
-  if (error instanceof errors.JWTExpired) return { reason: 'expired' };
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    const { claim, reason } = error;
+function refusalOf(error: unknown): JwtRefusal<AssertionRefusal> {
+  return joseRefusal<AssertionRefusal>(error, (claim, reason) => {
     if (claim === 'exp') return { reason: reason === 'missing' ? 'exp-missing' : 'exp-invalid' };
     if (claim === 'iss') return { reason: 'iss-mismatch' };
-    if (claim === 'sub') return { reason: 'sub-mismatch' };
-    if (claim === 'aud') return { reason: 'aud-mismatch' };
-    if (claim === 'nbf') return { reason: 'nbf-in-future' };
-    return { reason: 'claim-invalid', detail: `${claim}: ${reason}` };
-  }
-  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
-    return { reason: 'alg-not-allowed' };
-  }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return { reason: 'bad-signature' };
-  return { reason: 'malformed', detail: error instanceof Error ? error.message : String(error) };
+    return undefined;
+  });
 }
 
 /** The tenant domain a Client ID implies (ruling 2): its hostname. */

@@ -4,7 +4,7 @@
  * produce them, by design.
  */
 import { createHmac } from 'node:crypto';
-import { CompactSign } from 'jose';
+import { CompactSign, errors } from 'jose';
 import { HarnessError } from '../errors.js';
 import { toBase64Url } from './encoding.js';
 import type { JWK } from './types.js';
@@ -46,4 +46,46 @@ export function unsignedCompact(header: Header, payload: Record<string, unknown>
 export function hs256Compact(header: Header, payload: Record<string, unknown>, keyBytes: Buffer): string {
   const input = `${toBase64Url(JSON.stringify({ ...header, alg: 'HS256' }))}.${toBase64Url(JSON.stringify(payload))}`;
   return `${input}.${createHmac('sha256', keyBytes).update(input).digest('base64url')}`;
+}
+
+/** Refusals both JWT verifiers (client assertions, webhook JWTs) name the same way. */
+export type SharedJwtRefusal =
+  | 'malformed'
+  | 'alg-not-allowed'
+  | 'bad-signature'
+  | 'expired'
+  | 'sub-mismatch'
+  | 'aud-mismatch'
+  | 'nbf-in-future'
+  | 'claim-invalid';
+
+export interface JwtRefusal<R extends string> {
+  reason: R | SharedJwtRefusal;
+  detail?: string;
+}
+
+/**
+ * Maps an error thrown by jose's `jwtVerify` to a refusal. The verifiers differ only in some claim
+ * failures (which claims are required, how a missing one is reported), so `claimRefusal` is asked first
+ * about a failed claim; whatever it leaves (undefined) gets the shared name.
+ */
+export function joseRefusal<R extends string>(
+  error: unknown,
+  claimRefusal: (claim: string, reason: string) => JwtRefusal<R> | undefined,
+): JwtRefusal<R> {
+  if (error instanceof errors.JWTExpired) return { reason: 'expired' };
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    const { claim, reason } = error;
+    const specific = claimRefusal(claim, reason);
+    if (specific !== undefined) return specific;
+    if (claim === 'sub') return { reason: 'sub-mismatch' };
+    if (claim === 'aud') return { reason: 'aud-mismatch' };
+    if (claim === 'nbf') return { reason: 'nbf-in-future' };
+    return { reason: 'claim-invalid', detail: `${claim}: ${reason}` };
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+    return { reason: 'alg-not-allowed' };
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return { reason: 'bad-signature' };
+  return { reason: 'malformed', detail: error instanceof Error ? error.message : String(error) };
 }

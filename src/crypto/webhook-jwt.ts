@@ -2,10 +2,10 @@
  * Webhook JWTs (service.md §5.4 JWT, ruling 22): claims, signing (also the forged forms), and the
  * reference implementation's verifier.
  */
-import { errors, jwtVerify, type JWTHeaderParameters } from 'jose';
+import { jwtVerify, type JWTHeaderParameters } from 'jose';
 import { HarnessError } from '../errors.js';
 import { sha256Base64Url } from './encoding.js';
-import { hs256Compact, signCompact, unsignedCompact, withoutNulls } from './jws.js';
+import { hs256Compact, joseRefusal, signCompact, unsignedCompact, withoutNulls, type JwtRefusal } from './jws.js';
 import { SIGNING_ALGS, toPublicJwk } from './signing-keys.js';
 import type { JWK, SigningJwk, VerifyResult } from './types.js';
 
@@ -147,21 +147,12 @@ export async function verifyWebhookJwt(
   return { ok: true };
 }
 
-function refusalOf(error: unknown): { reason: WebhookJwtRefusal; detail?: string } {
+function refusalOf(error: unknown): JwtRefusal<WebhookJwtRefusal> {
   if (error instanceof KeyLookupRefusal) return { reason: error.reason };
-  if (error instanceof errors.JWTExpired) return { reason: 'expired' };
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    const { claim, reason } = error;
+  return joseRefusal<WebhookJwtRefusal>(error, (claim, reason) => {
+    // Every claim of §5.4 is required: a missing one is reported as such, whichever it is.
     if (reason === 'missing') return { reason: 'claim-missing', detail: claim };
-    if (claim === 'sub') return { reason: 'sub-mismatch' };
-    if (claim === 'aud') return { reason: 'aud-mismatch' };
     if (claim === 'exp') return { reason: 'exp-invalid' };
-    if (claim === 'nbf') return { reason: 'nbf-in-future' };
-    return { reason: 'claim-invalid', detail: `${claim}: ${reason}` };
-  }
-  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
-    return { reason: 'alg-not-allowed' };
-  }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return { reason: 'bad-signature' };
-  return { reason: 'malformed', detail: error instanceof Error ? error.message : String(error) };
+    return undefined;
+  });
 }
