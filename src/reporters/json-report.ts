@@ -4,54 +4,42 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { RecordedExchange } from '../client/types.js';
-import type { BaselineOutcome, CheckState, Phase, RunSummary, RunTotals, Verdict } from '../engine/types.js';
-import type { HarnessErrorCode } from '../errors.js';
+import type { BaselineOutcome, CheckResult, RunHeader, RunSummary, RunTotals, Verdict } from '../engine/types.js';
 import { HarnessError } from '../errors.js';
-import type { Level } from '../requirements/types.js';
 
 export const REPORT_FORMAT = 'access-conformance-report';
 export const REPORT_FORMAT_VERSION = 1;
 
-export interface JsonCheckResult {
-  id: string;
-  level: Level;
-  group: string;
-  section: string;
-  ruling?: number;
-  text: string;
-  state: CheckState;
-  reason?: string;
-  failure?: { message: string; expected: string; actual: string };
-  harnessError?: { code: HarnessErrorCode; message: string; hint?: string };
-  observations: string[];
-  durationMs: number;
-  phase: Phase;
-  expectedFailure?: boolean;
+/**
+ * One check as the report carries it: the engine's result, except that exchanges are kept only where they
+ * explain something (failed and errored checks), so a passing run's certificate stays small.
+ */
+export type JsonCheckResult = Omit<CheckResult, 'exchanges'> & {
   /** Only for failed and errored checks: the exchanges that showed it (redacted). */
   exchanges?: RecordedExchange[];
-}
+};
 
 export interface JsonReport {
   format: typeof REPORT_FORMAT;
   formatVersion: typeof REPORT_FORMAT_VERSION;
-  tool: { name: string; version: string };
+  tool: RunHeader['tool'];
   catalogueVersion: string;
   profile: { name: string };
   target: { baseUrl: string; description?: string };
   seed: string;
   date: string;
   durationMs: number;
-  selection: { only: string[]; skip: string[]; selected: number };
+  selection: RunHeader['selection'];
   strict: boolean;
-  settings: { timeoutMs: number; concurrency: number; rateLimit?: number };
-  capabilities: { clock: boolean; runs: boolean };
+  settings: RunHeader['settings'];
+  capabilities: RunHeader['capabilities'];
   notes: string[];
   results: JsonCheckResult[];
   totals: RunTotals;
   verdict: Verdict;
   warnings: string[];
   baseline?: BaselineOutcome;
-  harnessErrors: Array<{ code: HarnessErrorCode; message: string }>;
+  harnessErrors: RunSummary['harnessErrors'];
 }
 
 export function toJsonReport(summary: RunSummary): JsonReport {
