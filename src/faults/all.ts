@@ -33,6 +33,29 @@ import { hmacSeparatorsOptional } from './hmac/hmac-separators-optional.js';
 import { hmacSignatureOptional } from './hmac/hmac-signature-optional.js';
 import { hmacStandardBase64Accepted } from './hmac/hmac-standard-base64-accepted.js';
 import { hmacTimestampUnbound } from './hmac/hmac-timestamp-unbound.js';
+import { jwksUnreachableAccepted } from './jwt/jwks-unreachable-accepted.js';
+import { jwtAlgNoneAccepted } from './jwt/jwt-alg-none-accepted.js';
+import { jwtAnyScheme } from './jwt/jwt-any-scheme.js';
+import { jwtAudIgnored } from './jwt/jwt-aud-ignored.js';
+import { jwtAuthOptional } from './jwt/jwt-auth-optional.js';
+import { jwtClaimsOptional } from './jwt/jwt-claims-optional.js';
+import { jwtEddsaUnsupported } from './jwt/jwt-eddsa-unsupported.js';
+import { jwtEs256Unsupported } from './jwt/jwt-es256-unsupported.js';
+import { jwtExpIgnored } from './jwt/jwt-exp-ignored.js';
+import { jwtExpMax5Minutes } from './jwt/jwt-exp-max-5-minutes.js';
+import { jwtExpUnbounded } from './jwt/jwt-exp-unbounded.js';
+import { jwtExpiredAccepted } from './jwt/jwt-expired-accepted.js';
+import { jwtFirstKeyWithoutKid } from './jwt/jwt-first-key-without-kid.js';
+import { jwtHs256PublicKey } from './jwt/jwt-hs256-public-key.js';
+import { jwtHtbHexAccepted } from './jwt/jwt-htb-hex-accepted.js';
+import { jwtHtbIgnored } from './jwt/jwt-htb-ignored.js';
+import { jwtHtbOverParsedJson } from './jwt/jwt-htb-over-parsed-json.js';
+import { jwtHtmIgnored } from './jwt/jwt-htm-ignored.js';
+import { jwtJtiIgnored } from './jwt/jwt-jti-ignored.js';
+import { jwtKidIgnored } from './jwt/jwt-kid-ignored.js';
+import { jwtRs256Unsupported } from './jwt/jwt-rs256-unsupported.js';
+import { jwtSignatureUnverified } from './jwt/jwt-signature-unverified.js';
+import { jwtSubIgnored } from './jwt/jwt-sub-ignored.js';
 import { ownersIdsAsObjects } from './owners/owners-ids-as-objects.js';
 import { ownersLastDropped } from './owners/owners-last-dropped.js';
 import { ownersRouteTrailingSlash } from './owners/owners-route-trailing-slash.js';
@@ -241,4 +264,28 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [
   hmacSignatureOptional,
   hmacStandardBase64Accepted,
   hmacTimestampUnbound,
+  // jwt
+  jwksUnreachableAccepted,
+  jwtAlgNoneAccepted,
+  jwtAnyScheme,
+  jwtAudIgnored,
+  jwtAuthOptional,
+  jwtClaimsOptional,
+  jwtEddsaUnsupported,
+  jwtEs256Unsupported,
+  jwtExpIgnored,
+  jwtExpMax5Minutes,
+  jwtExpUnbounded,
+  jwtExpiredAccepted,
+  jwtFirstKeyWithoutKid,
+  jwtHs256PublicKey,
+  jwtHtbHexAccepted,
+  jwtHtbIgnored,
+  jwtHtbOverParsedJson,
+  jwtHtmIgnored,
+  jwtJtiIgnored,
+  jwtKidIgnored,
+  jwtRs256Unsupported,
+  jwtSignatureUnverified,
+  jwtSubIgnored,
 ];

@@ -1,0 +1,110 @@
+/**
+ * JWT faults: the service verifies the webhook JWT by another rule. `jwtRule` emulates the rule in front of
+ * the reference: a JWT the faulty rule accepts is replaced by a valid one for the same event and body
+ * (signed with the listener's own key), a JWT it refuses by an invalid one, and everything else passes
+ * unchanged, so the reference keeps its order of checks and does the idempotency and the run.
+ */
+import { createHmac, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import { decodeJwtParts, type DecodedJwt } from '../../crypto/decode.js';
+import { toPublicJwk } from '../../crypto/signing-keys.js';
+import type { JWK, VerifyResult } from '../../crypto/types.js';
+import { signWebhookJwt, type WebhookJwtRefusal } from '../../crypto/webhook-jwt.js';
+import type { ReferenceRequest } from '../../reference/types.js';
+import type { TenantJwtListener } from '../../tenant/types.js';
+import type { FaultDefinition } from '../types.js';
+import type { FaultEnv } from './define.js';
+import { header, withHeaders } from './http.js';
+import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
+import { bearerJwt, jwtVerdict, signedJwt } from './webhooks.js';
+
+export interface JwtCheck {
+  env: FaultEnv;
+  listener: TenantJwtListener;
+  request: ReferenceRequest;
+  /** The compact JWT of `Authorization: Bearer`; undefined when there is none in that form. */
+  jwt: string | undefined;
+  decoded: DecodedJwt | undefined;
+  /** The reference's verdict on `jwt` (undefined without one). */
+  verdict: VerifyResult<WebhookJwtRefusal> | undefined;
+}
+
+/** `accept`: let through; `refuse`: 401; `reference`: leave the decision to the reference. */
+export type JwtDecision = 'accept' | 'refuse' | 'reference';
+
+export function jwtRule(spec: Omit<WebhookFaultSpec, 'handle' | 'area'> & { decide: (check: JwtCheck) => Promise<JwtDecision> | JwtDecision }): FaultDefinition {
+  const { decide, ...rest } = spec;
+  return webhookFault({
+    ...rest,
+    area: 'webhook-jwt',
+    handle: async ({ request, known, next, env }) => {
+      if (known?.method !== 'JWT') return next(request);
+      const jwt = bearerJwt(request);
+      const check: JwtCheck = {
+        env,
+        listener: known.listener,
+        request,
+        jwt,
+        decoded: jwt === undefined ? undefined : decodeJwtParts(jwt),
+        verdict: jwt === undefined ? undefined : await jwtVerdict(env, known.listener, request, jwt),
+      };
+      const decision = await decide(check);
+      if (decision === 'accept') return next(await signedJwt(env, known.listener, request));
+      if (decision === 'refuse') return next(withHeaders(request, { authorization: 'Bearer refused.by.rule' }));
+      return next(request);
+    },
+  });
+}
+
+/** Accepts exactly the JWTs the reference refuses for one of `reasons` (a rule the faulty verifier skips). */
+export function ignoring(reasons: (verdict: { reason: WebhookJwtRefusal; detail?: string }) => boolean): (check: JwtCheck) => JwtDecision {
+  return ({ verdict }) => (verdict !== undefined && !verdict.ok && reasons(verdict) ? 'accept' : 'reference');
+}
+
+/**
+ * The reference's verdict on the JWT's claims alone: its payload re-signed with the listener's key named by
+ * its `kid` (or the first). For faults that skip the signature but still check claims.
+ */
+export async function claimsVerdict(check: JwtCheck): Promise<VerifyResult<WebhookJwtRefusal> | undefined> {
+  const payload = check.decoded?.payload;
+  if (payload === undefined) return undefined;
+  const kid = check.decoded?.header?.kid;
+  const key = check.listener.signingKeys.find((candidate) => candidate.kid === kid) ?? check.listener.signingKeys[0];
+  if (key === undefined) return undefined;
+  const resigned = await signWebhookJwt({ key, claims: payload });
+  return jwtVerdict(check.env, check.listener, check.request, resigned);
+}
+
+/** The listener's public key with this kid. */
+export function listedKey(listener: TenantJwtListener, kid: unknown): JWK | undefined {
+  const key = listener.signingKeys.find((candidate) => candidate.kid === kid);
+  return key === undefined ? undefined : toPublicJwk(key);
+}
+
+/** HS256 over the JWT's signing input keyed with `key`, base64url: for algorithm-confusion faults. */
+export function hs256Signature(jwt: string, key: Buffer): string {
+  const input = jwt.split('.').slice(0, 2).join('.');
+  return createHmac('sha256', key).update(input).digest('base64url');
+}
+
+/**
+ * Whether the JWT's signature verifies with this JWK under the JWT's own `alg` (RS256, ES256 or EdDSA), by
+ * node:crypto alone: unlike the reference's verifier it needs no `kid`, which is what kid faults skip.
+ */
+export function signatureValid(jwt: string, jwk: JWK): boolean {
+  const [head, body, signature] = jwt.split('.');
+  const alg = decodeJwtParts(jwt).header?.alg;
+  if (head === undefined || body === undefined || signature === undefined || signature === '') return false;
+  try {
+    const key = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
+    const input = Buffer.from(`${head}.${body}`);
+    const bytes = Buffer.from(signature, 'base64url');
+    if (alg === 'EdDSA') return verify(null, input, key, bytes);
+    if (alg === 'RS256') return verify('sha256', input, key, bytes);
+    if (alg === 'ES256') return verify('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, bytes);
+    return false;
+  } catch {
+    return false;
+  }
+}
+
+export { header };
