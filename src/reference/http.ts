@@ -44,10 +44,10 @@ export interface ParsedTarget {
 }
 
 /**
- * Splits origin-form (`/a/b?x`) or absolute-form (`http://h/a/b?x`) targets. Undefined for anything else
- * (`*`, garbage), which the router answers with 400.
+ * The raw path and query of an origin-form (`/a/b?x`) or absolute-form (`http://h/a/b?x`) target.
+ * Undefined for anything else (`*`, garbage), which the router answers with 400.
  */
-export function parseTarget(url: string): ParsedTarget | undefined {
+function splitTarget(url: string): { path: string; rawQuery: string } | undefined {
   let pathAndQuery = url;
   if (!url.startsWith('/')) {
     if (!/^https?:\/\//i.test(url)) return undefined;
@@ -61,9 +61,21 @@ export function parseTarget(url: string): ParsedTarget | undefined {
   const hash = pathAndQuery.indexOf('#');
   if (hash >= 0) pathAndQuery = pathAndQuery.slice(0, hash);
   const question = pathAndQuery.indexOf('?');
-  const path = question >= 0 ? pathAndQuery.slice(0, question) : pathAndQuery;
-  const rawQuery = question >= 0 ? pathAndQuery.slice(question + 1) : '';
-  return { segments: path.split('/').slice(1), query: new URLSearchParams(rawQuery), rawQuery };
+  return question >= 0
+    ? { path: pathAndQuery.slice(0, question), rawQuery: pathAndQuery.slice(question + 1) }
+    : { path: pathAndQuery, rawQuery: '' };
+}
+
+/** The raw path of a request target (see {@link parseTarget}), without splitting it or parsing the query. */
+export function targetPath(url: string): string | undefined {
+  return splitTarget(url)?.path;
+}
+
+/** A request target split into path segments and query; undefined when it is not a path (see splitTarget). */
+export function parseTarget(url: string): ParsedTarget | undefined {
+  const target = splitTarget(url);
+  if (target === undefined) return undefined;
+  return { segments: target.path.split('/').slice(1), query: new URLSearchParams(target.rawQuery), rawQuery: target.rawQuery };
 }
 
 /** decodeURIComponent that answers undefined instead of throwing on malformed escapes. */

@@ -14,7 +14,7 @@ import { createClock } from './clock.js';
 import { indexCredentials } from './credentials.js';
 import { createMemoryEventStore } from './event-store.js';
 import { HOOKS_BODY_LIMIT, HOOKS_PREFIX, handleHooks } from './hooks.js';
-import { errorResponse, notFound, parseTarget } from './http.js';
+import { decodeSegment, errorResponse, methodNotAllowed, notFound, parseTarget, targetPath } from './http.js';
 import { createHttpsJwksFetcher, createJwksCache } from './jwks.js';
 import { createPageTokenCodec } from './page-token.js';
 import { createMemoryRunner } from './runner.js';
@@ -85,13 +85,9 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     if (first === 'api' && second === 'v1') {
       if (third === 'apps') return handleApps(request, target.segments.slice(3), target.query, apiContext);
       if (third === 'webhooks' && fourth === 'incoming' && rest.length === 1 && rest[0] !== '') {
-        if (request.method !== 'POST') return errorResponse(405, 'method_not_allowed', 'use POST', { allow: 'POST' });
-        let listenerId: string;
-        try {
-          listenerId = decodeURIComponent(rest[0] as string);
-        } catch {
-          return errorResponse(400, 'invalid_request', 'the listener ID is not valid percent-encoding');
-        }
+        if (request.method !== 'POST') return methodNotAllowed('POST');
+        const listenerId = decodeSegment(rest[0] as string);
+        if (listenerId === undefined) return errorResponse(400, 'invalid_request', 'the listener ID is not valid percent-encoding');
         return handleWebhook(request, listenerId, webhookContext);
       }
     }
@@ -111,10 +107,10 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
   };
 
   // The method does not matter: a wrong method still gets its answer without reading a large body.
+  // Called on every request before the route parses the target: only the path is looked at here.
   const limitFor = (_method: string, url: string): number => {
-    const target = parseTarget(url);
-    if (target === undefined) return OTHER_BODY_LIMIT;
-    const path = `/${target.segments.join('/')}`;
+    const path = targetPath(url);
+    if (path === undefined) return OTHER_BODY_LIMIT;
     if (path.startsWith(WEBHOOK_PATH_PREFIX)) return bodyLimit;
     if (path === '/auth/v1/token') return TOKEN_BODY_LIMIT;
     if (hooks !== undefined && path.startsWith(`${HOOKS_PREFIX}/`)) return HOOKS_BODY_LIMIT;

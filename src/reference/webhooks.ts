@@ -63,9 +63,10 @@ export async function handleWebhook(request: ReferenceRequest, listenerId: strin
   const timestamp = request.headers['webhook-timestamp'];
   if (timestamp === undefined) return badRequest('missing_header', 'Webhook-Timestamp is required');
   const now = context.deps.clock.now();
+  const seconds = timestamp.trim();
   // Unix seconds as a decimal string; 15 digits bound the number well inside exact doubles.
-  if (!/^\d{1,15}$/.test(timestamp.trim())) return badRequest('invalid_timestamp', 'Webhook-Timestamp must be Unix seconds');
-  if (Math.abs(now - Number(timestamp.trim())) > TIMESTAMP_WINDOW_SECONDS) {
+  if (!/^\d{1,15}$/.test(seconds)) return badRequest('invalid_timestamp', 'Webhook-Timestamp must be Unix seconds');
+  if (Math.abs(now - Number(seconds)) > TIMESTAMP_WINDOW_SECONDS) {
     return badRequest('invalid_timestamp', 'Webhook-Timestamp is more than 5 minutes from server time');
   }
   const eventId = request.headers['webhook-event-id'];
