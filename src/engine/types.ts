@@ -150,15 +150,6 @@ export interface EngineReporter {
   onRunEnd?(summary: RunSummary): Awaitable<void>;
 }
 
-/** The discriminated union of every event, for consumers that want one callback. */
-export type EngineEvent =
-  | { type: 'run-start'; header: RunHeader }
-  | { type: 'group-start'; event: GroupStartEvent }
-  | { type: 'check-end'; result: CheckResult }
-  | { type: 'group-end'; event: GroupEndEvent }
-  | { type: 'heartbeat'; event: HeartbeatEvent }
-  | { type: 'run-end'; summary: RunSummary };
-
 export interface RunOptions {
   profile: ResolvedProfile;
   selection: SelectionInput;

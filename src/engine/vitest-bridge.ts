@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckMeta, RunContext } from './check-meta.js';
 import { packageRoot } from './package-root.js';
-import { testNamePattern } from './selection.js';
+import { idFromTitle, testNamePattern } from './selection.js';
 
 const SUITE_SUFFIX = '.suite.ts';
 
@@ -93,9 +93,9 @@ class BridgeReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    const id = testCase.name.split(' ', 1)[0] ?? '';
+    const id = idFromTitle(testCase.name, this.ids);
     // Titles outside this phase's selection were filtered by testNamePattern: not part of the run.
-    if (!this.ids.has(id)) return;
+    if (id === undefined) return;
     const result = testCase.result();
     if (result.state === 'pending') return;
     const meta = testCase.meta().check;
