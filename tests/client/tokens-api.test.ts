@@ -7,9 +7,9 @@ import { createTargetClient, PageWalkError } from '../../src/client/index.js';
 import type { TargetClient } from '../../src/client/types.js';
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { decodeJwtParts, parseClientSecret } from '../../src/crypto/index.js';
-import { isHarnessError, type HarnessError } from '../../src/errors.js';
 import { makeProfile, makeSecrets, type TestSecrets } from './fixtures.js';
 import { startTenantFixture, type TenantFixture } from './token-fixture.js';
+import { harnessError } from '../support/harness-error.js';
 
 let secrets: TestSecrets;
 let tenant: TenantFixture;
@@ -19,16 +19,6 @@ function client(extra: Parameters<typeof createTargetClient>[1] = {}): TargetCli
   const c = createTargetClient(makeProfile(tenant.url, secrets), extra);
   clients.push(c);
   return c;
-}
-
-async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isHarnessError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a HarnessError, the call succeeded');
 }
 
 beforeAll(async () => {

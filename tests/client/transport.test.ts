@@ -9,18 +9,9 @@ import { createTargetClient } from '../../src/client/index.js';
 import { toTransportError } from '../../src/client/transport-errors.js';
 import { retryAfterMs } from '../../src/client/rate-limit.js';
 import { createLocalCa, issueServerCertificate } from '../../src/crypto/index.js';
-import { isHarnessError, type HarnessError } from '../../src/errors.js';
+import { isHarnessError } from '../../src/errors.js';
 import { json, makeProfile, makeSecrets, startFixture, type Fixture, type TestSecrets } from './fixtures.js';
-
-async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isHarnessError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a HarnessError, the call succeeded');
-}
+import { harnessError } from '../support/harness-error.js';
 
 let secrets: TestSecrets;
 let fixture: Fixture;

@@ -8,24 +8,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listImageTargetContainers, removeContainer, startImageTarget, type ImageTarget } from '../../src/containers/index.js';
-import { isHarnessError, type HarnessError } from '../../src/errors.js';
 import { listFaults } from '../../src/faults/index.js';
 import { loadProfile } from '../../src/profile/index.js';
 import { readReport, runCli } from './support/cli.js';
 import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, NO_EXEC_IMAGE } from './support/images.js';
+import { harnessError } from '../support/harness-error.js';
 
 const FULL_RUN_MS = 300_000;
 let reference = '';
 let work = '';
-
-async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!isHarnessError(error)) throw new Error(`expected a HarnessError, got ${String(error)}`);
-  return error;
-}
 
 async function leftovers(): Promise<string[]> {
   return (await listImageTargetContainers()).map((container) => container.id);

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateClientSecret, generateHmacSecret, generateSigningKey, type SigningJwk } from '../../src/crypto/index.js';
-import { isHarnessError, type HarnessError } from '../../src/errors.js';
+import type { HarnessError } from '../../src/errors.js';
 
 export const FIXTURE = new URL('../../fixtures/profiles/valid.target.json', import.meta.url).pathname;
 
@@ -49,16 +49,7 @@ export async function writeJson(path: string, value: unknown): Promise<string> {
   return path;
 }
 
-/** Runs fn, expects a HarnessError, and returns it. */
-export async function harnessError(fn: () => Promise<unknown>): Promise<HarnessError> {
-  try {
-    await fn();
-  } catch (error) {
-    if (isHarnessError(error)) return error as HarnessError;
-    throw error;
-  }
-  throw new Error('expected a HarnessError, got success');
-}
+export { harnessError } from '../support/harness-error.js';
 
 /** Fails when any secret value appears anywhere in what the error would print. */
 export function expectNoSecrets(error: HarnessError, secrets: string[]): void {
