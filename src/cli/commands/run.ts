@@ -74,7 +74,10 @@ function closeOnSignal(close: () => Promise<void>): () => void {
     process.stderr.write(`\n${signal}: stopping the target...\n`);
     const timer = setTimeout(() => process.kill(process.pid, signal), SIGNAL_CLOSE_MS);
     void close()
-      .catch(() => undefined)
+      .catch((error: unknown) => {
+        // The process is about to end either way; what could not be stopped (a container) must be said.
+        process.stderr.write(`could not stop the target cleanly: ${error instanceof Error ? error.message : String(error)}\n`);
+      })
       .finally(() => {
         clearTimeout(timer);
         process.kill(process.pid, signal);
