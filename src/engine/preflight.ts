@@ -22,9 +22,13 @@ export async function preflight(profile: ResolvedProfile, timeoutMs: number): Pr
       await client.request({ method: 'GET', url: profile.baseUrl, label: 'preflight: does the target answer' });
     } catch (error) {
       if (isHarnessError(error) && NO_ANSWER.has(error.code)) {
-        throw new HarnessError(error.code === 'TIMEOUT' ? 'TARGET_UNREACHABLE' : error.code, `target ${profile.baseUrl} does not answer: ${error.message}`, {
+        const hung = error.code === 'TIMEOUT';
+        throw new HarnessError(hung ? 'TARGET_UNREACHABLE' : error.code, `target ${profile.baseUrl} does not answer: ${error.message}`, {
           field: 'baseUrl',
-          hint: 'check that the implementation is running and that the profile\'s baseUrl points at it',
+          // A hang is a different fault from a closed port: something accepted the connection.
+          hint: hung
+            ? 'something accepts connections at the profile\'s baseUrl but sends no answer; check that it is the implementation and that it is not stuck (raise --timeout if it is only slow)'
+            : 'check that the implementation is running and that the profile\'s baseUrl points at it',
         });
       }
       throw error;

@@ -1,9 +1,10 @@
 /**
  * `run` exits 2 with a clear message, before checking anything, when the setup is wrong: a profile that
- * does not exist, is not JSON, breaks the schema or names an unset variable; a target that does not answer;
- * a selection that checks nothing; an unknown ID; a bad flag.
+ * does not exist, is not JSON, breaks the schema or names an unset variable; a target that does not answer
+ * (a closed port, or one that accepts connections and stays silent); a selection that checks nothing; an
+ * unknown ID; a bad flag.
  */
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +87,35 @@ describe('run: an unreachable target exits 2 naming the URL', { timeout: 120_000
       expect(result.stderr).toContain(`http://127.0.0.1:${port}`);
       for (const secret of all) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
     });
+  });
+});
+
+describe('run: a target that accepts connections and never answers exits 2 within the timeout', { timeout: 120_000 }, () => {
+  it('a profile pointing at a 127.0.0.1 port that reads requests and stays silent', async () => {
+    const sockets = new Set<Socket>();
+    const hung = createServer((socket) => {
+      sockets.add(socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const address = hung.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      await withTempDir(async (dir) => {
+        const { env } = await material();
+        const doc = fixtureDoc();
+        doc.baseUrl = `http://127.0.0.1:${port}`;
+        doc.hooks.baseUrl = `http://127.0.0.1:${port}/__hooks/v1`;
+        const path = await writeJson(join(dir, 'target.json'), doc);
+        const result = await runCli(['run', '--profile', path, '--timeout', '1000', '--out', join(dir, 'reports')], { env, timeoutMs: 60_000 });
+        expectHarnessExit(result, 'TARGET_UNREACHABLE');
+        expect(result.stderr).toContain(`http://127.0.0.1:${port}`);
+        expect(result.stderr).toContain('sends no answer');
+      });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
+    }
   });
 });
 
