@@ -33,6 +33,16 @@ import { hmacSeparatorsOptional } from './hmac/hmac-separators-optional.js';
 import { hmacSignatureOptional } from './hmac/hmac-signature-optional.js';
 import { hmacStandardBase64Accepted } from './hmac/hmac-standard-base64-accepted.js';
 import { hmacTimestampUnbound } from './hmac/hmac-timestamp-unbound.js';
+import { duplicateAnswered200 } from './idempotency/duplicate-answered-200.js';
+import { idempotencyBeforeAuth } from './idempotency/idempotency-before-auth.js';
+import { idempotencyHmacOnly } from './idempotency/idempotency-hmac-only.js';
+import { idempotencyKeyIncludesBody } from './idempotency/idempotency-key-includes-body.js';
+import { idempotencyMissing } from './idempotency/idempotency-missing.js';
+import { idempotencyNeverExpires } from './idempotency/idempotency-never-expires.js';
+import { idempotencyPerTenant } from './idempotency/idempotency-per-tenant.js';
+import { idempotencyRacyClaim } from './idempotency/idempotency-racy-claim.js';
+import { idempotencyTtl1Day } from './idempotency/idempotency-ttl-1-day.js';
+import { runBeforeIdempotencyCheck } from './idempotency/run-before-idempotency-check.js';
 import { jwksUnreachableAccepted } from './jwt/jwks-unreachable-accepted.js';
 import { jwtAlgNoneAccepted } from './jwt/jwt-alg-none-accepted.js';
 import { jwtAnyScheme } from './jwt/jwt-any-scheme.js';
@@ -79,6 +89,13 @@ import { pageSizeZeroAsDefault } from './pagination/page-size-zero-as-default.js
 import { pageSkip } from './pagination/page-skip.js';
 import { pageTokenNotValidated } from './pagination/page-token-not-validated.js';
 import { pageTrailingEmptyPage } from './pagination/page-trailing-empty-page.js';
+import { inactiveAnswered200 } from './runs/inactive-answered-200.js';
+import { runBeforeValidation } from './runs/run-before-validation.js';
+import { runNotStarted } from './runs/run-not-started.js';
+import { runnerContextAnnotated } from './runs/runner-context-annotated.js';
+import { runnerContextAsciiOnly } from './runs/runner-context-ascii-only.js';
+import { runnerRunsTwice } from './runs/runner-runs-twice.js';
+import { triggerToggleIgnored } from './runs/trigger-toggle-ignored.js';
 import { assertionAlgNoneAccepted } from './tokens/assertion-alg-none-accepted.js';
 import { assertionAudArrayRefused } from './tokens/assertion-aud-array-refused.js';
 import { assertionAudAsUrl } from './tokens/assertion-aud-as-url.js';
@@ -288,4 +305,23 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [
   jwtRs256Unsupported,
   jwtSignatureUnverified,
   jwtSubIgnored,
+  // idempotency
+  duplicateAnswered200,
+  idempotencyBeforeAuth,
+  idempotencyHmacOnly,
+  idempotencyKeyIncludesBody,
+  idempotencyMissing,
+  idempotencyNeverExpires,
+  idempotencyPerTenant,
+  idempotencyRacyClaim,
+  idempotencyTtl1Day,
+  runBeforeIdempotencyCheck,
+  // runs
+  inactiveAnswered200,
+  runBeforeValidation,
+  runNotStarted,
+  runnerContextAnnotated,
+  runnerContextAsciiOnly,
+  runnerRunsTwice,
+  triggerToggleIgnored,
 ];

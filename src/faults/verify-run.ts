@@ -12,6 +12,7 @@ import type { RunPlan } from './verify-plan.js';
 export interface CliRun {
   plan: RunPlan;
   exitCode: number | null;
+  /** The run's report.json (also a RunReport, what judging reads). */
   report?: JsonReport;
   /** Why no report could be read, or the process died. */
   error?: string;

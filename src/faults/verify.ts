@@ -13,8 +13,20 @@ import type { CheckState } from '../engine/types.js';
 import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
 import { listFaults } from './index.js';
 import type { FaultDefinition } from './types.js';
+import { runInPool } from './runner/pool.js';
+import type { RunReport } from './runner/protocol.js';
 import { planFault, planReference, type RunPlan } from './verify-plan.js';
-import { runAll, type CliRun } from './verify-run.js';
+import { runAll, runCli } from './verify-run.js';
+
+/** One finished run, whichever way it ran (a CLI child or a session worker). */
+export interface FinishedRun {
+  plan: RunPlan;
+  report?: RunReport;
+  /** The CLI's exit code (CLI runs only). */
+  exitCode?: number | null;
+  error?: string;
+  durationMs: number;
+}
 
 export interface CheckNote {
   id: string;
@@ -40,7 +52,6 @@ export interface FaultOutcome {
   stale: RequirementId[];
   caught: boolean;
   verified: boolean;
-  exitCode: number | null;
   error?: string;
   durationMs: number;
 }
@@ -82,8 +93,15 @@ export interface VerificationResult {
 
 export interface VerifyOptions {
   seed: string;
-  /** Child processes at once. */
+  /** Worker processes (or CLI children) at once. */
   concurrency: number;
+  /**
+   * `session` (default): faults run in worker processes that each keep one vitest session (runner/);
+   * `cli`: every fault is a `run --fault` child process, as a user would run it (slower).
+   */
+  mode?: 'session' | 'cli';
+  /** vitest workers per worker process (session mode; the CLI's --concurrency otherwise). Default 2. */
+  workersPerProcess?: number;
   /** Default: every registered fault. */
   faults?: readonly FaultDefinition[];
   /** Run the clean reference too (default true). */
@@ -92,7 +110,7 @@ export interface VerifyOptions {
   cliPath?: string;
   /** Per-run kill timeout; default 5 minutes. */
   runTimeoutMs?: number;
-  onRun?: (run: CliRun) => void;
+  onRun?: (run: FinishedRun) => void;
 }
 
 function note(result: { id: string; state: CheckState; failure?: { message: string }; harnessError?: { message: string }; reason?: string }): CheckNote {
@@ -100,14 +118,13 @@ function note(result: { id: string; state: CheckState; failure?: { message: stri
   return { id: result.id, state: result.state, message: message.length > 300 ? `${message.slice(0, 300)}…` : message };
 }
 
-export function judgeFault(fault: FaultDefinition, run: CliRun): FaultOutcome {
+export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutcome {
   const base = {
     name: fault.name,
     area: fault.area,
     description: fault.description,
     breaks: fault.breaks,
     groups: run.plan.groups,
-    exitCode: run.exitCode,
     durationMs: run.durationMs,
   };
   if (!run.report) {
@@ -135,19 +152,20 @@ export function judgeFault(fault: FaultDefinition, run: CliRun): FaultOutcome {
     unexplained,
     stale,
     caught,
-    verified: caught && unexplained.length === 0 && stale.length === 0,
-    ...(run.report.harnessErrors.length > 0 ? { error: run.report.harnessErrors.map((e) => `${e.code}: ${e.message}`).join('; ') } : {}),
+    // Errors outside any check (a suite that failed to load, an unhandled rejection) leave the run in doubt.
+    verified: caught && unexplained.length === 0 && stale.length === 0 && run.report.harnessErrors.length === 0,
+    ...(run.report.harnessErrors.length > 0 ? { error: run.report.harnessErrors.map((e) => e.message).join('; ') } : {}),
   };
 }
 
-export function judgeReference(run: CliRun): ReferenceOutcome {
+export function judgeReference(run: FinishedRun): ReferenceOutcome {
   if (!run.report) {
-    return { selected: 0, passed: 0, notPassed: [], clean: false, exitCode: run.exitCode, error: run.error ?? 'no report', durationMs: run.durationMs };
+    return { selected: 0, passed: 0, notPassed: [], clean: false, exitCode: run.exitCode ?? null, error: run.error ?? 'no report', durationMs: run.durationMs };
   }
   const notPassed = run.report.results.filter((result) => result.state !== 'passed').map(note);
   const passed = run.report.results.length - notPassed.length;
   const clean = notPassed.length === 0 && run.report.harnessErrors.length === 0 && run.exitCode === 0;
-  return { selected: run.report.results.length, passed, notPassed, clean, exitCode: run.exitCode, durationMs: run.durationMs };
+  return { selected: run.report.results.length, passed, notPassed, clean, exitCode: run.exitCode ?? null, durationMs: run.durationMs };
 }
 
 function coverage(requirements: readonly Requirement[], covered: ReadonlySet<string>): Coverage {
@@ -173,20 +191,27 @@ export async function verifyFaults(options: VerifyOptions): Promise<Verification
   const started = Date.now();
   const faults = options.faults ?? listFaults();
   const plans: RunPlan[] = faults.map((fault) => planFault(fault));
-  const withReference = options.reference ?? true;
-  if (withReference) plans.unshift(planReference());
-  const runs = await runAll(
-    plans,
-    {
-      cliPath: options.cliPath ?? join(packageRoot(), 'bin', 'access-conformance.js'),
-      seed: options.seed,
-      outDir: options.outDir ?? join(tmpdir(), `access-conformance-faults-${process.pid}`),
-      timeoutMs: options.runTimeoutMs ?? 5 * 60_000,
-    },
-    options.concurrency,
-    options.onRun,
-  );
-  const reference = withReference ? judgeReference(runs.shift()!) : undefined;
+  const workersPerProcess = options.workersPerProcess ?? 2;
+  const cli = {
+    cliPath: options.cliPath ?? join(packageRoot(), 'bin', 'access-conformance.js'),
+    seed: options.seed,
+    outDir: options.outDir ?? join(tmpdir(), `access-conformance-faults-${process.pid}`),
+    timeoutMs: options.runTimeoutMs ?? 5 * 60_000,
+    extraArgs: ['--concurrency', String(workersPerProcess)],
+  };
+  // The clean reference goes through the real CLI, alongside the faults.
+  const referenceRun = (options.reference ?? true) ? runCli(planReference(), cli).then((run) => (options.onRun?.(run), run)) : undefined;
+  const runs: FinishedRun[] =
+    options.mode === 'cli'
+      ? await runAll(plans, cli, options.concurrency, options.onRun)
+      : await runInPool(plans, {
+          processes: options.concurrency,
+          workersPerProcess,
+          seed: options.seed,
+          planTimeoutMs: cli.timeoutMs,
+          ...(options.onRun ? { onDone: options.onRun } : {}),
+        });
+  const reference = referenceRun ? judgeReference(await referenceRun) : undefined;
   const outcomes = runs.map((run) => judgeFault(run.plan.fault!, run));
   return {
     seed: options.seed,

@@ -2,7 +2,7 @@ import type { TokenStore } from '../../reference/types.js';
 import { defineFault } from '../support/define.js';
 
 /** Seconds a new token stays unusable (a replica that has not caught up). */
-const LAG_SECONDS = 3;
+const LAG_SECONDS = 30;
 
 export const apiTokenActivationLag = defineFault({
   name: 'api-token-activation-lag',

@@ -1,0 +1,103 @@
+/**
+ * The parent side of fault verification: a few worker processes (worker.ts, from the build), each fed the
+ * next plan as soon as it is free, longest plans first. A worker that dies takes its current plan with it
+ * (reported as failed) and is replaced.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../../engine/package-root.js';
+import type { RunPlan } from '../verify-plan.js';
+import type { ParentMessage, RunReport, WorkerMessage } from './protocol.js';
+
+export interface PoolRun {
+  plan: RunPlan;
+  report?: RunReport;
+  error?: string;
+  durationMs: number;
+}
+
+export interface PoolOptions {
+  processes: number;
+  /** vitest workers inside each process. */
+  workersPerProcess: number;
+  seed: string;
+  timeoutMs?: number;
+  /** Kills a worker stuck on one plan this long. */
+  planTimeoutMs?: number;
+  workerPath?: string;
+  onDone?: (run: PoolRun) => void;
+}
+
+export function workerPath(): string {
+  return join(packageRoot(), 'dist', 'src', 'faults', 'runner', 'worker.js');
+}
+
+export async function runInPool(plans: readonly RunPlan[], options: PoolOptions): Promise<PoolRun[]> {
+  const order = plans.map((plan, index) => ({ plan, index })).sort((a, b) => b.plan.weight - a.plan.weight);
+  const results: PoolRun[] = new Array(plans.length);
+  let next = 0;
+
+  const startWorker = (): Promise<ChildProcess> =>
+    new Promise((resolve, reject) => {
+      const child = fork(options.workerPath ?? workerPath(), [], {
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          AC_FAULT_WORKERS: String(options.workersPerProcess),
+          AC_FAULT_TIMEOUT_MS: String(options.timeoutMs ?? 10_000),
+        },
+      });
+      child.stderr?.resume();
+      const onMessage = (message: WorkerMessage): void => {
+        if (message.type !== 'ready') return;
+        child.off('message', onMessage);
+        resolve(child);
+      };
+      child.on('message', onMessage);
+      child.once('exit', (code) => reject(new Error(`fault worker exited (${String(code)}) before it was ready`)));
+    });
+
+  const runOne = (child: ChildProcess, plan: RunPlan, job: number): Promise<PoolRun> =>
+    new Promise((resolve) => {
+      const started = Date.now();
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.planTimeoutMs ?? 5 * 60_000);
+      const finish = (run: PoolRun): void => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(run);
+      };
+      const onMessage = (message: WorkerMessage): void => {
+        if (message.type === 'result' && message.job === job) finish({ plan, report: message.report, durationMs: message.durationMs });
+        if (message.type === 'failed' && message.job === job) finish({ plan, error: message.error, durationMs: message.durationMs });
+      };
+      const onExit = (code: number | null): void => finish({ plan, error: `the fault worker died (exit ${String(code)})`, durationMs: Date.now() - started });
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      const request: ParentMessage = { type: 'run', job, fault: plan.fault!.name, ids: plan.ids, seed: options.seed };
+      child.send(request);
+    });
+
+  const lane = async (): Promise<void> => {
+    let child: ChildProcess | undefined;
+    try {
+      while (next < order.length) {
+        const { plan, index } = order[next++]!;
+        child ??= await startWorker();
+        const run = await runOne(child, plan, index);
+        results[index] = run;
+        options.onDone?.(run);
+        // A worker that died (or was killed for a hung plan) is replaced for the next plan.
+        if (child.exitCode !== null || child.signalCode !== null) child = undefined;
+      }
+    } finally {
+      if (child && child.exitCode === null) {
+        child.send({ type: 'exit' } satisfies ParentMessage);
+        await new Promise((done) => child!.once('exit', done));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.processes, order.length)) }, lane));
+  return results;
+}

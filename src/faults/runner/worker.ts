@@ -1,0 +1,66 @@
+/**
+ * A verification worker process: runs faults one after another through one suite session (see
+ * session.ts), as the parent asks over IPC. Each fault gets its own sandbox (tenant, keys, ports), started
+ * with the fault's customisation exactly as `run --fault` starts it, and closed before the next.
+ */
+import { loadProfile } from '../../profile/index.js';
+import { startSandbox } from '../../tenant/index.js';
+import { getFault } from '../index.js';
+import type { ParentMessage, RunReport, RunRequest, WorkerMessage } from './protocol.js';
+import { createSuiteSession, type SuiteSession } from './session.js';
+
+function send(message: WorkerMessage): void {
+  process.send?.(message);
+}
+
+async function runFault(session: SuiteSession, request: RunRequest): Promise<RunReport> {
+  const fault = getFault(request.fault);
+  if (fault === undefined) throw new Error(`unknown fault ${request.fault}`);
+  // The reference's operational lines (the unreachable JWKS, on purpose) are not the verification's business.
+  const sandbox = await startSandbox({ seed: request.seed, hooks: true, customize: fault.customize, logger: () => undefined });
+  try {
+    const profile = await loadProfile(sandbox.profilePath);
+    const run = await session.run(profile, request.ids, request.seed);
+    return {
+      results: run.results.map((result) => ({
+        id: result.id,
+        state: result.state,
+        ...(result.failure ? { failure: { message: result.failure.message } } : {}),
+        ...(result.harnessError ? { harnessError: { message: `${result.harnessError.code}: ${result.harnessError.message}` } } : {}),
+        ...(result.reason ? { reason: result.reason } : {}),
+      })),
+      harnessErrors: run.harnessErrors.map((message) => ({ message })),
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const workers = Number(process.env.AC_FAULT_WORKERS ?? '2');
+  const timeoutMs = Number(process.env.AC_FAULT_TIMEOUT_MS ?? '10000');
+  const session = await createSuiteSession({ workers, timeoutMs });
+  let queue = Promise.resolve();
+  process.on('message', (message: ParentMessage) => {
+    if (message.type === 'exit') {
+      queue = queue.then(async () => {
+        await session.close();
+        process.exit(0);
+      });
+      return;
+    }
+    queue = queue.then(async () => {
+      const started = Date.now();
+      try {
+        const report = await runFault(session, message);
+        send({ type: 'result', job: message.job, report, durationMs: Date.now() - started });
+      } catch (error) {
+        send({ type: 'failed', job: message.job, error: (error as Error)?.stack ?? String(error), durationMs: Date.now() - started });
+      }
+    });
+  });
+  process.on('disconnect', () => process.exit(0));
+  send({ type: 'ready' });
+}
+
+await main();
