@@ -50,6 +50,8 @@ export interface FaultOutcome {
   unexplained: CheckNote[];
   /** `explains` entries whose check passed: the explanation no longer holds. */
   stale: RequirementId[];
+  /** Checks outside `breaks` that did not pass and are explained. */
+  explainedFailures: number;
   caught: boolean;
   verified: boolean;
   error?: string;
@@ -129,7 +131,7 @@ export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutco
   };
   if (!run.report) {
     const missing = fault.breaks.map((id) => ({ id, state: 'errored' as CheckState, message: 'no report' }));
-    return { ...base, selected: 0, caughtBreaks: [], missing, unexplained: [], stale: [], caught: false, verified: false, error: run.error ?? 'no report' };
+    return { ...base, selected: 0, caughtBreaks: [], missing, unexplained: [], stale: [], explainedFailures: 0, caught: false, verified: false, error: run.error ?? 'no report' };
   }
   const results = new Map(run.report.results.map((result) => [result.id, result]));
   const explained = new Set(Object.keys(fault.explains ?? {}));
@@ -143,6 +145,7 @@ export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutco
     });
   const unexplained = run.report.results.filter((r) => r.state !== 'passed' && !declared.has(r.id) && !explained.has(r.id)).map(note);
   const stale = [...explained].filter((id) => results.get(id)?.state === 'passed') as RequirementId[];
+  const explainedFailures = run.report.results.filter((r) => r.state !== 'passed' && !declared.has(r.id) && explained.has(r.id)).length;
   const caught = missing.length === 0;
   return {
     ...base,
@@ -151,6 +154,7 @@ export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutco
     missing,
     unexplained,
     stale,
+    explainedFailures,
     caught,
     // Errors outside any check (a suite that failed to load, an unhandled rejection) leave the run in doubt.
     verified: caught && unexplained.length === 0 && stale.length === 0 && run.report.harnessErrors.length === 0,
