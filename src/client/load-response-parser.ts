@@ -170,6 +170,12 @@ export class ResponseParser {
     let start = text.indexOf('\r\n');
     while (start >= 0) {
       const next = text.indexOf('\r\n', start + 2);
+      // Only three headers frame the body; skip the others (Date, Content-Type, …) without building strings.
+      const first = text.charCodeAt(start + 2) | 0x20;
+      if (first !== 0x63 /* c */ && first !== 0x74 /* t */) {
+        start = next;
+        continue;
+      }
       const line = text.slice(start + 2, next < 0 ? text.length : next);
       start = next;
       const colon = line.indexOf(':');

@@ -1,7 +1,7 @@
 /**
  * The load driver's sender (owned by src/load/). A lean HTTP/1.1 client over plain node:net / node:tls
  * sockets: a fixed pool of keep-alive connections, one request in flight per connection, each request
- * written with one corked write (head and body together), responses framed by a small parser
+ * written with one write (head and body in one buffer), responses framed by a small parser
  * (load-response-parser.ts) that counts the body and drops it.
  *
  * Why not undici on this path: measured on the bench machine, undici's dispatch cost ~40 µs of CPU per
@@ -175,11 +175,16 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
     for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
     if (req.body) head += `content-length: ${req.body.length}\r\n`;
     head += '\r\n';
-    const socket = conn.socket;
-    socket.cork();
-    socket.write(head, 'latin1');
-    if (req.body) socket.write(req.body);
-    socket.uncork();
+    // One buffer, one write: cheaper than corking two writes into a writev (measured on the hot path).
+    if (!req.body) {
+      conn.socket.write(head, 'latin1');
+      return;
+    }
+    const size = Buffer.byteLength(head, 'latin1');
+    const out = Buffer.allocUnsafe(size + req.body.length);
+    out.write(head, 0, 'latin1');
+    req.body.copy(out, size);
+    conn.socket.write(out);
   };
 
   const assign = (conn: Conn, job: Job): void => {

@@ -2,7 +2,10 @@
  * Pure parts of the driver: the open-model arrival schedule (constant and ramped), flag parsing,
  * thresholds, and the constant-memory statistics.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { hmacSign } from '../../src/crypto/hmac.js';
+import { hmacSigner } from '../../src/load/hmac-signer.js';
 import { parseDurationMs, parseRate, parseStages } from '../../src/load/parse.js';
 import { ArrivalSchedule } from '../../src/load/schedule.js';
 import { LoadStats } from '../../src/load/stats.js';
@@ -155,5 +158,20 @@ describe('LoadStats', () => {
     expect(stats.rows.reduce((n, r) => n + r.completed, 0)).toBe(40);
     expect(stats.rows.reduce((n, r) => n + r.seconds, 0)).toBeCloseTo(40, 9);
     expect(Math.max(...stats.rows.map((r) => r.max))).toBeCloseTo(40, 0);
+  });
+});
+
+describe('hmacSigner (the hot-path signer)', () => {
+  it('gives exactly the signature of src/crypto hmacSign', () => {
+    const secrets = [randomBytes(32).toString('base64url'), 'short', 'x'.repeat(100), 'ünïcödé-sécret'];
+    for (const secret of secrets) {
+      const sign = hmacSigner(secret);
+      for (const size of [0, 1, 1024, 65_536]) {
+        const body = randomBytes(size);
+        const timestamp = String(1_700_000_000 + size);
+        const eventId = randomUUID();
+        expect(sign(timestamp, eventId, body)).toBe(hmacSign({ secret, timestamp, eventId, body }));
+      }
+    }
   });
 });
