@@ -1,4 +1,4 @@
-/** The registry: every fault, one file each, in folders by the area of the service it breaks (generated order). */
+/** The registry: every fault, one file each, in folders by the area of the service it breaks. Keep it grouped by folder. */
 import { api401WithoutChallenge } from './api/api-401-without-challenge.js';
 import { api403ForInvalidToken } from './api/api-403-for-invalid-token.js';
 import { apiAnyBearerAccepted } from './api/api-any-bearer-accepted.js';

@@ -102,7 +102,11 @@ export interface VerifyOptions {
    * `cli`: every fault is a `run --fault` child process, as a user would run it (slower).
    */
   mode?: 'session' | 'cli';
-  /** vitest workers per worker process (session mode; the CLI's --concurrency otherwise). Default 2. */
+  /**
+   * vitest workers per worker process (session mode). Default 1: vitest starts new worker threads for every
+   * run, and each thread loads the suites' modules again, so one thread per fault costs least CPU; the
+   * worker processes give the parallelism.
+   */
   workersPerProcess?: number;
   /** Default: every registered fault. */
   faults?: readonly FaultDefinition[];
@@ -195,13 +199,12 @@ export async function verifyFaults(options: VerifyOptions): Promise<Verification
   const started = Date.now();
   const faults = options.faults ?? listFaults();
   const plans: RunPlan[] = faults.map((fault) => planFault(fault));
-  const workersPerProcess = options.workersPerProcess ?? 2;
+  const workersPerProcess = options.workersPerProcess ?? 1;
   const cli = {
     cliPath: options.cliPath ?? join(packageRoot(), 'bin', 'access-conformance.js'),
     seed: options.seed,
     outDir: options.outDir ?? join(tmpdir(), `access-conformance-faults-${process.pid}`),
     timeoutMs: options.runTimeoutMs ?? 5 * 60_000,
-    extraArgs: ['--concurrency', String(workersPerProcess)],
   };
   // The clean reference goes through the real CLI, alongside the faults.
   const referenceRun = (options.reference ?? true) ? runCli(planReference(), cli).then((run) => (options.onRun?.(run), run)) : undefined;

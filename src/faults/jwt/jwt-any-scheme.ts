@@ -1,5 +1,6 @@
 import { decodeJwtParts } from '../../crypto/decode.js';
-import { header, jwtRule } from '../support/jwt-faults.js';
+import { header } from '../support/http.js';
+import { jwtRule } from '../support/jwt-faults.js';
 import { jwtVerdict } from '../support/webhooks.js';
 
 export const jwtAnyScheme = jwtRule({

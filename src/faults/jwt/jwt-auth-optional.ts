@@ -1,4 +1,5 @@
-import { header, jwtRule } from '../support/jwt-faults.js';
+import { header } from '../support/http.js';
+import { jwtRule } from '../support/jwt-faults.js';
 
 export const jwtAuthOptional = jwtRule({
   name: 'jwt-auth-optional',

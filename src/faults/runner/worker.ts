@@ -37,7 +37,7 @@ async function runFault(session: SuiteSession, request: RunRequest): Promise<Run
 }
 
 async function main(): Promise<void> {
-  const workers = Number(process.env.AC_FAULT_WORKERS ?? '2');
+  const workers = Number(process.env.AC_FAULT_WORKERS ?? '1');
   const timeoutMs = Number(process.env.AC_FAULT_TIMEOUT_MS ?? '10000');
   const session = await createSuiteSession({ workers, timeoutMs });
   let queue = Promise.resolve();

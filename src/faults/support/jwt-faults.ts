@@ -13,7 +13,7 @@ import type { ReferenceRequest } from '../../reference/types.js';
 import type { TenantJwtListener } from '../../tenant/types.js';
 import type { FaultDefinition } from '../types.js';
 import type { FaultEnv } from './define.js';
-import { header, withHeaders } from './http.js';
+import { withHeaders } from './http.js';
 import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
 import { bearerJwt, jwtVerdict, signedJwt } from './webhooks.js';
 
@@ -106,5 +106,3 @@ export function signatureValid(jwt: string, jwk: JWK): boolean {
     return false;
   }
 }
-
-export { header };
