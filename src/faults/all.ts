@@ -33,6 +33,7 @@ import { hmacSeparatorsOptional } from './hmac/hmac-separators-optional.js';
 import { hmacSignatureOptional } from './hmac/hmac-signature-optional.js';
 import { hmacStandardBase64Accepted } from './hmac/hmac-standard-base64-accepted.js';
 import { hmacTimestampUnbound } from './hmac/hmac-timestamp-unbound.js';
+import { webhookAuthFailure400 } from './hmac/webhook-auth-failure-400.js';
 import { duplicateAnswered200 } from './idempotency/duplicate-answered-200.js';
 import { idempotencyBeforeAuth } from './idempotency/idempotency-before-auth.js';
 import { idempotencyHmacOnly } from './idempotency/idempotency-hmac-only.js';
@@ -151,6 +152,7 @@ import { timestampHeaderOptional } from './webhooks/timestamp-header-optional.js
 import { timestampIsoAccepted } from './webhooks/timestamp-iso-accepted.js';
 import { timestampMillisecondsAccepted } from './webhooks/timestamp-milliseconds-accepted.js';
 import { timestampPastUnbounded } from './webhooks/timestamp-past-unbounded.js';
+import { timestampRefused401 } from './webhooks/timestamp-refused-401.js';
 import { timestampWindow10Minutes } from './webhooks/timestamp-window-10-minutes.js';
 import { timestampWindow60s } from './webhooks/timestamp-window-60s.js';
 import { unknownListener401 } from './webhooks/unknown-listener-401.js';
@@ -262,6 +264,7 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [
   timestampIsoAccepted,
   timestampMillisecondsAccepted,
   timestampPastUnbounded,
+  timestampRefused401,
   timestampWindow10Minutes,
   timestampWindow60s,
   unknownListener401,
@@ -281,6 +284,7 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [
   hmacSignatureOptional,
   hmacStandardBase64Accepted,
   hmacTimestampUnbound,
+  webhookAuthFailure400,
   // jwt
   jwksUnreachableAccepted,
   jwtAlgNoneAccepted,

@@ -35,6 +35,7 @@ export function workerPath(): string {
 export async function runInPool(plans: readonly RunPlan[], options: PoolOptions): Promise<PoolRun[]> {
   const order = plans.map((plan, index) => ({ plan, index })).sort((a, b) => b.plan.weight - a.plan.weight);
   const results: PoolRun[] = new Array(plans.length);
+  const stderrTails = new WeakMap<ChildProcess, () => string>();
   let next = 0;
 
   const startWorker = (): Promise<ChildProcess> =>
@@ -48,14 +49,19 @@ export async function runInPool(plans: readonly RunPlan[], options: PoolOptions)
           AC_FAULT_TIMEOUT_MS: String(options.timeoutMs ?? 10_000),
         },
       });
-      child.stderr?.resume();
+      // The last few KB of the worker's stderr explain a crash (a stale build, a module that fails to load).
+      let tail = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        tail = (tail + chunk.toString('utf8')).slice(-4096);
+      });
+      stderrTails.set(child, () => tail);
       const onMessage = (message: WorkerMessage): void => {
         if (message.type !== 'ready') return;
         child.off('message', onMessage);
         resolve(child);
       };
       child.on('message', onMessage);
-      child.once('exit', (code) => reject(new Error(`fault worker exited (${String(code)}) before it was ready`)));
+      child.once('exit', (code) => reject(new Error(`fault worker exited (${String(code)}) before it was ready:\n${tail}`)));
     });
 
   const runOne = (child: ChildProcess, plan: RunPlan, job: number): Promise<PoolRun> =>
@@ -72,7 +78,8 @@ export async function runInPool(plans: readonly RunPlan[], options: PoolOptions)
         if (message.type === 'result' && message.job === job) finish({ plan, report: message.report, durationMs: message.durationMs });
         if (message.type === 'failed' && message.job === job) finish({ plan, error: message.error, durationMs: message.durationMs });
       };
-      const onExit = (code: number | null): void => finish({ plan, error: `the fault worker died (exit ${String(code)})`, durationMs: Date.now() - started });
+      const onExit = (code: number | null): void =>
+        finish({ plan, error: `the fault worker died (exit ${String(code)}):\n${stderrTails.get(child)?.() ?? ''}`, durationMs: Date.now() - started });
       child.on('message', onMessage);
       child.once('exit', onExit);
       const request: ParentMessage = { type: 'run', job, fault: plan.fault!.name, ids: plan.ids, seed: options.seed };
