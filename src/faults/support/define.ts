@@ -59,8 +59,9 @@ export function defineFault(spec: FaultSpec): FaultDefinition {
     breaks: spec.breaks,
     ...(spec.explains ? { explains: spec.explains } : {}),
     customize: {
+      // What the service issues changes before the reference is configured and the profile written.
+      ...(spec.issue ? { tenant: (tenant: Tenant) => (spec.issue!(tenant), tenant) } : {}),
       deps: (deps, tenant) => {
-        spec.issue?.(tenant);
         const replaced = spec.ports?.(deps, envOf(tenant)) ?? {};
         portsByTenant.set(tenant, { ...deps, ...replaced });
         return replaced;
