@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { listenerPath } from '../client/webhooks.js';
 import { HarnessError } from '../errors.js';
-import type { JwtAlg, ResolvedProfile } from '../profile/types.js';
+import type { JwtAlg, ResolvedJwtListener, ResolvedProfile, SigningJwk } from '../profile/types.js';
 import { loadBodies } from './bodies.js';
 import { startSigner } from './signer.js';
 
@@ -55,17 +55,23 @@ export interface PrepareOptions {
   onProgress?: (signed: number) => void;
 }
 
-export async function prepareCorpus(options: PrepareOptions): Promise<Corpus> {
-  const listener = options.profile.webhooks.jwt;
+/** The JWT listener and its signing key for `alg` (default: its first key), or a LOAD_CONFIG error. */
+export function jwtSigningKey(profile: ResolvedProfile, alg: JwtAlg | undefined): { listener: ResolvedJwtListener; key: SigningJwk; alg: JwtAlg } {
+  const listener = profile.webhooks.jwt;
   if (!listener) throw new HarnessError('LOAD_CONFIG', 'the profile has no webhooks.jwt listener to sign for', { field: '--profile' });
-  const alg = options.alg ?? listener.signingKeys[0].alg;
-  const key = listener.signingKeys.find((k) => k.alg === alg);
+  const wanted = alg ?? listener.signingKeys[0].alg;
+  const key = listener.signingKeys.find((k) => k.alg === wanted);
   if (!key) {
-    throw new HarnessError('LOAD_CONFIG', `webhooks.jwt has no ${alg} signing key`, {
+    throw new HarnessError('LOAD_CONFIG', `webhooks.jwt has no ${wanted} signing key`, {
       field: '--alg',
       hint: `The listener has: ${listener.signingKeys.map((k) => k.alg).join(', ')}.`,
     });
   }
+  return { listener, key, alg: wanted };
+}
+
+export async function prepareCorpus(options: PrepareOptions): Promise<Corpus> {
+  const { listener, key, alg } = jwtSigningKey(options.profile, options.alg);
   const expIn = options.expIn ?? MAX_WEBHOOK_JWT_EXP_SECONDS;
   if (!Number.isInteger(expIn) || expIn < 60 || expIn > MAX_WEBHOOK_JWT_EXP_SECONDS) {
     throw new HarnessError('LOAD_CONFIG', `--exp-in must be between 60 and ${MAX_WEBHOOK_JWT_EXP_SECONDS} seconds, got ${expIn}`, {

@@ -9,7 +9,7 @@ import { HarnessError } from '../errors.js';
 import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';
 import { basePath, loadBodies } from './bodies.js';
 import { hmacSigner, type HmacSigner } from './hmac-signer.js';
-import type { Corpus } from './corpus.js';
+import { jwtSigningKey, type Corpus } from './corpus.js';
 import { startSigner, type SignerHandle } from './signer.js';
 import { PrebuiltQueue, queueSizing, queueSource, type RequestSource } from './source.js';
 
@@ -40,7 +40,8 @@ function hmacTarget(profile: ResolvedProfile, key: HmacListenerKey): { listenerI
   return listener;
 }
 
-function hmacRequest(path: string, sign: HmacSigner, eventId: string, body: Buffer, timestamp: string): LoadRequest {
+/** A webhook request; `auth` is the one header that differs between HMAC and JWT listeners. */
+function webhookRequest(path: string, eventId: string, body: Buffer, timestamp: string, auth: [string, string]): LoadRequest {
   return {
     method: 'POST',
     path,
@@ -48,10 +49,14 @@ function hmacRequest(path: string, sign: HmacSigner, eventId: string, body: Buff
       'content-type': 'application/json',
       'webhook-timestamp': timestamp,
       'webhook-event-id': eventId,
-      'webhook-signature': sign(timestamp, eventId, body),
+      [auth[0]]: auth[1],
     },
     body,
   };
+}
+
+function hmacRequest(path: string, sign: HmacSigner, eventId: string, body: Buffer, timestamp: string): LoadRequest {
+  return webhookRequest(path, eventId, body, timestamp, ['webhook-signature', sign(timestamp, eventId, body)]);
 }
 
 export function hmacSource(options: WebhookSourceOptions): RequestSource {
@@ -119,16 +124,7 @@ export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
 
 export function jwtSource(options: WebhookSourceOptions): RequestSource {
   if (options.corpus) return corpusSource(options, options.corpus);
-  const listener = options.profile.webhooks.jwt;
-  if (!listener) throw new HarnessError('LOAD_CONFIG', 'the profile has no webhooks.jwt listener', { field: '--scenario' });
-  const alg = options.alg ?? listener.signingKeys[0].alg;
-  const key = listener.signingKeys.find((k) => k.alg === alg);
-  if (!key) {
-    throw new HarnessError('LOAD_CONFIG', `webhooks.jwt has no ${alg} signing key`, {
-      field: '--alg',
-      hint: `The listener has: ${listener.signingKeys.map((k) => k.alg).join(', ')}.`,
-    });
-  }
+  const { listener, key, alg } = jwtSigningKey(options.profile, options.alg);
   const path = basePath(options.profile.baseUrl) + listenerPath(listener.listenerId);
   const bodies = loadBodies(options.seed, options.bodyBytes, options.profile);
   let signer: SignerHandle | undefined;
@@ -168,17 +164,7 @@ export function jwtSource(options: WebhookSourceOptions): RequestSource {
 }
 
 function jwtRequest(path: string, eventId: string, body: Buffer, jwt: string, timestamp: string): LoadRequest {
-  return {
-    method: 'POST',
-    path,
-    headers: {
-      'content-type': 'application/json',
-      'webhook-timestamp': timestamp,
-      'webhook-event-id': eventId,
-      authorization: `Bearer ${jwt}`,
-    },
-    body,
-  };
+  return webhookRequest(path, eventId, body, timestamp, ['authorization', `Bearer ${jwt}`]);
 }
 
 /** Replays a prepared corpus in order; each entry exactly once (its event ID is spent by the first send). */
