@@ -15,7 +15,7 @@ import { buildOptions } from './lib/options.js';
 import { hmacListener, parseProfile } from './lib/profile.js';
 import { summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
-import { buildHmacRequest, webhookTimestamp } from './lib/webhook.js';
+import { hmacRequestBuilder } from './lib/webhook.js';
 
 const SCENARIO = 'soak';
 const config = readConfig(__ENV, { rate: 50, duration: '2h', bodyBytes: 1024 });
@@ -52,19 +52,13 @@ function hmacBase64Url(secret, input) {
   return crypto.hmac('sha256', secret, input, 'base64rawurl');
 }
 
+const buildRequest = hmacRequestBuilder(profile, listener, hmacBase64Url);
+
 export default function () {
   const n = exec.scenario.iterationInTest;
   const duplicate = lastAccepted !== '' && n % dupEvery === dupEvery - 1;
   const eventId = duplicate ? lastAccepted : uuidV4FromBytes(crypto.randomBytes(16));
-  const req = buildHmacRequest({
-    baseUrl: profile.baseUrl,
-    listenerId: listener.listenerId,
-    secret: listener.secret,
-    eventId: eventId,
-    timestamp: webhookTimestamp(Date.now()),
-    body: bodies[n % bodies.length],
-    hmac: hmacBase64Url,
-  });
+  const req = buildRequest(eventId, bodies[n % bodies.length], Date.now());
   const res = http.post(req.url, req.body, {
     headers: req.headers,
     tags: { name: 'POST /api/v1/webhooks/incoming/{listener_id}', kind: duplicate ? 'duplicate' : 'new' },

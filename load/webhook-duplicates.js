@@ -17,7 +17,7 @@ import { buildOptions } from './lib/options.js';
 import { hmacListener, parseProfile } from './lib/profile.js';
 import { summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
-import { buildHmacRequest, webhookTimestamp } from './lib/webhook.js';
+import { hmacRequestBuilder } from './lib/webhook.js';
 
 const SCENARIO = 'webhook-duplicates';
 const config = readConfig(__ENV, HOT_PATH_DEFAULTS);
@@ -48,20 +48,14 @@ function hmacBase64Url(secret, input) {
   return crypto.hmac('sha256', secret, input, 'base64rawurl');
 }
 
+const buildRequest = hmacRequestBuilder(profile, listener, hmacBase64Url);
+
 /**
  * @param {string} eventId
  * @param {number} n
  */
 function send(eventId, n) {
-  const req = buildHmacRequest({
-    baseUrl: profile.baseUrl,
-    listenerId: listener.listenerId,
-    secret: listener.secret,
-    eventId: eventId,
-    timestamp: webhookTimestamp(Date.now()),
-    body: bodies[n % bodies.length],
-    hmac: hmacBase64Url,
-  });
+  const req = buildRequest(eventId, bodies[n % bodies.length], Date.now());
   return http.post(req.url, req.body, { headers: req.headers, tags: { name: 'POST /api/v1/webhooks/incoming/{listener_id}' } });
 }
 

@@ -18,7 +18,7 @@ import { buildOptions } from './lib/options.js';
 import { hmacListener, parseProfile } from './lib/profile.js';
 import { summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
-import { buildHmacRequest, webhookTimestamp } from './lib/webhook.js';
+import { hmacRequestBuilder } from './lib/webhook.js';
 
 const SCENARIO = 'webhook-hmac';
 const config = readConfig(__ENV, HOT_PATH_DEFAULTS);
@@ -51,16 +51,10 @@ function hmacBase64Url(secret, input) {
   return crypto.hmac('sha256', secret, input, 'base64rawurl');
 }
 
+const buildRequest = hmacRequestBuilder(profile, listener, hmacBase64Url);
+
 export default function () {
-  const req = buildHmacRequest({
-    baseUrl: profile.baseUrl,
-    listenerId: listener.listenerId,
-    secret: listener.secret,
-    eventId: uuidV4FromBytes(crypto.randomBytes(16)),
-    timestamp: webhookTimestamp(Date.now()),
-    body: bodies[exec.scenario.iterationInTest % bodies.length],
-    hmac: hmacBase64Url,
-  });
+  const req = buildRequest(uuidV4FromBytes(crypto.randomBytes(16)), bodies[exec.scenario.iterationInTest % bodies.length], Date.now());
   const res = http.post(req.url, req.body, { headers: req.headers, tags: { name: 'POST /api/v1/webhooks/incoming/{listener_id}' } });
   unexpected.add(res.status !== 200);
   check(res, { 'new event accepted (200)': function (r) { return r.status === 200; } });

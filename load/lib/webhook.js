@@ -78,6 +78,28 @@ export function buildHmacRequest(input) {
 }
 
 /**
+ * A builder for one listener: the scripts' per-iteration call takes only what changes (event ID, body,
+ * send time), so the listener, the secret and the injected HMAC are wired once.
+ * @param {{ baseUrl: string }} profile
+ * @param {{ listenerId: string, secret: string }} listener
+ * @param {HmacBase64Url} hmac k6/crypto in scripts, node:crypto in tests
+ * @returns {(eventId: string, body: string, epochMs: number) => BuiltRequest}
+ */
+export function hmacRequestBuilder(profile, listener, hmac) {
+  return function (eventId, body, epochMs) {
+    return buildHmacRequest({
+      baseUrl: profile.baseUrl,
+      listenerId: listener.listenerId,
+      secret: listener.secret,
+      eventId: eventId,
+      timestamp: webhookTimestamp(epochMs),
+      body: body,
+      hmac: hmac,
+    });
+  };
+}
+
+/**
  * @typedef {object} JwtRequestInput
  * @property {string} url the listener URL the corpus was signed for
  * @property {string} eventId

@@ -16,6 +16,7 @@ export interface WebhookLib {
   hmacSignatureInput(timestamp: string, eventId: string, body: string): string;
   webhookTimestamp(epochMs: number): string;
   buildHmacRequest(input: { baseUrl: string; listenerId: string; secret: string; eventId: string; timestamp: string; body: string; hmac: HmacBase64Url }): BuiltRequest;
+  hmacRequestBuilder(profile: { baseUrl: string }, listener: { listenerId: string; secret: string }, hmac: HmacBase64Url): (eventId: string, body: string, epochMs: number) => BuiltRequest;
   buildJwtRequest(input: { url: string; eventId: string; timestamp: string; body: string; jwt: string }): BuiltRequest;
 }
 
