@@ -59,12 +59,21 @@ function hmacRequest(path: string, sign: HmacSigner, eventId: string, body: Buff
   return webhookRequest(path, eventId, body, timestamp, ['webhook-signature', sign(timestamp, eventId, body)]);
 }
 
-export function hmacSource(options: WebhookSourceOptions): RequestSource {
+/** What both HMAC sources start from: the listener, its signer, the request path and the bodies. */
+function hmacSetup(options: WebhookSourceOptions, bodyCount?: number) {
   const key = options.listener ?? 'hmac';
   const { listenerId, secret } = hmacTarget(options.profile, key);
-  const sign = hmacSigner(secret);
-  const path = basePath(options.profile.baseUrl) + listenerPath(listenerId);
-  const bodies = loadBodies(options.seed, options.bodyBytes, options.profile);
+  return {
+    key,
+    listenerId,
+    sign: hmacSigner(secret),
+    path: basePath(options.profile.baseUrl) + listenerPath(listenerId),
+    bodies: loadBodies(options.seed, options.bodyBytes, options.profile, bodyCount),
+  };
+}
+
+export function hmacSource(options: WebhookSourceOptions): RequestSource {
+  const { key, listenerId, sign, path, bodies } = hmacSetup(options);
   let n = 0;
   const { depth, batch } = queueSizing(options.peakRate);
   const queue = new PrebuiltQueue(
@@ -83,11 +92,7 @@ export function hmacSource(options: WebhookSourceOptions): RequestSource {
 }
 
 export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
-  const key = options.listener ?? 'hmac';
-  const { listenerId, secret } = hmacTarget(options.profile, key);
-  const sign = hmacSigner(secret);
-  const path = basePath(options.profile.baseUrl) + listenerPath(listenerId);
-  const bodies = loadBodies(options.seed, options.bodyBytes, options.profile, 8);
+  const { key, listenerId, sign, path, bodies } = hmacSetup(options, 8);
   const poolSize = options.dupPool ?? 100;
   const eventIds: string[] = [];
   let n = 0;
