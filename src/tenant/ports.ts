@@ -1,19 +1,57 @@
-/** Port helpers for the sandbox: a port nobody listens on, found by binding port 0 and releasing it. */
+/** Port helpers for the sandbox: a port nobody listens on now, for a server the harness starts later. */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { HarnessError } from '../errors.js';
 
 /**
- * A TCP port that was free a moment ago on `host`. Another process could take it before it is used; on a
- * test machine that is rare, and the sandbox uses it only for the JWKS server and the "unreachable" URL.
+ * The window the sandbox picks its ports from: below the kernel's ephemeral range. A port handed out by
+ * `listen(0)` sits inside that range, where every outbound connection also takes its local port; on a busy
+ * run (the fault runner opens thousands of connections) one of them took the JWKS port between the pick
+ * and the JWKS server's bind (EADDRINUSE, seen in CI). Nothing auto-binds below the range, so a port found
+ * free there stays free unless someone listens on it on purpose.
  */
-export function pickFreePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
+const FALLBACK_WINDOW: readonly [number, number] = [20_000, 32_768];
+
+function pickWindow(): readonly [number, number] {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    // A kernel tuned to an unusually low range leaves no room below it: fall back to the usual window.
+    if (low !== undefined && Number.isInteger(low) && low > 12_000) return [Math.max(10_000, low - 12_768), low];
+  } catch {
+    // Not Linux: macOS and Windows start their ephemeral ranges at 49152, above the fallback window.
+  }
+  return FALLBACK_WINDOW;
+}
+
+const WINDOW = pickWindow();
+/** Ports this process has handed out, so two picks in one process never collide. */
+const handedOut = new Set<number>();
+
+function canListen(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A TCP port that nothing listens on at `host`, chosen at random below the ephemeral range (see WINDOW).
+ * Another process could still start listening on it before it is used; picking at random from thousands
+ * of ports makes two harnesses choosing the same one in the same instant vanishingly rare.
+ */
+export async function pickFreePort(host = '127.0.0.1'): Promise<number> {
+  const [low, high] = WINDOW;
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (handedOut.has(port)) continue;
+    if (await canListen(port, host)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new HarnessError('JWKS_SERVER', `no free TCP port on ${host} between ${low} and ${high - 1} after 200 tries`, {
+    hint: 'Something listens on most ports of that window; free some, or give the sandbox a JWKS port explicitly.',
   });
 }
