@@ -66,6 +66,14 @@ export interface ImageTarget {
   /** The profile the container wrote, validated; stays readable until stop(). */
   profilePath: string;
   networkMode: NetworkMode;
+  /**
+   * Where the harness's JWKS servers must listen: undefined on the host network (the profile's URL names
+   * 127.0.0.1, bound as is); `0.0.0.0` behind a mapped port, where the URL names host.docker.internal, which
+   * resolves inside the container to this machine's gateway address: listening on every address is the one
+   * choice that works for a Linux bridge (docker0) and for VM-based engines that forward to the host alike.
+   * The JWKS holds public keys only.
+   */
+  jwksListenHost?: string;
   /** One line for the report: image, container, network mode and address. */
   describe: string;
   /** The base URL given to the container (CONFORMANCE_BASE_URL). */
@@ -238,6 +246,7 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
   return {
     profilePath,
     networkMode: network.mode,
+    ...(network.mode === 'bridge' ? { jwksListenHost: '0.0.0.0' } : {}),
     describe: `image ${options.image}, container ${shortId}, ${where}`,
     baseUrl,
     containerId,

@@ -47,7 +47,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   const outsideErrors: RunSummary['harnessErrors'] = [];
   const suites = discoverSuites();
   const suiteGroups = new Set(suites.keys());
-  const jwks = await startProfileJwksServers(options.profile);
+  const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
   try {
     const phases: Array<{ collector: PhaseCollector; workers: number; parallel: boolean }> = [];
     const main = requirements.filter((req) => !req.movesClock);

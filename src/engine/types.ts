@@ -170,4 +170,10 @@ export interface RunOptions {
   targetDescription?: string;
   /** Interval of heartbeat events while a group runs long; default 15 s. */
   heartbeatMs?: number;
+  /**
+   * Address the harness's JWKS servers listen on instead of their URL's host: `0.0.0.0` when the target
+   * is a container behind a mapped port, whose JWKS URL names host.docker.internal (not a name this
+   * machine can bind).
+   */
+  jwksListenHost?: string;
 }

@@ -140,6 +140,13 @@ describe('run: selections that check nothing, unknown IDs and bad flags exit 2',
     expect(result.stderr).toMatch(/near matches: .*PAGE-01/);
   });
 
+  it('an --image-network that is not auto, host or bridge', async () => {
+    const result = await runCli(['run', '--image', 'img:1', '--image-network', 'sideways']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/image-network/);
+    expect(result.stderr).toMatch(/auto.*host.*bridge/);
+  });
+
   it('an unknown flag', async () => {
     const result = await runCli(['run', '--no-such-flag']);
     expect(result.code).toBe(2);
@@ -155,6 +162,7 @@ describe('run: selections that check nothing, unknown IDs and bad flags exit 2',
     [['--profile', 'x.json', '--fault', 'any'], '--fault only applies'],
     [['--profile', 'x.json', '--image', 'img:1'], '--profile and --image'],
     [['--image-env', 'A=1'], 'need --image'],
+    [['--image-network', 'bridge'], 'need --image'],
     [['--image', 'img:1', '--image-env', 'NOEQUALS'], 'K=V'],
     [['--image', 'img:1', '--image-startup-timeout', 'soon'], '--image-startup-timeout'],
   ])('bad value %j', async (args, message) => {

@@ -41,6 +41,8 @@ describe('startImageTarget', () => {
     try {
       expect(target.networkMode).toBe('host');
       expect(target.describe).toContain('on the host network');
+      // On the host network the profile's JWKS URL names 127.0.0.1, which the engine binds as it is.
+      expect(target.jwksListenHost).toBeUndefined();
       const profile = await loadProfile(target.profilePath);
       expect(profile.baseUrl).toBe(target.baseUrl);
       const clock = await fetch(`${profile.hooks?.baseUrl}/clock`, { headers: { authorization: `Bearer ${profile.hooks?.token}` } });

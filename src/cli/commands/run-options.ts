@@ -4,6 +4,7 @@
  * describes the same table. parseRunArgs turns the parsed values into a checked plan.
  */
 import type { Options } from 'yargs';
+import type { NetworkRequest } from '../../containers/index.js';
 import { splitPatterns } from '../../engine/selection.js';
 import { HarnessError } from '../../errors.js';
 import { REPORTER_NAMES, isReporterName, type ReporterName } from '../../reporters/index.js';
@@ -78,6 +79,13 @@ export const RUN_OPTIONS = {
     type: 'number',
     describe: 'Port the image listens on (default: chosen by the harness). e.g. --image-port 8080',
   },
+  'image-network': {
+    type: 'string',
+    choices: ['auto', 'host', 'bridge'],
+    default: 'auto',
+    describe:
+      'How the image\'s container is networked: host (shares this machine\'s network), bridge (a mapped port; it reaches the harness as host.docker.internal), or auto: host on a local Linux engine, bridge otherwise.',
+  },
   'image-startup-timeout': {
     type: 'string',
     default: '60s',
@@ -116,6 +124,7 @@ export interface RunArgs {
   image?: string;
   imageEnv?: Array<string | number>;
   imagePort?: number;
+  imageNetwork: string;
   imageStartupTimeout: string | number;
   keepContainer: boolean;
 }
@@ -123,7 +132,7 @@ export interface RunArgs {
 export type TargetPlan =
   | { kind: 'profile'; path: string }
   | { kind: 'embedded'; faults: string[] }
-  | { kind: 'image'; image: string; env: Record<string, string>; port?: number; startupTimeoutMs: number; keepContainer: boolean };
+  | { kind: 'image'; image: string; env: Record<string, string>; port?: number; network: NetworkRequest; startupTimeoutMs: number; keepContainer: boolean };
 
 export interface RunPlan {
   target: TargetPlan;
@@ -173,6 +182,13 @@ function parseEnvPairs(values: Array<string | number> | undefined): Record<strin
   return env;
 }
 
+function networkRequest(value: string): NetworkRequest {
+  // yargs already enforces the choices (ACCESS_CONFORMANCE_IMAGE_NETWORK becomes a flag too); this narrows
+  // the type, and keeps parseRunArgs safe for callers that skip yargs.
+  if (value === 'auto' || value === 'host' || value === 'bridge') return value;
+  throw usage(`--image-network takes auto, host or bridge (got "${value}")`, '--image-network');
+}
+
 function positiveInteger(value: number, flag: string): number {
   if (!Number.isFinite(value) || value < 1 || !Number.isInteger(value)) throw usage(`${flag} must be a positive whole number (got ${value})`, flag);
   return value;
@@ -186,8 +202,8 @@ export function parseRunArgs(args: RunArgs): RunPlan {
   if (faults.length > 0 && (args.profile !== undefined || args.image !== undefined)) {
     throw usage('--fault only applies to the embedded reference (run without --profile and --image)', '--fault');
   }
-  if (args.image === undefined && (args.imageEnv?.length || args.imagePort !== undefined || args.keepContainer)) {
-    throw usage('--image-env, --image-port and --keep-container need --image', '--image');
+  if (args.image === undefined && (args.imageEnv?.length || args.imagePort !== undefined || args.keepContainer || args.imageNetwork !== 'auto')) {
+    throw usage('--image-env, --image-port, --image-network and --keep-container need --image', '--image');
   }
   if (args.timeout === undefined || !Number.isFinite(args.timeout) || args.timeout <= 0) {
     throw usage(`--timeout must be a positive number of milliseconds (got ${String(args.timeout)})`, '--timeout');
@@ -203,6 +219,7 @@ export function parseRunArgs(args: RunArgs): RunPlan {
       image: args.image,
       env: parseEnvPairs(args.imageEnv),
       ...(args.imagePort === undefined ? {} : { port: positiveInteger(args.imagePort, '--image-port') }),
+      network: networkRequest(args.imageNetwork),
       startupTimeoutMs: parseDuration(args.imageStartupTimeout, '--image-startup-timeout'),
       keepContainer: args.keepContainer,
     };

@@ -17,6 +17,8 @@ export interface StartedTarget {
   profile: ResolvedProfile;
   /** Shown in the header when the harness started the target. */
   description?: string;
+  /** Where the JWKS servers must listen when the profile's JWKS host is not this machine's name for itself. */
+  jwksListenHost?: string;
   close(): Promise<void>;
 }
 
@@ -92,12 +94,18 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     ...(plan.port === undefined ? {} : { port: plan.port }),
     startupTimeoutMs: plan.startupTimeoutMs,
     keepContainer: plan.keepContainer,
+    network: plan.network,
     reportDir: resolve(outDir),
     hooks: true,
   });
   try {
     const profile = await loadProfile(started.profilePath);
-    return { profile, description: started.describe, close: () => started.stop() };
+    return {
+      profile,
+      description: started.describe,
+      ...(started.jwksListenHost === undefined ? {} : { jwksListenHost: started.jwksListenHost }),
+      close: () => started.stop(),
+    };
   } catch (error) {
     await started.stop();
     throw error;

@@ -52,6 +52,7 @@ export const runCommand = defineCommand<RunArgs>({
         ...(baseline ? { baseline } : {}),
         reporters,
         ...(target.description ? { targetDescription: target.description } : {}),
+        ...(target.jwksListenHost === undefined ? {} : { jwksListenHost: target.jwksListenHost }),
       });
       return summary.verdict.exitCode;
     } finally {

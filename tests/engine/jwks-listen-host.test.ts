@@ -1,0 +1,66 @@
+/**
+ * A container behind a mapped port publishes a JWKS URL under host.docker.internal: a name the harness's
+ * machine cannot listen on. `run --image` then hands the engine a listen host (0.0.0.0 for a bridge), and
+ * the engine's JWKS server must listen there while serving the URL the profile names. Docker's bridge
+ * cannot be reached on these machines, so the container's side is simulated in a child process (see
+ * support/jwks-listen-host-run.ts); the listen host here is 127.0.0.1, the loopback stand-in for 0.0.0.0.
+ */
+import { spawn } from 'node:child_process';
+import { lookup } from 'node:dns/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, ROOT } from '../cli/support.js';
+
+const SCRIPT = fileURLToPath(new URL('../../dist/tests/engine/support/jwks-listen-host-run.js', import.meta.url));
+
+interface Outcome {
+  jwksUrl?: string;
+  exitCode?: number;
+  passed?: number;
+  notPassed?: string[];
+  error?: string;
+}
+
+function runChild(listenHost: string): Promise<Outcome> {
+  assertBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SCRIPT, listenHost], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('close', () => {
+      clearTimeout(timer);
+      const line = stdout.trim().split('\n').at(-1) ?? '';
+      try {
+        resolve(JSON.parse(line) as Outcome);
+      } catch {
+        reject(new Error(`no result from the child\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
+const gatewayResolvesHere = await lookup('host.docker.internal').then(
+  () => true,
+  () => false,
+);
+
+describe('JWKS listen host (run --image behind a mapped port)', () => {
+  it('serves the profile\'s host.docker.internal JWKS URL from the given listen host: every JWT check passes', async () => {
+    const outcome = await runChild('127.0.0.1');
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.jwksUrl).toMatch(/^https:\/\/host\.docker\.internal:\d+\/jwks\.json$/);
+    expect(outcome.notPassed).toEqual([]);
+    expect(outcome.passed).toBeGreaterThan(20);
+    expect(outcome.exitCode).toBe(0);
+  }, 160_000);
+
+  // On a machine whose hosts file names host.docker.internal (Docker Desktop adds it) the URL's own host
+  // can be bound, and there is nothing to show.
+  it.skipIf(gatewayResolvesHere)('without it, the engine cannot listen on the URL\'s host: JWKS_SERVER (exit 2)', async () => {
+    const outcome = await runChild('none');
+    expect(outcome.error).toBe('JWKS_SERVER');
+  }, 60_000);
+});
