@@ -6,6 +6,9 @@ import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import type { Level } from '../requirements/types.js';
 import type { ResolvedProfile } from '../profile/types.js';
+// Brings vitest's types into a program that compiles src/ alone (docker/Dockerfile does): without an import
+// of its own, the augmentation below only worked when a test file had loaded 'vitest' first (TS2664).
+import type {} from 'vitest';
 
 export interface CheckMeta {
   requirementId: string;

@@ -5,17 +5,19 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listImageTargetContainers, removeContainer, startImageTarget, type ImageTarget } from '../../src/containers/index.js';
 import { listFaults } from '../../src/faults/index.js';
 import { requirement } from '../../src/requirements.js';
 import { loadProfile } from '../../src/profile/index.js';
-import { readReport, runCli } from './support/cli.js';
+import { readReport, runCli, runProcess } from './support/cli.js';
 import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, NO_EXEC_IMAGE } from './support/images.js';
 import { harnessError } from '../support/harness-error.js';
 
 const FULL_RUN_MS = 300_000;
+/** debootstrap, npm ci and tsc in the build, then a full run: about 100 s on a quiet 2-core machine. */
+const DOCKERFILE_MS = 600_000;
 let reference = '';
 let work = '';
 
@@ -177,4 +179,25 @@ describe('access-conformance run --image', () => {
       expect(await leftovers()).toEqual([]);
     }, 150_000);
   }
+});
+
+describe('docker/Dockerfile (the conventional build, for users with a registry)', () => {
+  // node:20-slim cannot be pulled here: docker/check-dockerfile.sh builds a stand-in (Debian bookworm from
+  // debootstrap, this machine's node and npm, user node), builds the Dockerfile on it, and runs
+  // `run --image` on the result. In this file, so that its container never overlaps the runs above.
+  it('builds on a stand-in for node:20-slim, and the image it makes is conformant', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    ctx.skip(
+      process.env.AC_DOCKERFILE_TEST !== '1',
+      'AC_DOCKERFILE_TEST is not 1: .ci/run sets it when it runs as root with debootstrap installed, which docker/check-dockerfile.sh needs',
+    );
+    const out = join(work, 'dockerfile');
+    const result = await runProcess('bash', [resolve('docker/check-dockerfile.sh'), out], DOCKERFILE_MS);
+    expect(result.code, `${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`).toBe(0);
+    const report = await readReport(out);
+    expect(report.totals).toMatchObject({ failed: 0, errored: 0, skipped: 0 });
+    expect(report.totals.passed).toBeGreaterThan(0);
+    expect(report.target.description).toContain('-dockerfile');
+    expect(await leftovers()).toEqual([]);
+  }, DOCKERFILE_MS + 30_000);
 });

@@ -20,11 +20,16 @@ export interface RunCliOptions {
 
 export function runCli(args: string[], timeoutMs: number, options: RunCliOptions = {}): Promise<CliResult> {
   if (!existsSync(resolve('dist/src/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  return runProcess(process.execPath, [CLI, ...args], timeoutMs, options);
+}
+
+/** Any command, with the environment the CLI gets (a script that runs the CLI must not see our flags). */
+export function runProcess(command: string, args: string[], timeoutMs: number, options: RunCliOptions = {}): Promise<CliResult> {
   // The CLI reads every ACCESS_CONFORMANCE_* variable as a flag: start from an environment without them.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ACCESS_CONFORMANCE_')));
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     if (child.pid !== undefined) options.onStart?.(child.pid);
     let stdout = '';
     let stderr = '';
