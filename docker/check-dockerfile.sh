@@ -70,7 +70,7 @@ context="$work/context"
 mkdir -p "$context"
 (cd "$root" && cp -a package.json package-lock.json tsconfig.json src schemas fixtures "$context/")
 echo "check-dockerfile: docker build -f docker/Dockerfile --build-arg NODE_IMAGE=$base_tag -t $image_tag"
-docker build --network host --build-arg "NODE_IMAGE=$base_tag" -f "$root/docker/Dockerfile" -t "$image_tag" "$context"
+docker build --force-rm --network host --build-arg "NODE_IMAGE=$base_tag" -f "$root/docker/Dockerfile" -t "$image_tag" "$context"
 
 echo "check-dockerfile: access-conformance run --image $image_tag"
 set +e

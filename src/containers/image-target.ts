@@ -9,9 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GenericContainer, type StartedTestContainer } from 'testcontainers';
+import { GenericContainer, type ContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import { HarnessError, isHarnessError } from '../errors.js';
 import {
   CONTAINER_PROFILE_DIR,
@@ -38,6 +38,7 @@ import {
   connectDocker,
   engineFacts,
   freeLoopbackPort,
+  jwksListenHostFor,
   requireLocalImage,
   type NetworkMode,
   type NetworkRequest,
@@ -68,10 +69,9 @@ export interface ImageTarget {
   networkMode: NetworkMode;
   /**
    * Where the harness's JWKS servers must listen: undefined on the host network (the profile's URL names
-   * 127.0.0.1, bound as is); `0.0.0.0` behind a mapped port, where the URL names host.docker.internal, which
-   * resolves inside the container to this machine's gateway address: listening on every address is the one
-   * choice that works for a Linux bridge (docker0) and for VM-based engines that forward to the host alike.
-   * The JWKS holds public keys only.
+   * 127.0.0.1, bound as is); behind a mapped port the URL names host.docker.internal, which resolves inside
+   * the container to its network's gateway: that address when it is this machine's (docker0 on a local
+   * Linux engine), else `0.0.0.0` (see jwksListenHostFor).
    */
   jwksListenHost?: string;
   /** One line for the report: image, container, network mode and address. */
@@ -242,17 +242,27 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
     });
   }
 
-  const where = network.mode === 'host' ? 'on the host network' : `behind mapped port ${hostPort} (bridge, ${network.reason})`;
+  const jwksListenHost = network.mode === 'bridge' ? await bridgeJwksListenHost(client, containerId) : undefined;
+  const where =
+    network.mode === 'host' ? 'on the host network' : `behind mapped port ${hostPort} (bridge, ${network.reason}; JWKS served on ${jwksListenHost})`;
   return {
     profilePath,
     networkMode: network.mode,
-    ...(network.mode === 'bridge' ? { jwksListenHost: '0.0.0.0' } : {}),
+    ...(jwksListenHost === undefined ? {} : { jwksListenHost }),
     describe: `image ${options.image}, container ${shortId}, ${where}`,
     baseUrl,
     containerId,
     logPath: log.filePath,
     stop: release,
   };
+}
+
+/** The container's network gateways (what host-gateway resolves to), matched against this machine's addresses. */
+async function bridgeJwksListenHost(client: ContainerRuntimeClient, containerId: string): Promise<string> {
+  const inspect = await client.container.inspect(client.container.getById(containerId)).catch(() => undefined);
+  const gateways = Object.values(inspect?.NetworkSettings.Networks ?? {}).map((net) => net.Gateway);
+  const local = Object.values(networkInterfaces()).flatMap((addresses) => (addresses ?? []).map((address) => address.address));
+  return jwksListenHostFor(gateways, local);
 }
 
 function validateOptions(options: ImageTargetOptions): void {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { splitTag } from '../../src/containers/docker-build.js';
 import { referenceDockerfile, referenceImageName } from '../../src/containers/reference-image.js';
 import { parseLdd, productionPackageDirs } from '../../src/containers/rootfs.js';
-import { chooseNetworkMode } from '../../src/containers/runtime.js';
+import { chooseNetworkMode, jwksListenHostFor } from '../../src/containers/runtime.js';
 
 const LDD_OUTPUT = `	linux-vdso.so.1 (0x00007ffd1a3f2000)
 	libdl.so.2 => /lib/x86_64-linux-gnu/libdl.so.2 (0x00007f1d00024000)
@@ -80,6 +80,19 @@ describe('chooseNetworkMode', () => {
   it('follows an explicit request', () => {
     expect(chooseNetworkMode(linux, 'bridge').mode).toBe('bridge');
     expect(chooseNetworkMode({ operatingSystem: 'Docker Desktop', operatingSystemType: 'linux' }, 'host').mode).toBe('host');
+  });
+});
+
+describe('jwksListenHostFor (bridge: where the harness serves the JWKS)', () => {
+  it('listens on the container\'s gateway when it is an address of this machine (docker0)', () => {
+    expect(jwksListenHostFor(['172.17.0.1'], ['127.0.0.1', '192.0.2.2', '172.17.0.1'])).toBe('172.17.0.1');
+    expect(jwksListenHostFor(['', '172.18.0.1'], ['172.18.0.1'])).toBe('172.18.0.1');
+  });
+
+  it('listens on every address when the gateway is not here (an engine in a VM) or unknown', () => {
+    expect(jwksListenHostFor(['192.168.65.1'], ['127.0.0.1', '10.0.0.5'])).toBe('0.0.0.0');
+    expect(jwksListenHostFor([], ['127.0.0.1'])).toBe('0.0.0.0');
+    expect(jwksListenHostFor([''], [''])).toBe('0.0.0.0');
   });
 });
 

@@ -130,6 +130,19 @@ describe('access-conformance run --image', () => {
     expect(await leftovers()).toEqual([]);
   }, 2 * FULL_RUN_MS + 60_000);
 
+  it('checks it behind a mapped port too (--image-network bridge): the container fetches the JWKS through the host gateway', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    // The harness still calls 127.0.0.1 (the mapped port); the container reaches the harness's JWKS server
+    // as host.docker.internal, on the bridge's gateway address.
+    const out = join(work, 'bridge');
+    const result = await runCli(['run', '--image', reference, '--image-network', 'bridge', '--reporter', 'json', '--out', out], FULL_RUN_MS);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const report = await readReport(out);
+    expect(report.totals).toMatchObject({ failed: 0, errored: 0 });
+    expect(report.target.description).toMatch(/behind mapped port \d+ \(bridge, requested; JWKS served on [\d.]+\)/);
+    expect(await leftovers()).toEqual([]);
+  }, FULL_RUN_MS + 30_000);
+
   it('fails (exit 1) on the reference image with a fault switched on', async (ctx) => {
     ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
     // A fault that breaks a MUST: one that only breaks SHOULDs is (rightly) exit 0 without --strict.

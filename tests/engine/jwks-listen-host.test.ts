@@ -1,9 +1,10 @@
 /**
  * A container behind a mapped port publishes a JWKS URL under host.docker.internal: a name the harness's
- * machine cannot listen on. `run --image` then hands the engine a listen host (0.0.0.0 for a bridge), and
- * the engine's JWKS server must listen there while serving the URL the profile names. Docker's bridge
- * cannot be reached on these machines, so the container's side is simulated in a child process (see
- * support/jwks-listen-host-run.ts); the listen host here is 127.0.0.1, the loopback stand-in for 0.0.0.0.
+ * machine cannot listen on. `run --image` then hands the engine a listen host (the bridge's gateway, or
+ * 0.0.0.0), and the engine's JWKS server must listen there while serving the URL the profile names. This
+ * is the engine's side alone, without Docker (tests/containers/docker.test.ts runs the real bridge when an
+ * engine is there): the container is simulated in a child process (support/jwks-listen-host-run.ts) whose
+ * reference resolves host.docker.internal to 127.0.0.1, the listen host given here.
  */
 import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
