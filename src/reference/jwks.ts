@@ -1,8 +1,9 @@
 /**
  * JWKS retrieval for JWT listeners (service.md §5.4). The raw fetcher ({@link createHttpsJwksFetcher}) is
  * the port a fault may replace; {@link createJwksCache} sits on top: documents are kept for a TTL, and an
- * unknown `kid` triggers at most one refetch per interval, so a stream of tokens with bogus kids cannot turn
- * the service into a JWKS request amplifier.
+ * unknown `kid` triggers at most one refetch per interval, and a failed fetch is not retried for a few
+ * seconds, so neither a stream of tokens with bogus kids nor one aimed at a listener whose JWKS is down can
+ * turn the service into a JWKS request amplifier.
  */
 import { request } from 'node:https';
 import { rootCertificates } from 'node:tls';
@@ -88,6 +89,12 @@ export interface JwksCacheOptions {
   ttlSeconds?: number;
   /** At most one refetch per this many seconds when a kid is unknown. */
   minRefetchSeconds?: number;
+  /**
+   * After a failed fetch, requests for that URL fail at once for this many seconds instead of fetching
+   * again: a flood of webhooks to a listener whose JWKS is down must not become a flood of connection
+   * attempts (each up to the fetch timeout) from the service.
+   */
+  failureBackoffSeconds?: number;
 }
 
 interface CacheEntry {
@@ -98,20 +105,32 @@ interface CacheEntry {
 export function createJwksCache(options: JwksCacheOptions): JwksCache {
   const ttl = options.ttlSeconds ?? 300;
   const minRefetch = options.minRefetchSeconds ?? 10;
+  const backoff = options.failureBackoffSeconds ?? 5;
   const entries = new Map<string, CacheEntry>();
+  // The last failure per URL (listener URLs are configuration: a bounded set).
+  const failures = new Map<string, { at: number; error: unknown }>();
   // Concurrent requests for one URL share one fetch.
   const inFlight = new Map<string, Promise<CacheEntry>>();
 
   const fetchEntry = (url: string): Promise<CacheEntry> => {
     let pending = inFlight.get(url);
     if (pending === undefined) {
+      const failure = failures.get(url);
+      if (failure !== undefined && options.clock.now() - failure.at < backoff) return Promise.reject(failure.error);
       pending = options
         .fetcher(url)
-        .then((jwks) => {
-          const entry = { jwks, fetchedAt: options.clock.now() };
-          entries.set(url, entry);
-          return entry;
-        })
+        .then(
+          (jwks) => {
+            const entry = { jwks, fetchedAt: options.clock.now() };
+            entries.set(url, entry);
+            failures.delete(url);
+            return entry;
+          },
+          (error: unknown) => {
+            failures.set(url, { at: options.clock.now(), error });
+            throw error;
+          },
+        )
         .finally(() => inFlight.delete(url));
       inFlight.set(url, pending);
     }

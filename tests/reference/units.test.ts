@@ -141,4 +141,31 @@ describe('JWKS cache', () => {
     });
     await expect(cache.getKey('u', 'a')).rejects.toThrow('ECONNREFUSED');
   });
+  it('does not refetch a JWKS that just failed: requests fail at once until the backoff passes', async () => {
+    let now = 0;
+    let fetches = 0;
+    let up = false;
+    const cache = createJwksCache({
+      clock: { now: () => now, advance: () => {} },
+      failureBackoffSeconds: 5,
+      fetcher: async (): Promise<Jwks> => {
+        fetches += 1;
+        if (!up) throw new Error('ECONNREFUSED');
+        return { keys: [{ kty: 'OKP', kid: 'a' }] };
+      },
+    });
+    await expect(cache.getKey('u', 'a')).rejects.toThrow('ECONNREFUSED');
+    for (let i = 0; i < 20; i += 1) await expect(cache.getKey('u', 'a')).rejects.toThrow('ECONNREFUSED');
+    expect(fetches).toBe(1);
+    // Another URL is not held back by this one's failure.
+    await expect(cache.getKey('v', 'a')).rejects.toThrow('ECONNREFUSED');
+    expect(fetches).toBe(2);
+    up = true;
+    now = 4;
+    await expect(cache.getKey('u', 'a')).rejects.toThrow('ECONNREFUSED');
+    expect(fetches).toBe(2);
+    now = 5;
+    expect((await cache.getKey('u', 'a'))?.kid).toBe('a');
+    expect(fetches).toBe(3);
+  });
 });
