@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { createVitest, Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckMeta, RunContext } from './check-meta.js';
 import { packageRoot } from './package-root.js';
 import { idFromTitle, testNamePattern } from './selection.js';
@@ -68,16 +68,25 @@ function errorCode(error: { [key: string]: unknown }): unknown {
   return error.code;
 }
 
-/** The bridge: a vitest reporter that forwards to the engine's sink. */
-class BridgeReporter implements Reporter {
+/**
+ * The bridge: a vitest reporter that forwards to the engine's sink. One vitest instance may run several
+ * phases (the fault runner's session reuses one): reset() points it at the next phase's IDs and sink.
+ */
+export class BridgeReporter implements Reporter {
   /** Unhandled errors of the run (outside any test). */
-  readonly unhandled: string[] = [];
-  private readonly ended = new Set<string>();
+  unhandled: string[] = [];
+  private ended = new Set<string>();
 
   constructor(
-    private readonly ids: ReadonlySet<string>,
-    private readonly sink: PhaseSink,
+    private ids: ReadonlySet<string>,
+    private sink: PhaseSink,
   ) {}
+
+  reset(ids: ReadonlySet<string>, sink: PhaseSink): void {
+    this.ids = ids;
+    this.sink = sink;
+    this.ended = new Set();
+  }
 
   onTestModuleQueued(testModule: TestModule): void {
     debug(`queued ${testModule.relativeModuleId}`);
@@ -131,29 +140,31 @@ function debug(line: string): void {
   if (DEBUG) process.stderr.write(`[engine ${new Date().toISOString().slice(11, 23)}] ${line}\n`);
 }
 
-/** Runs one phase; resolves with unhandled errors (strings) once every module ended. */
-export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<{ unhandled: string[] }> {
-  const root = packageRoot();
-  debug(`phase: ${request.files.length} files, ${request.ids.length} checks, ${request.maxWorkers} workers`);
-  const bridge = new BridgeReporter(new Set(request.ids), sink);
-  const savedExitCode = process.exitCode;
-  // Loaded on first use: vitest/node brings vite, which `list`, `diff` and `serve` never need.
-  const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest(
-    'test',
+export interface SuiteVitestSettings {
+  root: string;
+  /** Suite files (absolute paths). */
+  files: readonly string[];
+  reporter: Reporter;
+  maxWorkers: number;
+  testTimeoutMs: number;
+}
+
+type VitestOptions = Parameters<typeof createVitest>[1];
+type ViteOverrides = NonNullable<Parameters<typeof createVitest>[2]>;
+
+/** How the suites run under vitest, for the engine's phases and the fault runner's session alike. */
+export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOptions, ViteOverrides] {
+  return [
     {
       config: false,
-      root,
-      include: request.files.map((file) => relative(root, file).split('\\').join('/')),
+      root: settings.root,
+      include: settings.files.map((file) => relative(settings.root, file).split('\\').join('/')),
       watch: false,
-      reporters: [bridge],
-      provide: { acRun: request.context },
+      reporters: [settings.reporter],
       pool: 'threads',
-      maxWorkers: request.maxWorkers,
-      fileParallelism: request.fileParallelism,
-      testTimeout: request.testTimeoutMs,
-      hookTimeout: request.testTimeoutMs,
-      testNamePattern: testNamePattern(request.ids),
+      maxWorkers: Math.max(1, settings.maxWorkers),
+      testTimeout: settings.testTimeoutMs,
+      hookTimeout: settings.testTimeoutMs,
       passWithNoTests: true,
       silent: true,
       // The suites never print; any console noise from a dependency must not interleave with progress.
@@ -171,6 +182,27 @@ export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<
       clearScreen: false,
       server: { watch: null },
     },
+  ];
+}
+
+/** Runs one phase; resolves with unhandled errors (strings) once every module ended. */
+export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<{ unhandled: string[] }> {
+  const root = packageRoot();
+  debug(`phase: ${request.files.length} files, ${request.ids.length} checks, ${request.maxWorkers} workers`);
+  const bridge = new BridgeReporter(new Set(request.ids), sink);
+  const savedExitCode = process.exitCode;
+  // Loaded on first use: vitest/node brings vite, which `list`, `diff` and `serve` never need.
+  const { createVitest } = await import('vitest/node');
+  const [options, viteOverrides] = suiteVitestOptions({ root, files: request.files, reporter: bridge, maxWorkers: request.maxWorkers, testTimeoutMs: request.testTimeoutMs });
+  const vitest = await createVitest(
+    'test',
+    {
+      ...options,
+      provide: { acRun: request.context },
+      fileParallelism: request.fileParallelism,
+      testNamePattern: testNamePattern(request.ids),
+    },
+    viteOverrides,
   );
   debug('vitest created');
   try {
