@@ -2,32 +2,48 @@
 # Builds docker/Dockerfile where no image registry is reachable, and checks the image it makes.
 #
 # node:20-slim cannot be pulled here, so this script makes a stand-in with the same shape: Debian bookworm
-# (debootstrap, minbase, from Debian's package mirror), this machine's node and npm under /usr/local, and a
+# (debootstrap, minbase, from Debian's mirror), this machine's node and npm under /usr/local, and a
 # user `node` (uid 1000). It then builds docker/Dockerfile on it (`npm ci` reaches the npm registry over the
 # host network) and runs `access-conformance run --image` on the result: exit 0 expected.
 #
 # Needs root (debootstrap, chroot), debootstrap, a running Docker engine, and `npm run build` done.
 # Usage: docker/check-dockerfile.sh [report-folder]     (default reports/dockerfile-check)
-# Both images it makes are removed at the end; KEEP_IMAGES=1 keeps them.
+# Every image it makes carries a tag of this run's own, and is removed at the end (KEEP_IMAGES=1 keeps
+# them); nothing else on the engine is touched. DEBOOTSTRAP_MIRROR overrides the Debian mirror.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/reports/dockerfile-check}"
 version="$(node -p "require('$root/package.json').version")"
-base_tag="access-conformance-local/node:20-slim-standin"
-image_tag="access-conformance-reference:${version}-dockerfile"
+mirror="${DEBOOTSTRAP_MIRROR:-http://deb.debian.org/debian}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/access-conformance-dockerfile-XXXXXX")"
-images_before="$work/images-before"
+run_id="$(basename "$work" | tr '[:upper:]' '[:lower:]' | tr -cd 'a-z0-9' | tail -c 6)"
+base_tag="access-conformance-local/node:20-slim-standin-$run_id"
+stage_tag="access-conformance-local/dockerfile-build-stage:$run_id"
+image_tag="access-conformance-reference:${version}-dockerfile-$run_id"
 cleanup() {
-  if [ "${KEEP_IMAGES:-0}" != 1 ] && [ -f "$images_before" ]; then
-    docker rmi -f "$image_tag" "$base_tag" >/dev/null 2>&1 || true
-    # The legacy builder leaves the build stage and each step as untagged images: remove every image that
-    # appeared during this script (and only those), newest first (docker's order) so children go first.
-    docker images -aq --no-trunc | awk '!seen[$0]++' | grep -vxF -f "$images_before" | xargs -r docker rmi -f >/dev/null 2>&1 || true
+  if [ "${KEEP_IMAGES:-0}" != 1 ]; then
+    # Newest first: removing a tag also removes the untagged step images under it, up to the next tag, so
+    # the final image and the build stage go before the base they grew from.
+    for tag in "$image_tag" "$stage_tag"; do
+      if docker image inspect "$tag" >/dev/null 2>&1; then docker rmi "$tag" >/dev/null 2>&1 || true; fi
+    done
+    # A build that failed half-way leaves its finished steps as untagged images on the base: the builder
+    # printed each one's ID (" ---> 0123456789ab"); they are this run's (the base is new, so no step came
+    # from an older cache). Newest first.
+    if [ -f "$work/build.log" ]; then
+      grep -o -- '---> [0-9a-f]\{12\}$' "$work/build.log" | awk '{print $2}' | tac | xargs -r docker rmi >/dev/null 2>&1 || true
+    fi
+    if docker image inspect "$base_tag" >/dev/null 2>&1; then
+      docker rmi "$base_tag" >/dev/null 2>&1 || echo "check-dockerfile: could not remove $base_tag (still in use?)" >&2
+    fi
   fi
-  rm -rf "$work"
+  # --one-file-system: should debootstrap die with /proc or /sys still mounted inside, stay out of them.
+  rm -rf --one-file-system "$work"
 }
 trap cleanup EXIT
+# A TERM or INT (a test timing out, Ctrl-C) still runs the cleanup.
+trap 'exit 143' TERM INT
 
 for tool in debootstrap docker chroot tar; do
   command -v "$tool" >/dev/null || { echo "check-dockerfile: $tool is missing (apt-get install debootstrap docker.io)" >&2; exit 2; }
@@ -36,12 +52,11 @@ done
 docker info >/dev/null 2>&1 || { echo "check-dockerfile: no Docker engine answers (start dockerd)" >&2; exit 2; }
 [ -f "$root/dist/src/cli/main.js" ] || { echo "check-dockerfile: run npm run build first" >&2; exit 2; }
 
-docker images -aq --no-trunc | sort -u >"$images_before"
 node_bin="$(readlink -f "$(command -v node)")"
 npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
 echo "check-dockerfile: stand-in for node:20-slim: bookworm minbase + node $(node --version) + npm $(npm --version)"
 rootfs="$work/rootfs"
-debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
+debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
   { tail -20 "$work/debootstrap.log" >&2; echo "check-dockerfile: debootstrap failed" >&2; exit 2; }
 install -m 0755 "$node_bin" "$rootfs/usr/local/bin/node"
 mkdir -p "$rootfs/usr/local/lib/node_modules"
@@ -69,8 +84,12 @@ echo "check-dockerfile: imported $base_tag"
 context="$work/context"
 mkdir -p "$context"
 (cd "$root" && cp -a package.json package-lock.json tsconfig.json src schemas fixtures "$context/")
+build=(docker build --force-rm --network host --build-arg "NODE_IMAGE=$base_tag" -f "$root/docker/Dockerfile")
+# The build stage gets a tag of its own (the second build reuses it from the cache), so that the cleanup
+# can remove it by name instead of guessing which untagged images are ours.
+"${build[@]}" --target build -t "$stage_tag" "$context" 2>&1 | tee -a "$work/build.log"
 echo "check-dockerfile: docker build -f docker/Dockerfile --build-arg NODE_IMAGE=$base_tag -t $image_tag"
-docker build --force-rm --network host --build-arg "NODE_IMAGE=$base_tag" -f "$root/docker/Dockerfile" -t "$image_tag" "$context"
+"${build[@]}" -t "$image_tag" "$context" 2>&1 | tee -a "$work/build.log"
 
 echo "check-dockerfile: access-conformance run --image $image_tag"
 set +e

@@ -16,6 +16,11 @@ export interface CliResult {
 export interface RunCliOptions {
   /** Called once with the child's pid, e.g. to interrupt it. */
   onStart?: (pid: number) => void;
+  /**
+   * Start it in a process group of its own and send the timeout's SIGTERM to the whole group: a shell
+   * script runs its cleanup only once its current child (a docker build, a run) has ended.
+   */
+  processGroup?: boolean;
 }
 
 export function runCli(args: string[], timeoutMs: number, options: RunCliOptions = {}): Promise<CliResult> {
@@ -29,14 +34,17 @@ export function runProcess(command: string, args: string[], timeoutMs: number, o
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ACCESS_CONFORMANCE_')));
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.processGroup === true });
     if (child.pid !== undefined) options.onStart?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // SIGTERM first, so the CLI's own cleanup removes its container.
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    const timer = setTimeout(() => {
+      if (options.processGroup === true && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+      else child.kill('SIGTERM');
+    }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       done({ code, stdout, stderr, elapsedMs: Date.now() - started });
