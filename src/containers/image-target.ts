@@ -9,9 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GenericContainer, type ContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer } from 'testcontainers';
 import { HarnessError, isHarnessError } from '../errors.js';
 import {
   CONTAINER_PROFILE_DIR,
@@ -29,6 +29,7 @@ import {
 import { loadProfile } from '../profile/index.js';
 import { registerCleanup } from './cleanup.js';
 import { ContainerLog } from './container-log.js';
+import { bridgeJwksListenHost } from './gateway.js';
 import { IMAGE_TARGET_LABEL, IMAGE_TARGET_ROLE, removeContainer } from './inventory.js';
 import { waitForProfile } from './profile-wait.js';
 import { dockerEndpoint, removeContainerSync } from './sync-remove.js';
@@ -38,7 +39,6 @@ import {
   connectDocker,
   engineFacts,
   freeLoopbackPort,
-  jwksListenHostFor,
   requireLocalImage,
   type NetworkMode,
   type NetworkRequest,
@@ -69,9 +69,9 @@ export interface ImageTarget {
   networkMode: NetworkMode;
   /**
    * Where the harness's JWKS servers must listen: undefined on the host network (the profile's URL names
-   * 127.0.0.1, bound as is); behind a mapped port the URL names host.docker.internal, which resolves inside
-   * the container to its network's gateway: that address when it is this machine's (docker0 on a local
-   * Linux engine), else `0.0.0.0` (see jwksListenHostFor).
+   * 127.0.0.1, bound as is); behind a mapped port the URL names host.docker.internal: the address that
+   * name has in the container when it is this machine's (docker0 on a local Linux engine), else `0.0.0.0`
+   * (gateway.ts).
    */
   jwksListenHost?: string;
   /** One line for the report: image, container, network mode and address. */
@@ -242,7 +242,7 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
     });
   }
 
-  const jwksListenHost = network.mode === 'bridge' ? await bridgeJwksListenHost(client, containerId) : undefined;
+  const jwksListenHost = network.mode === 'bridge' ? await bridgeJwksListenHost(client, container) : undefined;
   const where =
     network.mode === 'host' ? 'on the host network' : `behind mapped port ${hostPort} (bridge, ${network.reason}; JWKS served on ${jwksListenHost})`;
   return {
@@ -255,14 +255,6 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
     logPath: log.filePath,
     stop: release,
   };
-}
-
-/** The container's network gateways (what host-gateway resolves to), matched against this machine's addresses. */
-async function bridgeJwksListenHost(client: ContainerRuntimeClient, containerId: string): Promise<string> {
-  const inspect = await client.container.inspect(client.container.getById(containerId)).catch(() => undefined);
-  const gateways = Object.values(inspect?.NetworkSettings.Networks ?? {}).map((net) => net.Gateway);
-  const local = Object.values(networkInterfaces()).flatMap((addresses) => (addresses ?? []).map((address) => address.address));
-  return jwksListenHostFor(gateways, local);
 }
 
 function validateOptions(options: ImageTargetOptions): void {

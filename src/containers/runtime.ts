@@ -131,13 +131,13 @@ export function freeLoopbackPort(): Promise<number> {
 }
 
 /**
- * Where the harness's JWKS server listens for a container behind a mapped port, which reaches it as
- * host.docker.internal, i.e. its network's gateway. When that gateway is an address of this machine (a
- * local Linux engine: docker0), listen there only, not on every interface. Otherwise (an engine in a VM,
- * whose gateway lives inside the VM and forwards to this machine) the one choice that works is every
- * address. The JWKS holds public keys only either way.
+ * Where the harness's JWKS server listens for a container behind a mapped port, which reaches it at
+ * `candidates` (what host.docker.internal stands for in it, or its network gateways). When one is an
+ * address of this machine (a local Linux engine: docker0), listen there only, not on every interface.
+ * Otherwise (an engine in a VM, whose gateway lives inside the VM and forwards to this machine) the one
+ * choice that works is every address. The JWKS holds public keys only either way.
  */
-export function jwksListenHostFor(containerGateways: readonly string[], localAddresses: readonly string[]): string {
+export function jwksListenHostFor(candidates: readonly string[], localAddresses: readonly string[]): string {
   const local = new Set(localAddresses);
-  return containerGateways.find((gateway) => gateway !== '' && local.has(gateway)) ?? '0.0.0.0';
+  return candidates.find((address) => address !== '' && local.has(address)) ?? '0.0.0.0';
 }

@@ -171,9 +171,9 @@ export interface RunOptions {
   /** Interval of heartbeat events while a group runs long; default 15 s. */
   heartbeatMs?: number;
   /**
-   * Address the harness's JWKS servers listen on instead of their URL's host: `0.0.0.0` when the target
-   * is a container behind a mapped port, whose JWKS URL names host.docker.internal (not a name this
-   * machine can bind).
+   * Address the harness's JWKS servers listen on instead of their URL's host: for a container behind a
+   * mapped port, whose JWKS URL names host.docker.internal (not a name this machine can bind), the address
+   * that name stands for when it is this machine's, else `0.0.0.0` (containers/image-target.ts).
    */
   jwksListenHost?: string;
 }

@@ -1,9 +1,14 @@
 // The pieces of the reference image build and of the network choice that need no Docker engine.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitTag } from '../../src/containers/docker-build.js';
 import { referenceDockerfile, referenceImageName } from '../../src/containers/reference-image.js';
 import { parseLdd, productionPackageDirs } from '../../src/containers/rootfs.js';
 import { chooseNetworkMode, jwksListenHostFor } from '../../src/containers/runtime.js';
+import { firstFileOfTar, hostsFileAddress } from '../../src/containers/gateway.js';
 
 const LDD_OUTPUT = `	linux-vdso.so.1 (0x00007ffd1a3f2000)
 	libdl.so.2 => /lib/x86_64-linux-gnu/libdl.so.2 (0x00007f1d00024000)
@@ -93,6 +98,30 @@ describe('jwksListenHostFor (bridge: where the harness serves the JWKS)', () => 
     expect(jwksListenHostFor(['192.168.65.1'], ['127.0.0.1', '10.0.0.5'])).toBe('0.0.0.0');
     expect(jwksListenHostFor([], ['127.0.0.1'])).toBe('0.0.0.0');
     expect(jwksListenHostFor([''], [''])).toBe('0.0.0.0');
+  });
+});
+
+describe('reading host.docker.internal from a container (gateway.ts)', () => {
+  it('takes the first file out of a tar archive as the engine sends it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-tar-'));
+    try {
+      const text = '127.0.0.1\tlocalhost\n172.17.0.1\thost.docker.internal\n';
+      writeFileSync(join(dir, 'hosts'), text);
+      const archive = execFileSync('tar', ['-C', dir, '-cf', '-', 'hosts']);
+      expect(firstFileOfTar(archive)?.toString('utf8')).toBe(text);
+      expect(firstFileOfTar(archive.subarray(0, 100))).toBeUndefined();
+      expect(firstFileOfTar(archive.subarray(0, 512))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds the address of a name in a hosts file', () => {
+    const hosts = '# comment host.docker.internal\n127.0.0.1 localhost\n\n192.168.65.254   host.docker.internal gateway.docker.internal # Docker\n10.0.0.1 host.docker.internal\n';
+    expect(hostsFileAddress(hosts, 'host.docker.internal')).toBe('192.168.65.254');
+    expect(hostsFileAddress(hosts, 'gateway.docker.internal')).toBe('192.168.65.254');
+    expect(hostsFileAddress(hosts, 'docker.internal')).toBeUndefined();
+    expect(hostsFileAddress('', 'localhost')).toBeUndefined();
   });
 });
 
