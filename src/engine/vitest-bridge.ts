@@ -185,6 +185,18 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
   ];
 }
 
+export type SuiteVitest = Awaited<ReturnType<typeof createVitest>>;
+
+/**
+ * A vitest instance for the suites that the caller drives phase by phase (the fault runner's session):
+ * created here so that vitest stays the engine's import, loaded on first use like runPhase's.
+ */
+export async function createSuiteVitest(settings: SuiteVitestSettings): Promise<SuiteVitest> {
+  const { createVitest: create } = await import('vitest/node');
+  const [options, viteOverrides] = suiteVitestOptions(settings);
+  return create('test', options, viteOverrides);
+}
+
 /** Runs one phase; resolves with unhandled errors (strings) once every module ended. */
 export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<{ unhandled: string[] }> {
   const root = packageRoot();

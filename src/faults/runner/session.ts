@@ -5,7 +5,6 @@
  * collector and result mapping, but vitest, its workers and its transformed modules are created once and
  * reused, which is most of the cost of a short run. Self-verification runs dozens of faults this way.
  */
-import { createVitest, type Vitest } from 'vitest/node';
 import { startProfileJwksServers } from '../../client/index.js';
 import type { RunContext } from '../../engine/check-meta.js';
 import { PhaseCollector } from '../../engine/collector.js';
@@ -15,7 +14,7 @@ import { preflight } from '../../engine/preflight.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/run-conformance.js';
 import { resolveSelection, testNamePattern } from '../../engine/selection.js';
 import type { CheckResult, Phase } from '../../engine/types.js';
-import { BridgeReporter, discoverSuites, suiteVitestOptions } from '../../engine/vitest-bridge.js';
+import { BridgeReporter, createSuiteVitest, discoverSuites } from '../../engine/vitest-bridge.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 
 export interface SessionOptions {
@@ -44,14 +43,13 @@ export async function createSuiteSession(options: SessionOptions): Promise<Suite
   // Its first phase resets it before any test runs.
   const reporter = new BridgeReporter(new Set(), { moduleStart: () => undefined, check: () => undefined, moduleEnd: () => undefined });
   const savedExitCode = process.exitCode;
-  const [vitestOptions, viteOverrides] = suiteVitestOptions({
+  const vitest = await createSuiteVitest({
     root,
     files: [...suites.values()],
     reporter,
     maxWorkers: options.workers,
     testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
   });
-  const vitest: Vitest = await createVitest('test', vitestOptions, viteOverrides);
 
   const phase = async (name: Phase, requirements: ReturnType<typeof resolveSelection>['requirements'], results: Map<string, CheckResult>, context: RunContext, sequential: boolean): Promise<void> => {
     if (requirements.length === 0) return;
