@@ -97,6 +97,11 @@ export interface JwksCacheOptions {
   failureBackoffSeconds?: number;
 }
 
+/** A fetch failure remembered from a moment ago (no fetch was attempted this time): worth no new log line. */
+export class RememberedJwksFailure extends Error {
+  override readonly name = 'RememberedJwksFailure';
+}
+
 interface CacheEntry {
   jwks: Jwks;
   fetchedAt: number;
@@ -116,7 +121,10 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
     let pending = inFlight.get(url);
     if (pending === undefined) {
       const failure = failures.get(url);
-      if (failure !== undefined && options.clock.now() - failure.at < backoff) return Promise.reject(failure.error);
+      if (failure !== undefined && options.clock.now() - failure.at < backoff) {
+        const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
+        return Promise.reject(new RememberedJwksFailure(`${reason} (failed ${options.clock.now() - failure.at} s ago; not retried yet)`, { cause: failure.error }));
+      }
       pending = options
         .fetcher(url)
         .then(

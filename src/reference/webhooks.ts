@@ -23,7 +23,7 @@ import { isUuidV4 } from '../crypto/uuid.js';
 import { verifyWebhookJwt } from '../crypto/webhook-jwt.js';
 import type { AddressMatcher } from './cidr.js';
 import { errorResponse, json, mediaType, payloadTooLarge } from './http.js';
-import type { JwksCache } from './jwks.js';
+import { RememberedJwksFailure, type JwksCache } from './jwks.js';
 import type { ListenerConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
 
 export const WEBHOOK_PATH_PREFIX = '/api/v1/webhooks/incoming/';
@@ -119,7 +119,10 @@ async function authenticate(
         return await context.jwks.getKey(listener.jwksUrl, kid);
       } catch (error) {
         jwksFailed = true;
-        context.deps.logger(`jwks: cannot fetch the JWKS of listener ${listener.listenerId}: ${(error as Error).message}`);
+        // Logged when a fetch fails, not again for each webhook refused while that failure is remembered.
+        if (!(error instanceof RememberedJwksFailure)) {
+          context.deps.logger(`jwks: cannot fetch the JWKS of listener ${listener.listenerId}: ${(error as Error).message}`);
+        }
         throw error;
       }
     },

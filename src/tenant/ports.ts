@@ -46,12 +46,13 @@ export async function pickFreePort(host = '127.0.0.1'): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const port = low + Math.floor(Math.random() * (high - low));
     if (handedOut.has(port)) continue;
-    if (await canListen(port, host)) {
-      handedOut.add(port);
-      return port;
-    }
+    // Reserved before the check, so that two picks running at once never both return it.
+    handedOut.add(port);
+    if (await canListen(port, host)) return port;
+    handedOut.delete(port);
   }
-  throw new HarnessError('JWKS_SERVER', `no free TCP port on ${host} between ${low} and ${high - 1} after 200 tries`, {
-    hint: 'Something listens on most ports of that window; free some, or give the sandbox a JWKS port explicitly.',
+  // Both ports picked here end up in JWKS URLs (the served one and the unreachable one).
+  throw new HarnessError('JWKS_SERVER', `no free TCP port on ${host} for the sandbox's JWKS URLs between ${low} and ${high - 1} after 200 tries`, {
+    hint: 'Something listens on most ports of that range; stop some of those listeners and retry.',
   });
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createAddressMatcher, parseCidr } from '../../src/reference/cidr.js';
 import { createClock } from '../../src/reference/clock.js';
 import { createMemoryEventStore, EVENT_RETENTION_SECONDS } from '../../src/reference/event-store.js';
-import { createJwksCache } from '../../src/reference/jwks.js';
+import { createJwksCache, RememberedJwksFailure } from '../../src/reference/jwks.js';
 import { createPageTokenCodec } from '../../src/reference/page-token.js';
 import { parsePageSize } from '../../src/reference/api.js';
 import { createMemoryRunner } from '../../src/reference/runner.js';
@@ -154,8 +154,9 @@ describe('JWKS cache', () => {
         return { keys: [{ kty: 'OKP', kid: 'a' }] };
       },
     });
+    await expect(cache.getKey('u', 'a')).rejects.not.toBeInstanceOf(RememberedJwksFailure);
+    for (let i = 0; i < 20; i += 1) await expect(cache.getKey('u', 'a')).rejects.toBeInstanceOf(RememberedJwksFailure);
     await expect(cache.getKey('u', 'a')).rejects.toThrow('ECONNREFUSED');
-    for (let i = 0; i < 20; i += 1) await expect(cache.getKey('u', 'a')).rejects.toThrow('ECONNREFUSED');
     expect(fetches).toBe(1);
     // Another URL is not held back by this one's failure.
     await expect(cache.getKey('v', 'a')).rejects.toThrow('ECONNREFUSED');

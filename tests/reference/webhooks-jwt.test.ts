@@ -5,8 +5,9 @@ import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { call, publicJwk, sha256Url, signJwt, uuid, type Jwk, type WireResponse } from './support/wire.js';
 
 let t: TestSandbox;
+const logs: string[] = [];
 beforeAll(async () => {
-  t = await startTestSandbox({ serveJwks: true });
+  t = await startTestSandbox({ serveJwks: true, logger: (line) => logs.push(line) });
 });
 afterAll(async () => t?.close());
 
@@ -122,6 +123,10 @@ describe('401 (ruling 22)', () => {
     const url = `${t.baseUrl}/api/v1/webhooks/incoming/${listenerId}`;
     const response = await send({ listenerId, key, claims: { aud: url } });
     expect(response.status).toBe(401);
+    // The failure is remembered for a few seconds: more webhooks are refused without a new fetch, and
+    // without a new log line each.
+    for (let i = 0; i < 5; i += 1) expect((await send({ listenerId, key, claims: { aud: url } })).status).toBe(401);
+    expect(logs.filter((line) => line.includes(`JWKS of listener ${listenerId}`))).toHaveLength(1);
   });
 });
 
