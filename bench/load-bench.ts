@@ -17,7 +17,7 @@
  * reports/bench/load.json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -28,6 +28,8 @@ import { runLoad, type LoadReport } from '../src/load/index.js';
 import { loadProfile } from '../src/profile/index.js';
 import type { ResolvedProfile } from '../src/profile/types.js';
 import { startSandbox } from '../src/tenant/sandbox.js';
+import { hmacSign } from '../src/crypto/index.js';
+import { median } from './registry.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 5000);
@@ -116,11 +118,7 @@ function startChild(kind: string): Promise<Child> {
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
+const BENCH_HMAC_SECRET = 'bench-hmac-secret';
 
 function fixtureProfile(baseUrl: string): ResolvedProfile {
   return {
@@ -132,7 +130,7 @@ function fixtureProfile(baseUrl: string): ResolvedProfile {
     tls: { insecureSkipVerify: false },
     credentials: { primary: { clientId: 'bench-client-0001@127.0.0.1/load', clientSecret: 'unused' } },
     apps: { entitlements: {} },
-    webhooks: { hmac: { listenerId: 'wh_bench', secret: 'bench-hmac-secret' } },
+    webhooks: { hmac: { listenerId: 'wh_bench', secret: BENCH_HMAC_SECRET } },
     limits: { webhookBodyBytes: 65_536 },
     secrets: [],
   };
@@ -144,7 +142,7 @@ function signedRequest(): { path: string; headers: Record<string, string>; body:
   const padded = body.replace('"note":""', `"note":"${'x'.repeat(BODY_BYTES - body.length)}"`);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const eventId = randomUUID();
-  const signature = createHmac('sha256', 'bench-hmac-secret').update(`${timestamp}.${eventId}.${padded}`).digest('base64url');
+  const signature = hmacSign({ secret: BENCH_HMAC_SECRET, timestamp, eventId, body: padded });
   return {
     path: '/api/v1/webhooks/incoming/wh_bench',
     headers: { 'content-type': 'application/json', 'webhook-timestamp': timestamp, 'webhook-event-id': eventId, 'webhook-signature': signature },

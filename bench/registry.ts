@@ -22,3 +22,10 @@ export interface Bench {
   description: string;
   run(): Promise<BenchReport>;
 }
+
+/** The median of some measurements (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

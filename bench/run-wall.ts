@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Bench, BenchReport } from './registry.js';
+import { median, type Bench, type BenchReport } from './registry.js';
 
 const BIN = fileURLToPath(new URL('../../bin/access-conformance.js', import.meta.url));
 const REPEATS = Math.max(1, Number(process.env.BENCH_RUN_REPEATS ?? 3));
@@ -23,12 +23,6 @@ interface OneRun {
   passed: number;
   skipped: number;
   checks: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
 }
 
 function runOnce(outDir: string, seed: string): Promise<OneRun> {
@@ -74,10 +68,10 @@ export const runWallBench: Bench = {
     return {
       name: 'run-wall',
       metrics: [
-        { label: 'full run, wall time (median)', value: median(walls), unit: 'ms' },
+        { label: 'full run, wall time (median)', value: Math.round(median(walls)), unit: 'ms' },
         { label: 'full run, wall time (min)', value: Math.min(...walls), unit: 'ms' },
         { label: 'full run, wall time (max)', value: Math.max(...walls), unit: 'ms' },
-        { label: 'engine time, preflight to verdict (median)', value: median(runs.map((r) => r.engineMs)), unit: 'ms' },
+        { label: 'engine time, preflight to verdict (median)', value: Math.round(median(runs.map((r) => r.engineMs))), unit: 'ms' },
         { label: 'checks selected', value: last.checks, unit: 'checks' },
         { label: 'checks passed', value: last.passed, unit: 'checks' },
         { label: 'checks skipped', value: last.skipped, unit: 'checks' },

@@ -8,7 +8,7 @@ import { HarnessError } from '../errors.js';
 import type { ResolvedProfile } from '../profile/types.js';
 import { basePath } from './bodies.js';
 import { startSigner, type SignerHandle } from './signer.js';
-import { PrebuiltQueue, queueSizing, queueSource, type RequestSource } from './source.js';
+import { PrebuiltQueue, queueSource, type RequestSource } from './source.js';
 
 export interface ApiSourceOptions {
   profile: ResolvedProfile;
@@ -28,14 +28,12 @@ export function tokenSource(options: ApiSourceOptions): RequestSource {
   const path = `${basePath(options.profile.baseUrl)}/auth/v1/token`;
   const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   const method = options.tokenMethod ?? 'secret';
-  const { depth, batch } = queueSizing(options.peakRate);
   const details: Record<string, string | number> = { method };
   if (method === 'secret') {
     const body = form({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
     const queue = new PrebuiltQueue(
       (count) => Array.from({ length: count }, (): LoadRequest => ({ method: 'POST', path, headers, body })),
-      depth,
-      batch,
+      options.peakRate,
       true,
     );
     return queueSource('token', 200, queue, details);
@@ -52,8 +50,7 @@ export function tokenSource(options: ApiSourceOptions): RequestSource {
         body: form({ grant_type: 'client_credentials', client_assertion_type: ASSERTION_TYPE, client_id: clientId, client_assertion: item.token }),
       }));
     },
-    depth,
-    batch,
+    options.peakRate,
     false,
   );
   return queueSource(
@@ -87,7 +84,6 @@ export function pagesSource(options: ApiSourceOptions): RequestSource {
   let queries: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   let n = 0;
-  const { depth, batch } = queueSizing(options.peakRate);
   const queue = new PrebuiltQueue(
     (count) => {
       const headers = { authorization: `Bearer ${bearer}`, accept: 'application/json' };
@@ -95,8 +91,7 @@ export function pagesSource(options: ApiSourceOptions): RequestSource {
       for (let i = 0; i < count; i += 1) out.push({ method: 'GET', path: `${path}?${queries[n++ % queries.length]}`, headers });
       return out;
     },
-    depth,
-    batch,
+    options.peakRate,
     true,
   );
   const details: Record<string, string | number> = { appId: app.appId, pageSize };

@@ -11,7 +11,7 @@ import { basePath, loadBodies } from './bodies.js';
 import { hmacSigner, type HmacSigner } from './hmac-signer.js';
 import { jwtSigningKey, type Corpus } from './corpus.js';
 import { startSigner, type SignerHandle } from './signer.js';
-import { PrebuiltQueue, queueSizing, queueSource, type RequestSource } from './source.js';
+import { PrebuiltQueue, queueSource, type RequestSource } from './source.js';
 
 export interface WebhookSourceOptions {
   profile: ResolvedProfile;
@@ -75,7 +75,6 @@ function hmacSetup(options: WebhookSourceOptions, bodyCount?: number) {
 export function hmacSource(options: WebhookSourceOptions): RequestSource {
   const { key, listenerId, sign, path, bodies } = hmacSetup(options);
   let n = 0;
-  const { depth, batch } = queueSizing(options.peakRate);
   const queue = new PrebuiltQueue(
     (count) => {
       // One timestamp per batch: batches are built well under a second ahead, far inside the ±300 s window.
@@ -84,8 +83,7 @@ export function hmacSource(options: WebhookSourceOptions): RequestSource {
       for (let i = 0; i < count; i += 1) out.push(hmacRequest(path, sign, randomUUID(), bodies[n++ % bodies.length], timestamp));
       return out;
     },
-    depth,
-    batch,
+    options.peakRate,
     true,
   );
   return queueSource('webhook-hmac', 200, queue, { listener: key, listenerId, bodyBytes: options.bodyBytes, signing: 'HMAC-SHA256, prebuilt in batches' });
@@ -96,7 +94,6 @@ export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
   const poolSize = options.dupPool ?? 100;
   const eventIds: string[] = [];
   let n = 0;
-  const { depth, batch } = queueSizing(options.peakRate);
   const queue = new PrebuiltQueue(
     (count) => {
       const timestamp = nowSeconds();
@@ -107,8 +104,7 @@ export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
       }
       return out;
     },
-    depth,
-    batch,
+    options.peakRate,
     true,
   );
   // Priming: each ID must first be accepted once, so that every measured send is a true duplicate.
@@ -133,7 +129,6 @@ export function jwtSource(options: WebhookSourceOptions): RequestSource {
   const path = basePath(options.profile.baseUrl) + listenerPath(listener.listenerId);
   const bodies = loadBodies(options.seed, options.bodyBytes, options.profile);
   let signer: SignerHandle | undefined;
-  const { depth, batch } = queueSizing(options.peakRate);
   const queue = new PrebuiltQueue(
     async (count) => {
       if (!signer) throw new HarnessError('INTERNAL', 'signer not started');
@@ -141,8 +136,7 @@ export function jwtSource(options: WebhookSourceOptions): RequestSource {
       const timestamp = nowSeconds();
       return items.map((item) => jwtRequest(path, item.eventId ?? '', bodies[item.body ?? 0], item.token, timestamp));
     },
-    depth,
-    batch,
+    options.peakRate,
     false,
   );
   const details: Record<string, string | number> = { listenerId: listener.listenerId, alg, kid: key.kid, bodyBytes: options.bodyBytes };
@@ -177,7 +171,6 @@ function corpusSource(options: WebhookSourceOptions, corpus: Corpus): RequestSou
   const path = new URL(corpus.url).pathname;
   const bodies = corpus.bodies.map((text) => Buffer.from(text, 'utf8'));
   let n = 0;
-  const { depth, batch } = queueSizing(options.peakRate);
   const queue = new PrebuiltQueue(
     (count) => {
       const timestamp = nowSeconds();
@@ -188,8 +181,7 @@ function corpusSource(options: WebhookSourceOptions, corpus: Corpus): RequestSou
       }
       return out;
     },
-    depth,
-    batch,
+    options.peakRate,
     true,
   );
   return queueSource('webhook-jwt', 200, queue, { listenerId: corpus.listenerId, alg: corpus.alg, corpus: `${corpus.count} pre-signed requests` });

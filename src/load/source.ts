@@ -29,7 +29,7 @@ export interface RequestSource {
 export type Produce = (count: number) => LoadRequest[] | Promise<LoadRequest[]>;
 
 /**
- * A queue kept `depth` deep by a producer called with `batch`-sized requests. A synchronous producer
+ * A queue kept `depth` deep (from the peak rate) by a producer called with `batch`-sized requests. A synchronous producer
  * (HMAC: cheap) also refills inline when the queue runs dry; an asynchronous one (worker signing) cannot,
  * and the driver waits on ready().
  */
@@ -43,12 +43,18 @@ export class PrebuiltQueue {
   private failure: unknown;
   private done = false;
 
+  /** About half a second of the peak rate ahead, refilled in batches of an eighth of that. */
+  readonly depth: number;
+  readonly batch: number;
+
   constructor(
     private readonly produce: Produce,
-    readonly depth: number,
-    readonly batch: number,
+    peakRate: number,
     private readonly synchronous: boolean,
-  ) {}
+  ) {
+    this.depth = Math.min(8192, Math.max(64, Math.ceil(peakRate * 0.5)));
+    this.batch = Math.min(128, Math.max(16, Math.ceil(this.depth / 8)));
+  }
 
   get available(): number {
     return this.size;
@@ -135,12 +141,6 @@ export class PrebuiltQueue {
     };
     void loop();
   }
-}
-
-/** Queue sizing: about half a second of the peak rate ahead, in quarters. */
-export function queueSizing(peakRate: number): { depth: number; batch: number } {
-  const depth = Math.min(8192, Math.max(64, Math.ceil(peakRate * 0.5)));
-  return { depth, batch: Math.min(128, Math.max(16, Math.ceil(depth / 8))) };
 }
 
 /** A RequestSource over a PrebuiltQueue, with optional set-up before priming and clean-up after. */
