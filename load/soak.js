@@ -12,21 +12,18 @@ import { Rate } from 'k6/metrics';
 import { makeBodies } from './lib/body.js';
 import { readConfig } from './lib/config.js';
 import { buildOptions } from './lib/options.js';
-import { hmacListener, parseProfile } from './lib/profile.js';
+import { hmacListener, parseProfile, profilePath, requireBodyWithinLimit } from './lib/profile.js';
 import { summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
 import { hmacRequestBuilder } from './lib/webhook.js';
 
 const SCENARIO = 'soak';
 const config = readConfig(__ENV, { rate: 50, duration: '2h', bodyBytes: 1024 });
-if (!__ENV.PROFILE) throw new Error('Set -e PROFILE=/absolute/path/to/target.json (k6 resolves relative paths from the script folder)');
-const profile = parseProfile(open(__ENV.PROFILE));
+const profile = parseProfile(open(profilePath(__ENV)));
 const listener = hmacListener(profile, __ENV, __ENV.LISTENER || 'hmac');
 const dupEvery = Number(__ENV.DUP_EVERY || 100);
 if (!(dupEvery >= 2)) throw new Error('DUP_EVERY must be at least 2');
-if (config.bodyBytes > profile.webhookBodyBytes) {
-  throw new Error('BODY_BYTES=' + config.bodyBytes + ' is over the target limit of ' + profile.webhookBodyBytes + ' bytes');
-}
+requireBodyWithinLimit(config.bodyBytes, profile);
 
 const bodies = new SharedArray('soak-bodies', function () {
   return makeBodies(Number(__ENV.SEED || 1), 64, config.bodyBytes);

@@ -7,14 +7,13 @@ import http from 'k6/http';
 import { Rate } from 'k6/metrics';
 import { readConfig } from './lib/config.js';
 import { buildOptions } from './lib/options.js';
-import { parseProfile, primaryCredential } from './lib/profile.js';
+import { parseProfile, primaryCredential, profilePath } from './lib/profile.js';
 import { summaryOutputs } from './lib/summary.js';
 import { buildTokenRequest, isTokenResponse } from './lib/token.js';
 
 const SCENARIO = 'token';
 const config = readConfig(__ENV, { rate: 20, duration: '1m', bodyBytes: 2 });
-if (!__ENV.PROFILE) throw new Error('Set -e PROFILE=/absolute/path/to/target.json (k6 resolves relative paths from the script folder)');
-const profile = parseProfile(open(__ENV.PROFILE));
+const profile = parseProfile(open(profilePath(__ENV)));
 const credential = primaryCredential(profile, __ENV);
 
 export const options = buildOptions({

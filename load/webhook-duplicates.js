@@ -14,15 +14,14 @@ import { Rate } from 'k6/metrics';
 import { makeBodies } from './lib/body.js';
 import { HOT_PATH_DEFAULTS, readConfig } from './lib/config.js';
 import { buildOptions } from './lib/options.js';
-import { hmacListener, parseProfile } from './lib/profile.js';
+import { hmacListener, parseProfile, profilePath } from './lib/profile.js';
 import { summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
 import { hmacRequestBuilder } from './lib/webhook.js';
 
 const SCENARIO = 'webhook-duplicates';
 const config = readConfig(__ENV, HOT_PATH_DEFAULTS);
-if (!__ENV.PROFILE) throw new Error('Set -e PROFILE=/absolute/path/to/target.json (k6 resolves relative paths from the script folder)');
-const profile = parseProfile(open(__ENV.PROFILE));
+const profile = parseProfile(open(profilePath(__ENV)));
 const listener = hmacListener(profile, __ENV, __ENV.LISTENER || 'hmac');
 const poolSize = Number(__ENV.DUP_POOL || 50);
 if (!(poolSize >= 1 && poolSize <= 10000)) throw new Error('DUP_POOL must be between 1 and 10000');

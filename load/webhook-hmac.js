@@ -15,19 +15,16 @@ import { Rate } from 'k6/metrics';
 import { makeBodies } from './lib/body.js';
 import { HOT_PATH_DEFAULTS, readConfig } from './lib/config.js';
 import { buildOptions } from './lib/options.js';
-import { hmacListener, parseProfile } from './lib/profile.js';
+import { hmacListener, parseProfile, profilePath, requireBodyWithinLimit } from './lib/profile.js';
 import { summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
 import { hmacRequestBuilder } from './lib/webhook.js';
 
 const SCENARIO = 'webhook-hmac';
 const config = readConfig(__ENV, HOT_PATH_DEFAULTS);
-if (!__ENV.PROFILE) throw new Error('Set -e PROFILE=/absolute/path/to/target.json (k6 resolves relative paths from the script folder)');
-const profile = parseProfile(open(__ENV.PROFILE));
+const profile = parseProfile(open(profilePath(__ENV)));
 const listener = hmacListener(profile, __ENV, __ENV.LISTENER || 'hmac');
-if (config.bodyBytes > profile.webhookBodyBytes) {
-  throw new Error('BODY_BYTES=' + config.bodyBytes + ' is over the target limit of ' + profile.webhookBodyBytes + ' bytes');
-}
+requireBodyWithinLimit(config.bodyBytes, profile);
 
 // Generated once and shared by every VU (SharedArray), seeded so runs are comparable.
 const bodies = new SharedArray('webhook-bodies', function () {

@@ -25,6 +25,27 @@
  */
 
 /**
+ * The profile's path from -e PROFILE; the script opens it (k6's open() belongs to the script's init code).
+ * @param {Record<string, string | undefined>} env
+ * @returns {string}
+ */
+export function profilePath(env) {
+  if (!env.PROFILE) throw new Error('Set -e PROFILE=/absolute/path/to/target.json (k6 resolves relative paths from the script folder)');
+  return env.PROFILE;
+}
+
+/**
+ * Refuses a BODY_BYTES the target would answer 413 to: every request of the run would be an error.
+ * @param {number} bodyBytes
+ * @param {ScriptProfile} profile
+ */
+export function requireBodyWithinLimit(bodyBytes, profile) {
+  if (bodyBytes > profile.webhookBodyBytes) {
+    throw new Error('BODY_BYTES=' + bodyBytes + ' is over the target limit of ' + profile.webhookBodyBytes + ' bytes');
+  }
+}
+
+/**
  * @param {string} text JSON of a target profile
  * @returns {ScriptProfile}
  */

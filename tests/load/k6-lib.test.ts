@@ -147,6 +147,10 @@ describe('pure modules', () => {
     expect(() => profiles.hmacListener(p, {}, 'hmacSecond')).toThrow(/no webhooks.hmacSecond/);
     expect(() => profiles.parseProfile('{')).toThrow(/not valid JSON/);
     expect(() => profiles.parseProfile('{"version":2}')).toThrow(/version 1/);
+    expect(profiles.profilePath({ PROFILE: '/t/p.json' })).toBe('/t/p.json');
+    expect(() => profiles.profilePath({})).toThrow(/Set -e PROFILE=/);
+    expect(() => profiles.requireBodyWithinLimit(p.webhookBodyBytes, p)).not.toThrow();
+    expect(() => profiles.requireBodyWithinLimit(p.webhookBodyBytes + 1, p)).toThrow(/over the target limit/);
   });
 
   it('toJUnit: one case per threshold and check, crossed ones as failures, names escaped', () => {

@@ -44,6 +44,8 @@ export interface ProfileLib {
   hmacListener(profile: ScriptProfile, env: Record<string, string | undefined>, key?: string): { listenerId: string; secret: string };
   primaryCredential(profile: ScriptProfile, env: Record<string, string | undefined>): { clientId: string; clientSecret: string };
   secretValue(ref: unknown, env: Record<string, string | undefined>, field: string): string;
+  profilePath(env: Record<string, string | undefined>): string;
+  requireBodyWithinLimit(bodyBytes: number, profile: ScriptProfile): void;
 }
 
 export interface TokenLib {
