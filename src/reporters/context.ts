@@ -3,6 +3,8 @@
  * recorder's rules (tokens, JWTs, secret-named fields), applied to every text a reporter prints or writes,
  * on top of the redaction the client already did when it recorded the exchanges.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createRecorder } from '../client/recorder.js';
 import { REDACTED, secretShapes } from '../client/redact.js';
 import type { ResolvedProfile } from '../profile/types.js';
@@ -51,4 +53,18 @@ export function redactDeep<T>(value: T, redact: (text: string) => string): T {
     return out as T;
   }
   return value;
+}
+
+/**
+ * How a file reporter writes: `value` redacted string by string, rendered, the rendered text scrubbed of
+ * the profile's secrets, written to <outDir>/<fileName> and listed as an artifact. One path for every
+ * report file, so none can skip a step. Returns the text written.
+ */
+export async function writeReportFile<T>(ctx: ReporterContext, fileName: string, value: T, render: (redacted: T) => string): Promise<string> {
+  const text = ctx.scrub(render(redactDeep(value, ctx.redact)));
+  const path = join(ctx.outDir, fileName);
+  await mkdir(ctx.outDir, { recursive: true });
+  await writeFile(path, text);
+  ctx.artifacts.push(path);
+  return text;
 }

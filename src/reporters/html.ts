@@ -2,10 +2,8 @@
  * `--reporter html`: <out>/report.html, one self-contained file (inline CSS and JS, no external assets).
  * The data is the json report (with every check's exchanges), embedded as a JSON script block.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
-import { redactDeep, type ReporterContext } from './context.js';
+import { writeReportFile, type ReporterContext } from './context.js';
 import { finalLine, formatDuration } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { escapeXml } from './junit.js';
@@ -81,9 +79,6 @@ export class HtmlReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    const path = join(this.ctx.outDir, HTML_REPORT_FILE);
-    await mkdir(this.ctx.outDir, { recursive: true });
-    await writeFile(path, this.ctx.scrub(renderHtml(redactDeep(summary, this.ctx.redact))));
-    this.ctx.artifacts.push(path);
+    await writeReportFile(this.ctx, HTML_REPORT_FILE, summary, renderHtml);
   }
 }

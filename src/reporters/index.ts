@@ -39,6 +39,6 @@ export function createReporters(names: readonly string[], ctx: ReporterContext):
   return [...[...wanted].map((name) => new REPORTERS[name](ctx)), new ConsoleReporter(ctx)];
 }
 
-export { createRedact, createScrub, redactDeep, type ReporterContext, type ReporterOutput } from './context.js';
+export { createRedact, createScrub, type ReporterContext, type ReporterOutput } from './context.js';
 export { readJsonReport, toJsonReport, type JsonReport, type JsonCheckResult, REPORT_FORMAT, REPORT_FORMAT_VERSION } from './json-report.js';
 export { diffReports, type ReportDiff } from './report-diff.js';

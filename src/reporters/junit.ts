@@ -4,10 +4,8 @@
  * their reason. SHOULD failures without --strict and INFO observations are reported as passing test cases
  * with <system-out>, so CI dashboards agree with the exit code.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
-import { redactDeep, type ReporterContext } from './context.js';
+import { writeReportFile, type ReporterContext } from './context.js';
 import { failureKind, formatExchange, resultsByGroup } from './format.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
@@ -92,9 +90,6 @@ export class JunitReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    const path = join(this.ctx.outDir, JUNIT_REPORT_FILE);
-    await mkdir(this.ctx.outDir, { recursive: true });
-    await writeFile(path, this.ctx.scrub(renderJunit(redactDeep(summary, this.ctx.redact))));
-    this.ctx.artifacts.push(path);
+    await writeReportFile(this.ctx, JUNIT_REPORT_FILE, summary, renderJunit);
   }
 }

@@ -2,10 +2,9 @@
  * `--reporter markdown`: <out>/summary.md, and appended to $GITHUB_STEP_SUMMARY when that is set, so a
  * GitHub Actions job page shows the verdict, the totals by level and every failure.
  */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile } from 'node:fs/promises';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
-import { redactDeep, type ReporterContext } from './context.js';
+import { writeReportFile, type ReporterContext } from './context.js';
 import { failureKind, finalLine, formatDuration, formatExchange, skipsByReason } from './format.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
@@ -87,11 +86,7 @@ export class MarkdownReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    const text = this.ctx.scrub(renderMarkdown(redactDeep(summary, this.ctx.redact)));
-    const path = join(this.ctx.outDir, MARKDOWN_REPORT_FILE);
-    await mkdir(this.ctx.outDir, { recursive: true });
-    await writeFile(path, text);
-    this.ctx.artifacts.push(path);
+    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, renderMarkdown);
     const stepSummary = this.ctx.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) {
       await appendFile(stepSummary, `${text}\n`);
