@@ -5,6 +5,7 @@
  * sent (deep equality: key order and number spelling are the JSON encoder's business, values are not).
  */
 import { describe } from 'vitest';
+import type { TargetClient } from '../src/client/types.js';
 import { check } from './support/check.js';
 import { expectStatus, fail } from './support/expect.js';
 import {
@@ -18,29 +19,25 @@ import {
 import { freshEventId, hmacListener, jwtListener, nestedUnicodeBody, sampleBody } from './support/webhook-values.js';
 import { generateHmacSecret } from '../src/crypto/hmac.js';
 
+/** Sends one valid webhook, then expects exactly one run whose context is the body sent. */
+async function expectOneRunWithBody(client: TargetClient, listener: 'hmac' | 'jwt', listenerId: string, body: Record<string, unknown>, label: string): Promise<void> {
+  const eventId = freshEventId();
+  expectAccepted(await client.sendWebhook(listener, { eventId, body, label: `runs: ${label}` }), label);
+  const run = await expectExactlyOneRun(client, listenerId, eventId, `after a 200 (${label})`);
+  expectContextEquals(run, body, label);
+}
+
 describe('§6 Automation runs', () => {
   check('RUN-01', async ({ client, faker, profile }) => {
-    const eventId = freshEventId();
-    const body = sampleBody(faker);
-    expectAccepted(await client.sendWebhook('hmac', { eventId, body, label: 'runs: valid request' }), 'valid request');
-    const run = await expectExactlyOneRun(client, hmacListener(profile).listenerId, eventId, 'after a 200');
-    expectContextEquals(run, body, 'after a 200');
+    await expectOneRunWithBody(client, 'hmac', hmacListener(profile).listenerId, sampleBody(faker), 'valid request');
   });
 
   check('RUN-02', async ({ client, faker, profile }) => {
-    const eventId = freshEventId();
-    const body = nestedUnicodeBody(faker);
-    expectAccepted(await client.sendWebhook('hmac', { eventId, body, label: 'runs: nested, non-ASCII body' }), 'nested, non-ASCII body');
-    const run = await expectExactlyOneRun(client, hmacListener(profile).listenerId, eventId, 'after a 200 for a nested, non-ASCII body');
-    expectContextEquals(run, body, 'nested, non-ASCII body');
+    await expectOneRunWithBody(client, 'hmac', hmacListener(profile).listenerId, nestedUnicodeBody(faker), 'nested, non-ASCII body');
   });
 
   check('RUN-03', async ({ client, faker, profile }) => {
-    const eventId = freshEventId();
-    const body = sampleBody(faker);
-    expectAccepted(await client.sendWebhook('jwt', { eventId, body, label: 'runs: valid JWT request' }), 'valid JWT request');
-    const run = await expectExactlyOneRun(client, jwtListener(profile).listenerId, eventId, 'after a 200 on the JWT listener');
-    expectContextEquals(run, body, 'JWT listener');
+    await expectOneRunWithBody(client, 'jwt', jwtListener(profile).listenerId, sampleBody(faker), 'valid JWT request');
   });
 
   check('RUN-04', async ({ client, note }) => {
