@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { packageRoot, toolVersion } from '../engine/package-root.js';
+import { packageRoot, toolVersion } from '../package.js';
 import { HarnessError } from '../errors.js';
 import { BUILT_IMAGE_LABEL, buildImage, pruneUntaggedImages } from './docker-build.js';
 import { assembleRootfs, folderBytes, IMAGE_APP_DIR, IMAGE_NODE_PATH } from './rootfs.js';

@@ -2,7 +2,7 @@
 export { runConformance, CHECK_TIMEOUT_FACTOR } from './run-conformance.js';
 export { loadBaseline, parseBaseline, type Baseline } from './baseline.js';
 export { resolveSelection, splitPatterns, nearMatches, testNamePattern } from './selection.js';
-export { packageRoot, toolVersion, TOOL_NAME } from './package-root.js';
+export { packageRoot, toolVersion, TOOL_NAME } from '../package.js';
 export { computeTotals, computeVerdict, isBlocking } from './verdict.js';
 export type * from './types.js';
 export type { CheckMeta, RunContext } from './check-meta.js';

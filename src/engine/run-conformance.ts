@@ -8,7 +8,7 @@ import { CATALOGUE_VERSION } from '../requirements.js';
 import type { RunContext } from './check-meta.js';
 import { PhaseCollector } from './collector.js';
 import { Emitter } from './emitter.js';
-import { TOOL_NAME, toolVersion } from './package-root.js';
+import { TOOL_NAME, toolVersion } from '../package.js';
 import { preflight } from './preflight.js';
 import { resolveSelection } from './selection.js';
 import type { CheckResult, RunHeader, RunOptions, RunSummary } from './types.js';

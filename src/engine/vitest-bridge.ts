@@ -7,7 +7,7 @@ import { basename, join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { createVitest, Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckMeta, RunContext } from './check-meta.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../package.js';
 import { idFromTitle, testNamePattern } from './selection.js';
 
 const SUITE_SUFFIX = '.suite.ts';

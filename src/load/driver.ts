@@ -7,7 +7,7 @@
  * A request due while `maxInFlight` are outstanding is not sent and counts as dropped (k6's
  * dropped_iterations).
  */
-import type { LoadTransport } from '../client/load-transport.js';
+import type { LoadTransport } from './load-transport.js';
 import type { ArrivalSchedule } from './schedule.js';
 import type { RequestSource } from './source.js';
 import type { IntervalRow, LoadStats } from './stats.js';

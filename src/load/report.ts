@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { toolVersion } from '../engine/package-root.js';
+import { toolVersion } from '../package.js';
 import type { DriveResult, StopReason } from './driver.js';
 import type { Stage } from './parse.js';
 import { renderHtmlReport } from './report-html.js';

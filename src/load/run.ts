@@ -2,7 +2,7 @@
  * `runLoad`: one load run from options to report. Opens the target (or the embedded reference), builds the
  * scenario's request source, drives the schedule, and writes the JSON and HTML reports.
  */
-import { createLoadTransport, type LoadTransport } from '../client/load-transport.js';
+import { createLoadTransport, type LoadTransport } from './load-transport.js';
 import { startProfileJwksServers } from '../client/index.js';
 import { HarnessError } from '../errors.js';
 import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';

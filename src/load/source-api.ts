@@ -2,7 +2,7 @@
  * API scenarios: token (the token endpoint, secret or signed-assertion method) and pages (entitlement pages
  * with a bearer token, cycling through every page of the largest app).
  */
-import type { LoadRequest } from '../client/load-transport.js';
+import type { LoadRequest } from './load-transport.js';
 import { createTargetClient } from '../client/index.js';
 import { HarnessError } from '../errors.js';
 import type { ResolvedProfile } from '../profile/types.js';

@@ -3,7 +3,7 @@
  * sent again, expected 409), webhook-jwt (signed in a worker thread, or replayed from a prepared corpus).
  */
 import { randomUUID } from 'node:crypto';
-import type { LoadRequest, LoadTransport } from '../client/load-transport.js';
+import type { LoadRequest, LoadTransport } from './load-transport.js';
 import { listenerPath } from '../client/webhooks.js';
 import { HarnessError } from '../errors.js';
 import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';

@@ -3,7 +3,7 @@
  * only takes a ready request and dispatches it. What the driver measures is then the target, not the
  * signing.
  */
-import type { LoadRequest } from '../client/load-transport.js';
+import type { LoadRequest } from './load-transport.js';
 
 export const SCENARIOS = ['webhook-hmac', 'webhook-jwt', 'webhook-duplicates', 'token', 'pages'] as const;
 export type Scenario = (typeof SCENARIOS)[number];

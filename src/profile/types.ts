@@ -4,15 +4,10 @@
  * It is plain JSON (vitest `provide` passes it to workers), and it holds secrets: never print it.
  */
 
-export type JwtAlg = 'RS256' | 'ES256' | 'EdDSA';
+// The signing types belong to crypto, which signs with them; profiles list keys of that shape.
+import type { JwtAlg, SigningJwk } from '../crypto/types.js';
 
-/** A private JWK as the profile lists it: `kid` and `alg` are required by the schema. */
-export interface SigningJwk {
-  kty: string;
-  kid: string;
-  alg: JwtAlg;
-  [param: string]: unknown;
-}
+export type { JwtAlg, SigningJwk };
 
 export interface ResolvedCredential {
   clientId: string;

@@ -5,11 +5,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { combineFaults, faults, getFault, listFaults } from '../../src/faults/index.js';
-import { FAULT_LIST_BEGIN, FAULT_LIST_END, renderFaultList, replaceFaultList } from '../../src/faults/fault-list.js';
-import { compactIds, renderScoreTable } from '../../src/faults/score-table.js';
+import { FAULT_LIST_BEGIN, FAULT_LIST_END, renderFaultList, replaceFaultList } from '../../src/mutation/fault-list.js';
+import { compactIds, renderScoreTable } from '../../src/mutation/score-table.js';
 import type { FaultDefinition } from '../../src/faults/types.js';
-import { judgeFault, judgeReference, scoreOf, type FinishedRun } from '../../src/faults/verify.js';
-import { planFault, planReference, SMOKE_IDS } from '../../src/faults/verify-plan.js';
+import { judgeFault, judgeReference, scoreOf, type FinishedRun } from '../../src/mutation/verify.js';
+import { planFault, planReference, SMOKE_IDS } from '../../src/mutation/verify-plan.js';
 import { allRequirements, isRequirementId, type RequirementId } from '../../src/requirements.js';
 
 const requirements = allRequirements();

@@ -1,5 +1,5 @@
 /**
- * The load driver's lean HTTP/1.1 client (src/client/load-transport.ts) and its response parser: every
+ * The load driver's lean HTTP/1.1 client (src/load/load-transport.ts) and its response parser: every
  * framing a target may answer with (Content-Length, chunked with trailers, until close, 1xx, 204), split at
  * every byte; requests exactly as a server sees them; keep-alive reuse within the connection limit; TLS with
  * the profile's CA; and each failure as its stable code (timeout, reset, refused, TLS, malformed).
@@ -8,8 +8,8 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLoadTransport, type LoadRequest, type LoadTransport } from '../../src/client/load-transport.js';
-import { ParseError, ResponseParser, type ParsedResponse } from '../../src/client/load-response-parser.js';
+import { createLoadTransport, type LoadRequest, type LoadTransport } from '../../src/load/load-transport.js';
+import { ParseError, ResponseParser, type ParsedResponse } from '../../src/load/load-response-parser.js';
 import { createLocalCa, issueServerCertificate } from '../../src/crypto/certificates.js';
 
 function feedAll(parser: ResponseParser, text: string, step = 0): ParsedResponse | undefined {

@@ -9,7 +9,7 @@ import { startProfileJwksServers } from '../../client/index.js';
 import type { RunContext } from '../../engine/check-meta.js';
 import { PhaseCollector } from '../../engine/collector.js';
 import { Emitter } from '../../engine/emitter.js';
-import { packageRoot } from '../../engine/package-root.js';
+import { packageRoot } from '../../package.js';
 import { preflight } from '../../engine/preflight.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/run-conformance.js';
 import { resolveSelection, testNamePattern } from '../../engine/selection.js';

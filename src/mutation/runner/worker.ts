@@ -5,7 +5,7 @@
  */
 import { loadProfile } from '../../profile/index.js';
 import { startSandbox } from '../../tenant/index.js';
-import { getFault } from '../index.js';
+import { getFault } from '../../faults/index.js';
 import type { ParentMessage, RunReport, RunRequest, WorkerMessage } from './protocol.js';
 import { createSuiteSession, type SuiteSession } from './session.js';
 

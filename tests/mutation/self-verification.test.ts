@@ -7,11 +7,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { packageRoot } from '../../src/engine/package-root.js';
-import { renderFaultList, replaceFaultList } from '../../src/faults/fault-list.js';
+import { packageRoot } from '../../src/package.js';
+import { renderFaultList, replaceFaultList } from '../../src/mutation/fault-list.js';
 import { getFault, listFaults } from '../../src/faults/index.js';
-import { renderScoreTable } from '../../src/faults/score-table.js';
-import { verifyFaults, type FaultOutcome, type VerificationResult } from '../../src/faults/verify.js';
+import { renderScoreTable } from '../../src/mutation/score-table.js';
+import { verifyFaults, type FaultOutcome, type VerificationResult } from '../../src/mutation/verify.js';
 
 const SEED = 'fault-verification';
 const CONCURRENCY = Number(process.env.AC_FAULTS_CONCURRENCY ?? '2');

@@ -5,7 +5,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from '../../engine/package-root.js';
+import { packageRoot } from '../../package.js';
 import type { RunPlan } from '../verify-plan.js';
 import type { ParentMessage, RunReport, WorkerMessage } from './protocol.js';
 
@@ -29,7 +29,7 @@ export interface PoolOptions {
 }
 
 export function workerPath(): string {
-  return join(packageRoot(), 'dist', 'src', 'faults', 'runner', 'worker.js');
+  return join(packageRoot(), 'dist', 'src', 'mutation', 'runner', 'worker.js');
 }
 
 export async function runInPool(plans: readonly RunPlan[], options: PoolOptions): Promise<PoolRun[]> {

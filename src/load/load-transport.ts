@@ -16,7 +16,7 @@ import { rootCertificates } from 'node:tls';
 import { connect as tlsConnect } from 'node:tls';
 import { Pool } from 'undici';
 import { ParseError, ResponseParser } from './load-response-parser.js';
-import { toTransportError } from './transport-errors.js';
+import { toTransportError } from '../client/transport-errors.js';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';

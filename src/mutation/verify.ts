@@ -8,11 +8,11 @@
  */
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { packageRoot } from '../engine/package-root.js';
+import { packageRoot } from '../package.js';
 import type { CheckState } from '../engine/types.js';
 import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
-import { listFaults } from './index.js';
-import type { FaultDefinition } from './types.js';
+import { listFaults } from '../faults/index.js';
+import type { FaultDefinition } from '../faults/types.js';
 import { runInPool } from './runner/pool.js';
 import type { RunReport } from './runner/protocol.js';
 import { planFault, planReference, type RunPlan } from './verify-plan.js';

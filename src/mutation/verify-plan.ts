@@ -4,7 +4,7 @@
  * anywhere in those groups or on the main paths is seen, without paying for the whole catalogue per fault.
  */
 import { allRequirements, type Requirement, type RequirementId } from '../requirements.js';
-import type { FaultDefinition } from './types.js';
+import type { FaultDefinition } from '../faults/types.js';
 
 /**
  * Core checks every fault run includes: a token and an authenticated API call (OWN-01), a valid webhook

@@ -4,7 +4,7 @@
  * fault, a declaration or the catalogue does.
  */
 import { allRequirements, type Requirement } from '../requirements.js';
-import type { FaultArea } from './types.js';
+import type { FaultArea } from '../faults/types.js';
 import type { Coverage, VerificationResult } from './verify.js';
 
 export const AREA_ORDER: readonly FaultArea[] = [

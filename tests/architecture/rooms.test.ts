@@ -1,0 +1,87 @@
+/**
+ * The rooms of src/ and what each may import (docs/architecture.md): a lower room never reaches into a
+ * higher one, each third-party library is imported by one room only, and no module cycle exists. A new
+ * edge that breaks a rule fails here with the file that added it.
+ */
+import { describe, expect, test } from 'vitest';
+import { packageRoot } from '../../src/package.js';
+import { moduleCycles, readImportGraph, roomOf } from './import-graph.js';
+
+/** Room → the rooms its modules may import values from. Order: lowest room first. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  errors: [],
+  package: [],
+  requirements: [],
+  data: [],
+  crypto: ['errors'],
+  profile: ['crypto', 'errors'],
+  client: ['crypto', 'profile', 'data', 'errors'],
+  reference: ['crypto'],
+  tenant: ['reference', 'crypto', 'profile', 'data', 'errors'],
+  faults: ['reference', 'tenant', 'crypto', 'requirements'],
+  engine: ['client', 'profile', 'requirements', 'errors', 'package'],
+  reporters: ['engine', 'client', 'profile', 'requirements', 'errors', 'package'],
+  mutation: ['faults', 'engine', 'reporters', 'tenant', 'client', 'profile', 'requirements', 'errors', 'package'],
+  load: ['client', 'crypto', 'profile', 'tenant', 'errors', 'package'],
+  image: ['faults', 'tenant', 'errors'],
+  containers: ['image', 'profile', 'errors', 'package'],
+  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'errors', 'package'],
+  index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
+};
+
+/** Type-only imports that go against the order, each with the reason it is allowed. */
+const TYPE_EXCEPTIONS: Record<string, readonly string[]> = {};
+
+/** Each library and the one room that imports it. */
+const LIBRARY_ROOM: Record<string, string> = {
+  undici: 'client',
+  jose: 'crypto',
+  '@peculiar/x509': 'crypto',
+  'reflect-metadata': 'crypto',
+  testcontainers: 'containers',
+  yargs: 'cli',
+  vitest: 'engine',
+  '@faker-js/faker': 'data',
+  ajv: 'profile',
+  'ajv-formats': 'profile',
+  'hdr-histogram-js': 'load',
+};
+
+const edges = readImportGraph(packageRoot());
+
+describe('architecture: rooms of src/', () => {
+  test('every room is in the table', () => {
+    const rooms = new Set(edges.map((edge) => roomOf(edge.from)));
+    expect([...rooms].filter((room) => !(room in MAY_IMPORT)).sort()).toEqual([]);
+  });
+
+  test('the table itself is an order (no room reaches back to a room that reaches it)', () => {
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+      (MAY_IMPORT[from] ?? []).some((next) => next === to || (!seen.has(next) && (seen.add(next), reaches(next, to, seen))));
+    expect(Object.keys(MAY_IMPORT).filter((room) => reaches(room, room))).toEqual([]);
+  });
+
+  test('no module imports from a room its room may not import', () => {
+    const wrong = edges
+      .filter((edge) => edge.to.startsWith('src/'))
+      .filter((edge) => {
+        const from = roomOf(edge.from);
+        const to = roomOf(edge.to);
+        if (from === to || (MAY_IMPORT[from] ?? []).includes(to)) return false;
+        return !(edge.typeOnly && (TYPE_EXCEPTIONS[from] ?? []).includes(to));
+      })
+      .map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
+    expect(wrong).toEqual([]);
+  });
+
+  test('each library is imported by its one room', () => {
+    const wrong = edges
+      .filter((edge) => edge.to in LIBRARY_ROOM && roomOf(edge.from) !== LIBRARY_ROOM[edge.to])
+      .map((edge) => `${edge.from} imports ${edge.to} (owned by src/${LIBRARY_ROOM[edge.to]})`);
+    expect(wrong).toEqual([]);
+  });
+
+  test('no import cycle among modules', () => {
+    expect(moduleCycles(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+});
