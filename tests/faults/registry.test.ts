@@ -3,7 +3,10 @@
  * requirements, every MUST is declared broken by some fault, plans select the right groups, and the judge
  * and the score read reports the way the self-verification relies on.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { packageRoot } from '../../src/package.js';
 import { combineFaults, faults, getFault, listFaults } from '../../src/faults/index.js';
 import { FAULT_LIST_BEGIN, FAULT_LIST_END, renderFaultList, replaceFaultList } from '../../src/mutation/fault-list.js';
 import { compactIds, renderScoreTable } from '../../src/mutation/score-table.js';
@@ -38,6 +41,17 @@ describe('fault registry', () => {
     }
     expect(getFault('no-such-fault')).toBeUndefined();
     expect(getFault('constructor')).toBeUndefined();
+  });
+
+  test('every fault file is registered: one fault per file, named after it', () => {
+    // A file missing from its folder's index.ts would never run; the name doubles as the file name.
+    const dir = join(packageRoot(), 'src', 'faults');
+    const files = readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'support')
+      .flatMap((folder) => readdirSync(join(dir, folder.name)).filter((file) => file.endsWith('.ts') && file !== 'index.ts'))
+      .map((file) => file.replace(/\.ts$/, ''))
+      .sort();
+    expect(listFaults().map((fault) => fault.name).sort()).toEqual(files);
   });
 
   test('declarations name catalogue requirements, never the same one as broken and as explained', () => {

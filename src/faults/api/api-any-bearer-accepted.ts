@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { header, onRoute, withHeaders } from '../support/http.js';
-import { mintBearer } from '../support/tokens.js';
+import { mintBearer } from '../support/token-endpoint.js';
 
 export const apiAnyBearerAccepted = defineFault({
   name: 'api-any-bearer-accepted',

@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { bearerToken, errorResponse, isObject, readJson, routeOf } from '../support/http.js';
-import { grantOf, tokenForm } from '../support/tokens.js';
+import { grantOf, tokenForm } from '../support/token-endpoint.js';
 
 export const apiAssertionTokensRefused = defineFault({
   name: 'api-assertion-tokens-refused',

@@ -1,7 +1,7 @@
 import { decodeJwtParts } from '../../crypto/decode.js';
 import { header } from '../support/http.js';
 import { jwtRule } from '../support/jwt-faults.js';
-import { jwtVerdict } from '../support/webhooks.js';
+import { jwtVerdict } from '../support/reauthenticate.js';
 
 export const jwtAnyScheme = jwtRule({
   name: 'jwt-any-scheme',

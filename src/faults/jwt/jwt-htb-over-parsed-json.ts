@@ -1,5 +1,5 @@
 import { ignoring, jwtRule } from '../support/jwt-faults.js';
-import { jwtVerdict } from '../support/webhooks.js';
+import { jwtVerdict } from '../support/reauthenticate.js';
 
 function reserialised(body: Buffer): Buffer | undefined {
   try {

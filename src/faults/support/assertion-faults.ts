@@ -18,7 +18,7 @@ import {
   issueAfterAuthentication,
   refusal,
   tokenForm,
-} from './tokens.js';
+} from './token-endpoint.js';
 
 type AssertionFaultSpec = Omit<FaultSpec, 'wrap' | 'ports' | 'issue' | 'limits' | 'area'>;
 

@@ -9,7 +9,7 @@ import type { TenantHmacListener } from '../../tenant/types.js';
 import type { FaultDefinition } from '../types.js';
 import { header, withHeaders } from './http.js';
 import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
-import { partsOf, signedHmac, type HmacParts } from './webhooks.js';
+import { partsOf, signedHmac, type HmacParts } from './reauthenticate.js';
 
 /** A signature no key produces: the reference refuses it with 401. */
 const REFUSED = 'refused-by-the-faulty-rule';

@@ -15,7 +15,7 @@ import type { FaultDefinition } from '../types.js';
 import type { FaultEnv } from './define.js';
 import { withHeaders } from './http.js';
 import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
-import { bearerJwt, jwtVerdict, signedJwt } from './webhooks.js';
+import { bearerJwt, jwtVerdict, signedJwt } from './reauthenticate.js';
 
 export interface JwtCheck {
   env: FaultEnv;

@@ -10,7 +10,7 @@ import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.
 import type { FaultDefinition } from '../types.js';
 import { defineFault, type FaultEnv, type FaultSpec } from './define.js';
 import { header, listenerOf, routeOf, withHeaders, type KnownListener } from './http.js';
-import { authenticated, bearerJwt, hmacMatches, jwtVerdict, partsOf } from './webhooks.js';
+import { authenticated, bearerJwt, hmacMatches, jwtVerdict, partsOf } from './reauthenticate.js';
 
 export type Next = (request: ReferenceRequest) => Promise<ReferenceResponse>;
 

@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { isObject, onRoute, readJson, withJsonBody } from '../support/http.js';
-import { grantOf, tokenForm } from '../support/tokens.js';
+import { grantOf, tokenForm } from '../support/token-endpoint.js';
 
 export const assertionTokenExpiresInFraction = defineFault({
   name: 'assertion-token-expires-in-fraction',

@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { ASSERTION_TYPE, tokenForm, withForm } from '../support/tokens.js';
+import { ASSERTION_TYPE, tokenForm, withForm } from '../support/token-endpoint.js';
 
 export const assertionTypeIgnored = defineFault({
   name: 'assertion-type-ignored',

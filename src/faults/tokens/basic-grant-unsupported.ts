@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { grantOf, refusal, tokenForm } from '../support/tokens.js';
+import { grantOf, refusal, tokenForm } from '../support/token-endpoint.js';
 
 export const basicGrantUnsupported = defineFault({
   name: 'basic-grant-unsupported',

@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { credentialById, grantOf, tokenForm } from '../support/tokens.js';
+import { credentialById, grantOf, tokenForm } from '../support/token-endpoint.js';
 
 export const credentialCidrsAssertionOnly = defineFault({
   name: 'credential-cidrs-assertion-only',

@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { credentialById, tokenForm } from '../support/tokens.js';
+import { credentialById, tokenForm } from '../support/token-endpoint.js';
 
 export const credentialCidrsIgnored = defineFault({
   name: 'credential-cidrs-ignored',

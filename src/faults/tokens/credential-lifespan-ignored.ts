@@ -3,7 +3,7 @@ import { createAddressMatcher } from '../../reference/cidr.js';
 import { credentialExpiry } from '../../reference/credentials.js';
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { ASSERTION_TYPE, assertionVerdict, credentialById, grantOf, mintToken, tokenForm } from '../support/tokens.js';
+import { ASSERTION_TYPE, assertionVerdict, credentialById, grantOf, mintToken, tokenForm } from '../support/token-endpoint.js';
 
 export const credentialLifespanIgnored = defineFault({
   name: 'credential-lifespan-ignored',

@@ -1,7 +1,7 @@
 import { sha256Base64Url } from '../../crypto/encoding.js';
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { credentials, grantOf, issueAfterAuthentication, tokenForm } from '../support/tokens.js';
+import { credentials, grantOf, issueAfterAuthentication, tokenForm } from '../support/token-endpoint.js';
 
 export const tokenCredentialBySecret = defineFault({
   name: 'token-credential-by-secret',

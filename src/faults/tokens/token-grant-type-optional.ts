@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { tokenForm, withForm } from '../support/tokens.js';
+import { tokenForm, withForm } from '../support/token-endpoint.js';
 
 export const tokenGrantTypeOptional = defineFault({
   name: 'token-grant-type-optional',

@@ -1,7 +1,7 @@
 import { mediaType } from '../../reference/http.js';
 import { defineFault } from '../support/define.js';
 import { isObject, onRoute } from '../support/http.js';
-import { withForm } from '../support/tokens.js';
+import { withForm } from '../support/token-endpoint.js';
 
 export const tokenJsonBodyAccepted = defineFault({
   name: 'token-json-body-accepted',

@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { refusal } from '../support/tokens.js';
+import { refusal } from '../support/token-endpoint.js';
 
 export const tokenRefusalsAs401 = defineFault({
   name: 'token-refusals-as-401',

@@ -1,6 +1,6 @@
 import { defineFault } from '../support/define.js';
 import { onRoute } from '../support/http.js';
-import { credentialById, grantOf, issueAfterAuthentication, tokenForm } from '../support/tokens.js';
+import { credentialById, grantOf, issueAfterAuthentication, tokenForm } from '../support/token-endpoint.js';
 
 export const tokenSecretNotVerified = defineFault({
   name: 'token-secret-not-verified',
