@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toJsonReport } from '../../src/reporters/json-report.js';
 import { allRequirements, CATALOGUE_VERSION } from '../../src/requirements.js';
-import { result, summary } from '../engine/fixtures.js';
+import { result, summary } from '../engine/support/fixtures.js';
 import { runCli } from './support.js';
 
 let dir: string;

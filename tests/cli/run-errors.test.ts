@@ -8,7 +8,7 @@ import { createServer, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureDoc, material, withTempDir, writeJson } from '../profile/helpers.js';
+import { fixtureDoc, material, withTempDir, writeJson } from '../profile/support.js';
 import { runCli } from './support.js';
 
 /** A 127.0.0.1 port that nothing listens on: bound, then closed. */

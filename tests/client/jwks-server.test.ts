@@ -7,7 +7,7 @@ import { createTargetClient, startJwksServer, startProfileJwksServers, type Jwks
 import type { TargetClient } from '../../src/client/types.js';
 import { createLocalCa, issueServerCertificate, type PemPair } from '../../src/crypto/index.js';
 import type { ResolvedJwtListener } from '../../src/profile/types.js';
-import { makeProfile, makeSecrets, type TestSecrets } from './fixtures.js';
+import { makeProfile, makeSecrets, type TestSecrets } from './support/fixtures.js';
 
 let secrets: TestSecrets;
 let ca: PemPair;

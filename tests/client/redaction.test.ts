@@ -8,7 +8,7 @@ import { createRecorder, createTargetClient, Redactor, REDACTED } from '../../sr
 import type { TargetClient } from '../../src/client/types.js';
 import { parseClientSecret, privateJwkValues } from '../../src/crypto/index.js';
 import { isHarnessError } from '../../src/errors.js';
-import { json, makeProfile, makeSecrets, startFixture, type Fixture, type TestSecrets } from './fixtures.js';
+import { json, makeProfile, makeSecrets, startFixture, type Fixture, type TestSecrets } from './support/fixtures.js';
 
 let secrets: TestSecrets;
 let fixture: Fixture;

@@ -7,8 +7,8 @@ import { createTargetClient, PageWalkError } from '../../src/client/index.js';
 import type { TargetClient } from '../../src/client/types.js';
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { decodeJwtParts, parseClientSecret } from '../../src/crypto/index.js';
-import { makeProfile, makeSecrets, type TestSecrets } from './fixtures.js';
-import { startTenantFixture, type TenantFixture } from './token-fixture.js';
+import { makeProfile, makeSecrets, type TestSecrets } from './support/fixtures.js';
+import { startTenantFixture, type TenantFixture } from './support/token-fixture.js';
 import { harnessError } from '../support/harness-error.js';
 
 let secrets: TestSecrets;

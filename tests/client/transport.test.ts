@@ -10,7 +10,7 @@ import { toTransportError } from '../../src/client/transport-errors.js';
 import { retryAfterMs } from '../../src/client/rate-limit.js';
 import { createLocalCa, issueServerCertificate } from '../../src/crypto/index.js';
 import { isHarnessError } from '../../src/errors.js';
-import { json, makeProfile, makeSecrets, startFixture, type Fixture, type TestSecrets } from './fixtures.js';
+import { json, makeProfile, makeSecrets, startFixture, type Fixture, type TestSecrets } from './support/fixtures.js';
 import { harnessError } from '../support/harness-error.js';
 
 let secrets: TestSecrets;

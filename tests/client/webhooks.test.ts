@@ -8,7 +8,7 @@ import { createTargetClient } from '../../src/client/index.js';
 import type { HttpResponse, TargetClient, WebhookOptions } from '../../src/client/types.js';
 import { generateSigningKey, toPublicJwk } from '../../src/crypto/index.js';
 import type { SigningJwk } from '../../src/profile/types.js';
-import { json, makeProfile, makeSecrets, startFixture, type Fixture, type Received, type TestSecrets } from './fixtures.js';
+import { json, makeProfile, makeSecrets, startFixture, type Fixture, type Received, type TestSecrets } from './support/fixtures.js';
 
 let secrets: TestSecrets;
 let fixture: Fixture;

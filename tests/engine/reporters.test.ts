@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRedact, createReporters, createScrub, type ReporterContext } from '../../src/reporters/index.js';
 import { toJsonReport } from '../../src/reporters/json-report.js';
-import { exchange, result, summary } from './fixtures.js';
+import { exchange, result, summary } from './support/fixtures.js';
 
 const CLIENT_SECRET = 'secret-token:svc.example:v1:eyJrdHkiOiJPS1AiLCJjcnYiOiJFZDI1NTE5IiwiZCI6IkFBQUEifQ';
 const HMAC_SECRET = 'hmac-secret-Zq81xY0pL2mN4vB7cT9w';

@@ -3,7 +3,7 @@ import { parseBaseline } from '../../src/engine/baseline.js';
 import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from '../../src/engine/verdict.js';
 import { toCheckResult } from '../../src/engine/outcome.js';
 import { requirement } from '../../src/requirements.js';
-import { result } from './fixtures.js';
+import { result } from './support/fixtures.js';
 
 describe('verdict', () => {
   it('0 when no MUST failed and something was checked; SHOULD failures are warnings; INFO never fails', () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/tenant/index.js';
-import { fixtureProfile, startStatusServer, type FixtureServer } from './fixtures.js';
+import { fixtureProfile, startStatusServer, type FixtureServer } from './support/fixtures.js';
 import { writeFile } from 'node:fs/promises';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLoad } from '../../src/load/run.js';
 import { startSandbox, type Sandbox } from '../../src/tenant/index.js';
-import { fixtureProfile, startStallingServer, startStatusServer } from './fixtures.js';
+import { fixtureProfile, startStallingServer, startStatusServer } from './support/fixtures.js';
 
 let work: string;
 beforeAll(async () => {

@@ -29,7 +29,7 @@ import {
   type TokenLib,
   type UuidLib,
   type WebhookLib,
-} from './k6-lib.js';
+} from './support/k6-lib.js';
 
 /** What load/webhook-hmac.js does with k6/crypto: hmac('sha256', secret, input, 'base64rawurl'). */
 const nodeHmac = (secret: string, input: string): string => createHmac('sha256', secret).update(input, 'utf8').digest('base64url');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalCa, generateClientSecret, generateSigningKey, toPublicJwk } from '../../src/crypto/index.js';
 import { loadProfile, resolveProfile } from '../../src/profile/index.js';
-import { expectNoSecrets, FIXTURE, fixtureDoc, harnessError, material, withTempDir, writeJson, type Material } from './helpers.js';
+import { expectNoSecrets, FIXTURE, fixtureDoc, harnessError, material, withTempDir, writeJson, type Material } from './support.js';
 
 let m: Material;
 beforeAll(async () => {

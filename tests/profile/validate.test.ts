@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatProfileErrors, profileSchemaPath, validateProfileDocument } from '../../src/profile/index.js';
-import { FIXTURE } from './helpers.js';
+import { FIXTURE } from './support.js';
 
 describe('validateProfileDocument', () => {
   it('finds the schema shipped in schemas/', () => {

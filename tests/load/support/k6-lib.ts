@@ -131,5 +131,5 @@ export interface SummaryLib {
 }
 
 export async function k6lib<T>(name: string): Promise<T> {
-  return (await import(new URL(`../../load/lib/${name}.js`, import.meta.url).href)) as T;
+  return (await import(new URL(`../../../load/lib/${name}.js`, import.meta.url).href)) as T;
 }

@@ -1,8 +1,8 @@
 /** Synthetic results and summaries for reporter and verdict tests (no target involved). */
-import type { RecordedExchange } from '../../src/client/types.js';
-import type { CheckResult, RunSummary } from '../../src/engine/types.js';
-import { computeTotals, computeVerdict } from '../../src/engine/verdict.js';
-import type { Level } from '../../src/requirements/types.js';
+import type { RecordedExchange } from '../../../src/client/types.js';
+import type { CheckResult, RunSummary } from '../../../src/engine/types.js';
+import { computeTotals, computeVerdict } from '../../../src/engine/verdict.js';
+import type { Level } from '../../../src/requirements/types.js';
 
 export function exchange(overrides: { requestBody?: string; responseBody?: string; authorization?: string; status?: number } = {}): RecordedExchange {
   return {

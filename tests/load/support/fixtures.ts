@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ResolvedProfile } from '../../src/profile/types.js';
+import type { ResolvedProfile } from '../../../src/profile/types.js';
 
 export interface FixtureServer {
   baseUrl: string;

@@ -2,7 +2,7 @@
  * A fixture tenant for token, API and pagination tests: a token endpoint that hands out numbered tokens,
  * owner IDs behind bearer auth, entitlement apps with healthy and faulty pagination, and test hooks.
  */
-import { decodeJwtParts } from '../../src/crypto/index.js';
+import { decodeJwtParts } from '../../../src/crypto/index.js';
 import { json, startFixture, type Fixture } from './fixtures.js';
 
 export interface TenantFixture extends Fixture {

@@ -3,8 +3,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { generateClientSecret, generateHmacSecret, generateSigningKey, privateJwkValues } from '../../src/crypto/index.js';
-import type { ResolvedProfile, SigningJwk } from '../../src/profile/types.js';
+import { generateClientSecret, generateHmacSecret, generateSigningKey, privateJwkValues } from '../../../src/crypto/index.js';
+import type { ResolvedProfile, SigningJwk } from '../../../src/profile/types.js';
 
 export interface Received {
   method: string;
