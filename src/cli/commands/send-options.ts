@@ -40,6 +40,8 @@ export const SEND_OPTIONS = {
   },
   file: {
     type: 'string',
+    // Without it yargs reads a lone "-" as a positional argument, not as this flag's value.
+    requiresArg: true,
     describe: 'Read the body from this file; "-" reads standard input. e.g. --file event.json',
   },
   raw: {
