@@ -181,3 +181,12 @@ describe('send: the response is hostile text', () => {
     expect(long.startsWith('y'.repeat(SHOWN_RESPONSE_BYTES))).toBe(true);
   });
 });
+
+describe('docs/sandbox.md', () => {
+  it('documents every send flag and every --break name', async () => {
+    const { SEND_OPTIONS, BREAKS } = await import('../../src/cli/commands/send-options.js');
+    const doc = await readFile(join(ROOT, 'docs', 'sandbox.md'), 'utf8');
+    for (const flag of Object.keys(SEND_OPTIONS)) expect(doc).toContain(`\`--${flag}`);
+    for (const name of Object.keys(BREAKS)) expect(doc).toContain(`\`${name}\``);
+  });
+});
