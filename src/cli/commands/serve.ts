@@ -10,6 +10,7 @@ import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
 import { DEFAULT_SECRET_DOMAIN, UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
 import { defineCommand } from '../command.js';
+import { shellQuote } from './send-text.js';
 
 interface ServeArgs {
   seed?: string;
@@ -198,7 +199,7 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
     '    clientSecret: profile.credentials.primary.clientSecret });\n',
     `  const owners = await sdk.appOwners.listOwnerIDs({ appId: '${tenant.apps.owners.appId}' });\n`,
     'Send one signed webhook:\n',
-    `  access-conformance send --profile ${quoted} --listener hmac --data '{"user":"u-1","action":"offboard"}'\n`,
+    `  access-conformance send --profile ${shellQuote(shownProfile)} --listener hmac --data '{"user":"u-1","action":"offboard"}'\n`,
   ].join('');
 }
 
