@@ -105,7 +105,11 @@ describe('the official TypeScript SDK token code, replayed against serve', () =>
     expect(token.length).toBeGreaterThan(0);
     const [header] = assertion.split('.');
     expect(Object.keys(JSON.parse(Buffer.from(header as string, 'base64url').toString('utf8')))).toEqual(['alg', 'nonce']);
-    // The secret never reaches stdout of serve.
+    // serve printed a ready snippet for this SDK (server URL, Client ID, the secret read from the profile)
+    // and a ready send command; the secret itself never reaches its output.
+    expect(serve.output()).toContain(`new ConductoroneSDKTypescript({ serverURL: '${profile.baseUrl}', clientID: '${clientId}'`);
+    expect(serve.output()).toContain('clientSecret: profile.credentials.primary.clientSecret');
+    expect(serve.output()).toMatch(/access-conformance send --profile '.*sandbox\.target\.json' --listener hmac/);
     expect(serve.output()).not.toContain(clientSecret);
   });
 

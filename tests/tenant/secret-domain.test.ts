@@ -53,7 +53,12 @@ describe('the service-domain segment of the Client Secrets', () => {
     }
   });
 
-  it.each([['bad:domain'], ['has space'], ['']])('serve --secret-domain %j → exit 2', async (value) => {
+  it.each([
+    [['--secret-domain', 'bad:domain'], /--secret-domain must be a domain name/],
+    [['--secret-domain', 'has space'], /--secret-domain must be a domain name/],
+    [['--secret-domain', ''], /--secret-domain must be a domain name/],
+    [['--tls', '--public-url', 'http://203.0.113.7:8080'], /--public-url must be an https URL/],
+  ])('serve %j → exit 2', async (args, message) => {
     let stderr = '';
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       stderr += String(chunk);
@@ -61,8 +66,8 @@ describe('the service-domain segment of the Client Secrets', () => {
     });
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      expect(await main(['serve', '--secret-domain', value])).toBe(2);
-      expect(stderr).toMatch(/--secret-domain must be a domain name/);
+      expect(await main(['serve', ...args])).toBe(2);
+      expect(stderr).toMatch(message);
     } finally {
       vi.restoreAllMocks();
     }

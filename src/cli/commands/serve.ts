@@ -108,6 +108,9 @@ function validate(args: ServeArgs): ServeOptions {
       });
     }
     publicBaseUrl = url.origin;
+    if (args.tls && url.protocol !== 'https:') {
+      throw new HarnessError('USAGE', `--tls serves HTTPS, so --public-url must be an https URL (got "${args['public-url']}")`, { field: '--public-url' });
+    }
   }
   const jwksHost = args['jwks-host'];
   if (jwksHost !== undefined && !/^[A-Za-z0-9.\-:]+$/.test(jwksHost)) {
