@@ -11,12 +11,14 @@ import { diffCommand } from './commands/diff.js';
 import { listCommand } from './commands/list.js';
 import { loadCommand } from './commands/load.js';
 import { runCommand } from './commands/run.js';
+import { sendCommand } from './commands/send.js';
 import { serveCommand } from './commands/serve.js';
 
 // The command table: order is the order of --help.
 const COMMANDS: ReadonlyArray<CliCommand<never>> = [
   runCommand,
   serveCommand,
+  sendCommand,
   listCommand,
   diffCommand,
   loadCommand,
@@ -36,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName('access-conformance')
     .usage('$0 <command> [options]\n\nConformance harness and load tester for the access-governance service API.')
     .strict()
-    .demandCommand(1, 'Name a command: run, serve, list, diff or load.')
+    .demandCommand(1, 'Name a command: run, serve, send, list, diff or load.')
     .recommendCommands()
     .help()
     .alias('h', 'help')

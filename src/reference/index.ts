@@ -44,6 +44,7 @@ export {
   createReferenceServer,
   serveReference,
   type NodeAdapterOptions,
+  type ReferenceServerOptions,
   type ReferenceServer,
   type ServeOptions,
 } from './node-adapter.js';

@@ -10,7 +10,8 @@
  * - Anything the handler throws (a wrapped handler may) becomes 503 + a log line; see reference.ts for why
  *   503 and not 400 or 500.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger, ReferenceHandler, ReferenceRequest, ReferenceResponse } from './types.js';
 
@@ -20,6 +21,14 @@ export interface NodeAdapterOptions {
   logger?: Logger;
   /** How long an unread body is drained after an early answer before the socket is destroyed. */
   lingerMs?: number;
+}
+
+/** HTTP, or HTTPS when the server was given a certificate. */
+export type Server = HttpServer | HttpsServer;
+
+export interface ReferenceServerOptions extends NodeAdapterOptions {
+  /** PEM certificate (chain) and key: serve HTTPS instead of HTTP. */
+  tls?: { certPem: string; keyPem: string };
 }
 
 const LINGER_MS = 2000;
@@ -199,14 +208,14 @@ export interface ServeOptions extends NodeAdapterOptions {
 }
 
 /** Creates the server with the timeouts and malformed-request handling, and listens. */
-export function createReferenceServer(options: NodeAdapterOptions): Server {
+export function createReferenceServer(options: ReferenceServerOptions): Server {
   const log = options.logger ?? ((line: string) => process.stderr.write(`[reference] ${line}\n`));
   const listener = createNodeListener(options);
-  const server = createServer(
-    // Slow-loris bounds: headers within 10 s, a whole request within 30 s.
-    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
-    listener,
-  );
+  // Slow-loris bounds: headers within 10 s, a whole request within 30 s.
+  const bounds = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 };
+  const server: Server = options.tls
+    ? createHttpsServer({ ...bounds, cert: options.tls.certPem, key: options.tls.keyPem }, listener)
+    : createServer(bounds, listener);
   // Expect: 100-continue goes through the same listener, which decides whether to send 100.
   server.on('checkContinue', listener);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {

@@ -4,7 +4,7 @@
  * secrets are always fresh randomness and never written anywhere but the profile and its PEM files.
  */
 import { isIP } from 'node:net';
-import { createLocalCa, issueServerCertificate } from '../crypto/certificates.js';
+import { createLocalCa, issueServerCertificate, type PemPair } from '../crypto/certificates.js';
 import { generateClientSecret } from '../crypto/client-secret.js';
 import { sha256Base64Url } from '../crypto/encoding.js';
 import { generateHmacSecret } from '../crypto/hmac.js';
@@ -31,7 +31,20 @@ export interface GenerateTenantOptions {
   tokenTtlSeconds?: number;
   /** Unix seconds, for the credentials' creation dates; default now. */
   now?: number;
+  /** Service-domain segment of the Client Secrets; default {@link DEFAULT_SECRET_DOMAIN}. */
+  secretDomain?: string;
+  /** Local CA that signs the JWKS certificate (and, with `serve --tls`, the API's); default a fresh one. */
+  ca?: PemPair;
+  /** The base URL is https (the server speaks TLS with a certificate from `ca`). */
+  tls?: boolean;
 }
+
+/**
+ * The service-domain segment the official TypeScript and Python SDKs insist on (they throw "wrong domain"
+ * before sending anything otherwise); the Go SDK ignores the segment. It names the service that issued
+ * the secret, not the tenant, so it is independent of the tenant's host. The suites assume no domain.
+ */
+export const DEFAULT_SECRET_DOMAIN = 'conductorone.com';
 
 /** TEST-NET-3 and the IPv6 documentation prefix: no client ever connects from there. */
 export const UNREACHABLE_CIDRS = ['203.0.113.0/24', '2001:db8::/32'];
@@ -42,6 +55,7 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
   const faker = seededFaker(options.seed, 'tenant');
   const baseUrl = tenantBaseUrl(options);
   const tenantDomain = domainOf(baseUrl);
+  const secretDomain = options.secretDomain ?? DEFAULT_SECRET_DOMAIN;
   const now = options.now ?? Date.now() / 1000;
   const ids = new Set<string>();
   const uniqueId = (make: () => string): string => {
@@ -57,7 +71,7 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
   const credential = async (useCase: string, lifespan: CredentialLifespan, createdAt: number, allowedCidrs: string[]): Promise<TenantCredential> => {
     const randomId = uniqueId(() => `${slug(faker.word.adjective())}-${slug(faker.animal.type())}-${faker.string.numeric(4)}`);
     const clientId = `${randomId}@${tenantDomain}/${useCase}`;
-    const { secret, publicJwk } = await generateClientSecret(tenantDomain);
+    const { secret, publicJwk } = await generateClientSecret(secretDomain);
     return {
       clientId,
       clientSecret: secret,
@@ -90,7 +104,7 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
   const jwksPort = options.jwksPort ?? (await pickFreePort());
   // A port that was free a moment ago on loopback: connecting to it is refused.
   const closedPort = await pickFreePort();
-  const ca = await createLocalCa(`access-conformance sandbox CA (${options.seed})`);
+  const ca = options.ca ?? (await createLocalCa(`access-conformance sandbox CA (${options.seed})`));
   const localNames = ['127.0.0.1', 'localhost'];
   const names = [...new Set([jwksHost, ...localNames])];
   const leaf = await issueServerCertificate(ca, { ipAddresses: names.filter((n) => isIP(n) !== 0), dnsNames: names.filter((n) => isIP(n) === 0) });
@@ -135,6 +149,8 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
     seed: options.seed,
     baseUrl,
     tenantDomain,
+    secretDomain,
+    ...(options.tls ? { apiTls: { caPem: ca.certPem } } : {}),
     credentials: { primary, ipRestricted, expired },
     apps,
     listeners,
@@ -153,12 +169,12 @@ function entitlements(faker: Faker, count: number, id: () => string): ReferenceA
   }));
 }
 
-export function tenantBaseUrl(options: { host: string; port?: number; publicBaseUrl?: string }): string {
+export function tenantBaseUrl(options: { host: string; port?: number; publicBaseUrl?: string; tls?: boolean }): string {
   if (options.publicBaseUrl !== undefined) return new URL(options.publicBaseUrl).origin;
   if (options.port === undefined || options.port === 0) throw new RangeError('generateTenant needs the bound port or a publicBaseUrl');
   // A wildcard bind is reachable on loopback; the profile names that.
   const host = options.host === '0.0.0.0' ? '127.0.0.1' : options.host === '::' ? '::1' : options.host;
-  return `http://${hostForUrl(host)}:${options.port}`;
+  return `${options.tls ? 'https' : 'http'}://${hostForUrl(host)}:${options.port}`;
 }
 
 /** The hostname of a base URL as it may appear in a Client ID (no port, no IPv6 brackets: "localhost" then). */

@@ -15,11 +15,13 @@ export interface SandboxProfileFiles {
   /** Names relative to the profile's directory. */
   jwksCertFile: string;
   jwksKeyFile: string;
+  /** The local CA a client trusts for the API (written only when the API speaks HTTPS). */
+  caFile: string;
 }
 
 export function sandboxProfileFiles(profilePath: string): SandboxProfileFiles {
   const stem = basename(profilePath).replace(/\.json$/i, '').replace(/\.target$/i, '');
-  return { jwksCertFile: `${stem}.jwks-cert.pem`, jwksKeyFile: `${stem}.jwks-key.pem` };
+  return { jwksCertFile: `${stem}.jwks-cert.pem`, jwksKeyFile: `${stem}.jwks-key.pem`, caFile: `${stem}.ca.pem` };
 }
 
 export function buildProfileDocument(tenant: Tenant, files: SandboxProfileFiles): ProfileDocument {
@@ -34,6 +36,7 @@ export function buildProfileDocument(tenant: Tenant, files: SandboxProfileFiles)
     name: `access-conformance reference sandbox (seed ${tenant.seed})`,
     baseUrl: tenant.baseUrl,
     tenantDomain: tenant.tenantDomain,
+    ...(tenant.apiTls ? { tls: { caFile: files.caFile } } : {}),
     credentials: {
       primary: { clientId: c.primary.clientId, clientSecret: c.primary.clientSecret },
       ipRestricted: { clientId: c.ipRestricted.clientId, clientSecret: c.ipRestricted.clientSecret },
@@ -81,6 +84,7 @@ export async function writeSandboxProfile(tenant: Tenant, profilePath: string): 
     const written: Array<[string, string]> = [
       [join(dir, files.jwksCertFile), tenant.jwks.certPem],
       [join(dir, files.jwksKeyFile), tenant.jwks.keyPem],
+      ...(tenant.apiTls ? ([[join(dir, files.caFile), tenant.apiTls.caPem]] as Array<[string, string]>) : []),
       [profilePath, `${JSON.stringify(document, null, 2)}\n`],
     ];
     for (const [path, text] of written) {

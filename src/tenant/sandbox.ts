@@ -9,6 +9,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isIP } from 'node:net';
+import { createLocalCa, issueServerCertificate, type PemPair } from '../crypto/certificates.js';
 import { randomSeed } from '../data/fake.js';
 import { HarnessError } from '../errors.js';
 import type { ProfileDocument } from '../profile/document.js';
@@ -33,6 +35,10 @@ export interface SandboxOptions {
   profileDir?: string;
   webhookBodyBytes?: number;
   tokenTtlSeconds?: number;
+  /** Service-domain segment of the Client Secrets; default the one the official SDKs check. */
+  secretDomain?: string;
+  /** Serve the API over HTTPS with a certificate from a fresh local CA (written next to the profile). */
+  tls?: boolean;
   customize?: SandboxCustomize;
   /** Where the reference logs unexpected errors; default stderr. */
   logger?: (line: string) => void;
@@ -60,10 +66,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = options.host ?? '127.0.0.1';
   let handler: ReferenceHandler = async () => NOT_READY;
   let limitFor: (method: string, url: string) => number = () => 0;
+  // The certificate names no port, so it is issued before the bind, for every name a client may use.
+  const ca = options.tls ? await createLocalCa(`access-conformance sandbox CA (${seed})`) : undefined;
   const server = createReferenceServer({
     handler: (request) => handler(request),
     limitFor: (method, url) => limitFor(method, url),
     logger: options.logger,
+    ...(ca ? { tls: await apiCertificate(ca, host, options) } : {}),
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -92,6 +101,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       hooks: options.hooks ?? false,
       webhookBodyBytes: options.webhookBodyBytes,
       tokenTtlSeconds: options.tokenTtlSeconds,
+      secretDomain: options.secretDomain,
+      ...(ca ? { ca, tls: true } : {}),
     });
     const tenant = (await options.customize?.tenant?.(generated)) ?? generated;
     const base = defaultDeps(tenant.reference);
@@ -132,4 +143,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** A leaf for the API: loopback names, the bound host and the public URL's host. */
+function apiCertificate(ca: PemPair, host: string, options: SandboxOptions): Promise<PemPair> {
+  const names = new Set(['127.0.0.1', '::1', 'localhost']);
+  if (host !== '0.0.0.0' && host !== '::') names.add(host);
+  if (options.publicBaseUrl !== undefined) names.add(new URL(options.publicBaseUrl).hostname.replace(/^\[|\]$/g, ''));
+  if (options.jwksHost !== undefined) names.add(options.jwksHost);
+  const all = [...names];
+  return issueServerCertificate(ca, { ipAddresses: all.filter((n) => isIP(n) !== 0), dnsNames: all.filter((n) => isIP(n) === 0) });
 }

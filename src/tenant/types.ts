@@ -48,6 +48,10 @@ export interface Tenant {
   baseUrl: string;
   /** Hostname in the Client IDs and `aud` of client assertions. */
   tenantDomain: string;
+  /** Service-domain segment of the Client Secrets (independent of the tenant domain). */
+  secretDomain: string;
+  /** Present when the API is served over HTTPS: the local CA (certificate only) clients must trust. */
+  apiTls?: { caPem: string };
   credentials: { primary: TenantCredential; ipRestricted: TenantCredential; expired: TenantCredential };
   apps: {
     owners: ReferenceApp;

@@ -3,12 +3,14 @@
  * and for running the harness by hand. Writes the target profile, prints where things are (never a
  * secret), and stays up until SIGINT or SIGTERM.
  */
-import { relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { HarnessError } from '../../errors.js';
 import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
 import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
-import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
+import { DEFAULT_SECRET_DOMAIN, UNREACHABLE_CIDRS } from '../../tenant/generate.js';
+import { sandboxProfileFiles } from '../../tenant/profile.js';
 import { defineCommand } from '../command.js';
+import { shellQuote } from './send-text.js';
 
 interface ServeArgs {
   seed?: string;
@@ -18,6 +20,8 @@ interface ServeArgs {
   hooks: boolean;
   'public-url'?: string;
   'jwks-host'?: string;
+  'secret-domain': string;
+  tls: boolean;
   fault: string[];
 }
 
@@ -42,6 +46,16 @@ export const serveCommand = defineCommand<ServeArgs>({
       .option('jwks-host', {
         type: 'string',
         describe: 'Host in the JWT listener\'s JWKS URL, as this server reaches the machine serving it (default 127.0.0.1)',
+      })
+      .option('secret-domain', {
+        type: 'string',
+        default: DEFAULT_SECRET_DOMAIN,
+        describe: 'Service-domain segment of the Client Secrets (the official TypeScript and Python SDKs refuse any other than the default)',
+      })
+      .option('tls', {
+        type: 'boolean',
+        default: false,
+        describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed',
       })
       .option('fault', {
         type: 'string',
@@ -68,6 +82,8 @@ interface ServeOptions {
   hooks: boolean;
   publicBaseUrl?: string;
   jwksHost?: string;
+  secretDomain: string;
+  tls: boolean;
   faults: FaultDefinition[];
 }
 
@@ -92,10 +108,20 @@ function validate(args: ServeArgs): ServeOptions {
       });
     }
     publicBaseUrl = url.origin;
+    if (args.tls && url.protocol !== 'https:') {
+      throw new HarnessError('USAGE', `--tls serves HTTPS, so --public-url must be an https URL (got "${args['public-url']}")`, { field: '--public-url' });
+    }
   }
   const jwksHost = args['jwks-host'];
   if (jwksHost !== undefined && !/^[A-Za-z0-9.\-:]+$/.test(jwksHost)) {
     throw new HarnessError('USAGE', `--jwks-host must be a hostname or IP address (got "${jwksHost}")`, { field: '--jwks-host' });
+  }
+  const secretDomain = args['secret-domain'];
+  // The secret is four colon-separated parts: the segment can hold neither ":" nor whitespace.
+  if (!/^[A-Za-z0-9.\-]+$/.test(secretDomain)) {
+    throw new HarnessError('USAGE', `--secret-domain must be a domain name: letters, digits, "." and "-" (got "${secretDomain}")`, {
+      field: '--secret-domain',
+    });
   }
   const faults = args.fault.map((name) => {
     const fault = getFault(name);
@@ -116,6 +142,8 @@ function validate(args: ServeArgs): ServeOptions {
     hooks: args.hooks,
     publicBaseUrl,
     jwksHost,
+    secretDomain,
+    tls: args.tls,
     faults,
   };
 }
@@ -132,6 +160,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly FaultDefiniti
   const lines = [
     `access-conformance reference sandbox (seed ${sandbox.seed})\n`,
     `  base URL:  ${sandbox.baseUrl}\n`,
+    `  secrets:   service domain "${tenant.secretDomain}" (--secret-domain to change)\n`,
     `  profile:   ${shownProfile}  (holds this sandbox's secrets)\n`,
     `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
     `  faults:    ${faults.length > 0 ? faults.map((f) => f.name).join(', ') : 'none'}\n`,
@@ -144,9 +173,37 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly FaultDefiniti
     row('ipRestricted', l.ipRestricted.listenerId, `HMAC; allowed CIDRs ${UNREACHABLE_CIDRS.join(', ')} (403 from here)`),
     row('inactive', l.inactive.listenerId, 'HMAC; trigger disabled (422, the automation does not run)'),
     `Apps: owners ${a.owners.appId}; entitlements ${counted(a.large)} / ${counted(a.exact)} / ${counted(a.empty)}; missing ${a.missingAppId}\n`,
+    ...(tenant.apiTls ? [`TLS: the API speaks HTTPS; trust the local CA ${caPath(sandbox, shownProfile)}\n`] : []),
+    sdkSnippet(sandbox, shownProfile),
     'Press Ctrl-C to stop.\n',
   ];
   return lines.join('');
+}
+
+function caPath(sandbox: Sandbox, shownProfile: string): string {
+  return join(dirname(shownProfile), sandboxProfileFiles(sandbox.profilePath).caFile);
+}
+
+/**
+ * Ready-to-paste clients: the official TypeScript SDK (it reads the secret from the profile, so the secret
+ * itself is never printed) and a `send` command.
+ */
+function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
+  const { tenant } = sandbox;
+  const quoted = JSON.stringify(shownProfile);
+  const ca = tenant.apiTls ? caPath(sandbox, shownProfile) : undefined;
+  return [
+    'Official TypeScript SDK (npm i conductorone-sdk-typescript), unmodified:\n',
+    ...(ca ? [`  // run with NODE_EXTRA_CA_CERTS=${ca} (Go: SSL_CERT_FILE, Python requests: REQUESTS_CA_BUNDLE)\n`] : []),
+    "  import { readFileSync } from 'node:fs';\n",
+    "  import { ConductoroneSDKTypescript } from 'conductorone-sdk-typescript';\n",
+    `  const profile = JSON.parse(readFileSync(${quoted}, 'utf8'));\n`,
+    `  const sdk = new ConductoroneSDKTypescript({ serverURL: '${sandbox.baseUrl}', clientID: '${tenant.credentials.primary.clientId}',\n`,
+    '    clientSecret: profile.credentials.primary.clientSecret });\n',
+    `  const owners = await sdk.appOwners.listOwnerIDs({ appId: '${tenant.apps.owners.appId}' });\n`,
+    'Send one signed webhook:\n',
+    `  access-conformance send --profile ${shellQuote(shownProfile)} --listener hmac --data '{"user":"u-1","action":"offboard"}'\n`,
+  ].join('');
 }
 
 function waitForSignal(): Promise<void> {

@@ -1,0 +1,155 @@
+/**
+ * Every flag of `send`, declared once like run's (run-options.ts): yargs reads this table for parsing,
+ * --help and ACCESS_CONFORMANCE_<FLAG>; docs/sandbox.md describes the same table. parseSendArgs checks
+ * the values that need no file or network; the body is checked once read (send.ts).
+ */
+import type { Options } from 'yargs';
+import { HarnessError } from '../../errors.js';
+import { HMAC_LISTENER_KEYS, JWT_LISTENER_KEYS } from '../../profile/document.js';
+import type { ListenerKey } from '../../profile/types.js';
+
+export const LISTENER_KEYS: readonly ListenerKey[] = [...HMAC_LISTENER_KEYS, ...JWT_LISTENER_KEYS];
+
+/**
+ * What `--break` can spoil, one rule each, through the client toolkit's WebhookOptions (the same options
+ * the suites use), and the answer service.md gives for it.
+ */
+export const BREAKS = {
+  signature: 'signed with another secret (HMAC) or another key under the same kid (JWT): 401',
+  body: 'the body changed after signing (HMAC input, JWT htb_s256): 401',
+  timestamp: 'Webhook-Timestamp 330 s in the past, outside the 5-minute window: 400',
+  'event-id': 'Webhook-Event-Id that is not a UUID v4: 400',
+  'content-type': 'no Content-Type header: 400',
+  auth: 'no Webhook-Signature / Authorization header at all: 401',
+  expired: 'JWT listeners: a JWT whose exp is a minute in the past: 401',
+} as const;
+export type BreakName = keyof typeof BREAKS;
+
+export const SEND_OPTIONS = {
+  profile: {
+    type: 'string',
+    describe: 'Target profile holding the listener (as written by `serve`). e.g. --profile reports/sandbox.target.json',
+  },
+  listener: {
+    type: 'string',
+    describe: `Listener key in the profile: ${LISTENER_KEYS.join(', ')}. HMAC or JWT follows the listener. e.g. --listener hmac`,
+  },
+  data: {
+    type: 'string',
+    describe: 'Body text (JSON unless --raw). e.g. --data \'{"user":"u-1"}\'',
+  },
+  file: {
+    type: 'string',
+    // Without it yargs reads a lone "-" as a positional argument, not as this flag's value.
+    requiresArg: true,
+    describe: 'Read the body from this file; "-" reads standard input. e.g. --file event.json',
+  },
+  raw: {
+    type: 'boolean',
+    default: false,
+    describe: 'Send the body as given even when it is not JSON (the target should answer 400).',
+  },
+  'event-id': {
+    type: 'string',
+    describe: 'Webhook-Event-Id to send (default: a fresh UUID v4); repeat one to see the 409. e.g. --event-id 6f1c…',
+  },
+  timestamp: {
+    type: 'string',
+    describe: 'Webhook-Timestamp to send, Unix seconds (default: the target\'s clock hook, else now). e.g. --timestamp 1767225600',
+  },
+  break: {
+    type: 'string',
+    array: true,
+    describe: `Break one thing on purpose (repeatable): ${Object.keys(BREAKS).join(', ')}. e.g. --break signature`,
+  },
+  'dry-run': {
+    type: 'boolean',
+    default: false,
+    describe: 'Print the signed request as a curl command instead of sending it (shows the signature or JWT, never a secret or key).',
+  },
+  timeout: {
+    type: 'number',
+    default: 10_000,
+    describe: 'Request timeout in milliseconds. e.g. --timeout 30000',
+  },
+} as const satisfies Record<string, Options>;
+
+export const SEND_EXAMPLES: ReadonlyArray<[string, string]> = [
+  ['$0 send --profile reports/sandbox.target.json --listener hmac --data \'{"user":"u-1"}\'', 'one signed HMAC webhook: 200'],
+  ['$0 send --profile p.json --listener hmac --event-id 0b6c2f1e-5d0a-4c1b-9f3e-2a7d8c9e1f00 --data \'{}\'', 'twice: 200 then 409'],
+  ['$0 send --profile p.json --listener jwt --file event.json --break signature', 'a JWT signed by the wrong key: 401'],
+  ['cat event.json | $0 send --profile p.json --listener hmac --file - --dry-run', 'print the curl command instead'],
+];
+
+export interface SendArgs {
+  profile?: string;
+  listener?: string;
+  data?: string;
+  file?: string;
+  raw: boolean;
+  eventId?: string;
+  timestamp?: string | number;
+  break?: Array<string | number>;
+  dryRun: boolean;
+  timeout: number;
+}
+
+export interface SendPlan {
+  profilePath: string;
+  listener: ListenerKey;
+  body: { data: string } | { file: string } | { none: true };
+  raw: boolean;
+  eventId?: string;
+  timestamp?: string;
+  breaks: BreakName[];
+  dryRun: boolean;
+  timeoutMs: number;
+}
+
+const usage = (field: string, message: string, hint?: string): HarnessError =>
+  new HarnessError('USAGE', message, { field, ...(hint ? { hint } : {}) });
+
+/** A header value the user chose: printable ASCII only, so it cannot split or smuggle headers. */
+function headerValue(field: string, value: string): string {
+  if (!/^[\x20-\x7e]+$/.test(value)) throw usage(field, `${field} must be printable ASCII without line breaks`);
+  return value;
+}
+
+export function parseSendArgs(args: SendArgs): SendPlan {
+  if (args.profile === undefined || args.profile.trim() === '') {
+    throw usage('--profile', 'send needs --profile: the target profile that holds the listener', 'Start `access-conformance serve` and pass the profile it writes.');
+  }
+  if (args.listener === undefined || args.listener.trim() === '') {
+    throw usage('--listener', 'send needs --listener: which listener of the profile to send to', `One of: ${LISTENER_KEYS.join(', ')}.`);
+  }
+  const listener = LISTENER_KEYS.find((key) => key === args.listener);
+  if (listener === undefined) {
+    // The key is echoed only when it looks like a key: it may be a pasted secret.
+    const shown = /^[A-Za-z][A-Za-z0-9-]{0,40}$/.test(args.listener) ? `"${args.listener}"` : '(not shown)';
+    throw usage('--listener', `unknown listener key ${shown}`, `One of: ${LISTENER_KEYS.join(', ')}.`);
+  }
+  if (args.data !== undefined && args.file !== undefined) throw usage('--data', 'give the body with --data or --file, not both');
+  const breaks: BreakName[] = [];
+  for (const raw of args.break ?? []) {
+    for (const name of String(raw).split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+      if (!(name in BREAKS)) throw usage('--break', `unknown --break "${name.slice(0, 40)}"`, `One of: ${Object.keys(BREAKS).join(', ')}.`);
+      if (!breaks.includes(name as BreakName)) breaks.push(name as BreakName);
+    }
+  }
+  if (breaks.includes('event-id') && args.eventId !== undefined) throw usage('--break', '--break event-id replaces the event ID: leave out --event-id');
+  if (breaks.includes('timestamp') && args.timestamp !== undefined) throw usage('--break', '--break timestamp replaces the timestamp: leave out --timestamp');
+  if (!Number.isInteger(args.timeout) || args.timeout < 1 || args.timeout > 600_000) {
+    throw usage('--timeout', `--timeout must be an integer from 1 to 600000 milliseconds (got ${String(args.timeout)})`);
+  }
+  return {
+    profilePath: args.profile,
+    listener,
+    body: args.data !== undefined ? { data: args.data } : args.file !== undefined ? { file: args.file } : { none: true },
+    raw: args.raw,
+    ...(args.eventId !== undefined ? { eventId: headerValue('--event-id', String(args.eventId)) } : {}),
+    ...(args.timestamp !== undefined ? { timestamp: headerValue('--timestamp', String(args.timestamp)) } : {}),
+    breaks,
+    dryRun: args.dryRun,
+    timeoutMs: args.timeout,
+  };
+}
