@@ -6,7 +6,7 @@
 import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { oneLine, visibleControls } from './escape.js';
+import { oneLine, shortText, visibleControls } from './escape.js';
 import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, groupFailures, skipsByReason } from './format.js';
 
 const PROGRESS_WIDTH = 34;
@@ -26,8 +26,8 @@ export class ConsoleReporter implements EngineReporter {
   onRunStart(header: RunHeader): void {
     const lines = [
       `${header.tool.name} ${header.tool.version} (catalogue ${header.catalogueVersion})`,
-      `  profile   ${header.profileName}`,
-      `  target    ${header.target}${header.targetDescription ? ` (${header.targetDescription})` : ''}`,
+      `  profile   ${oneLine(header.profileName)}`,
+      `  target    ${oneLine(header.target)}${header.targetDescription ? ` (${oneLine(header.targetDescription)})` : ''}`,
       `  seed      ${header.seed}   (--seed ${header.seed} repeats every generated value)`,
       `  selection ${header.selection.selected} checks${describeSelection(header)}${header.strict ? ', --strict' : ''}`,
       `  limits    ${header.settings.timeoutMs} ms per request, concurrency ${header.settings.concurrency}${header.settings.rateLimit === undefined ? '' : `, at most ${header.settings.rateLimit} requests/s`}`,
@@ -70,18 +70,18 @@ export class ConsoleReporter implements EngineReporter {
         const first = group.results[0]!;
         lines.push(
           group.results.length === 1 ? `✗ ${first.id} [${first.level}] ${first.text}` : `✗ ${group.results.length} × ${abbreviate(group.results.map((r) => r.id))}`,
-          `    ${oneLine(group.title)}`,
-          ...(first.harnessError?.hint ? [`    hint: ${oneLine(first.harnessError.hint)}`] : []),
+          `    ${shortText(group.title)}`,
+          ...(first.harnessError?.hint ? [`    hint: ${shortText(first.harnessError.hint)}`] : []),
           '',
         );
       }
     }
-    for (const error of summary.harnessErrors) lines.push(`error[${error.code}]: ${oneLine(error.message)}`, '');
+    for (const error of summary.harnessErrors) lines.push(`error[${error.code}]: ${shortText(error.message)}`, '');
     section('OBSERVATIONS (INFO, never fail the run)', failed.filter((r) => failureKind(r, strict) === 'observation'), (r) => [
       `i ${r.id} ${r.text}`,
-      `    ${oneLine(r.failure?.message ?? '')}`,
+      `    ${shortText(r.failure?.message ?? '')}`,
     ]);
-    section('EXPECTED FAILURES (listed in the baseline)', failed.filter((r) => r.expectedFailure), (r) => [`~ ${r.id} [${r.level}] ${oneLine(r.failure?.message ?? r.text)}`]);
+    section('EXPECTED FAILURES (listed in the baseline)', failed.filter((r) => r.expectedFailure), (r) => [`~ ${r.id} [${r.level}] ${shortText(r.failure?.message ?? r.text)}`]);
     if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
       lines.push(`NO LONGER FAILING: remove from the baseline ${summary.baseline.source}:`, ...summary.baseline.noLongerFailing.map((id) => `  ${id}`), '');
     }
@@ -91,7 +91,7 @@ export class ConsoleReporter implements EngineReporter {
     const skips = skipsByReason(summary.results);
     if (skips.length > 0) {
       lines.push('SKIPPED, by reason');
-      for (const skip of skips) lines.push(`  ${skip.ids.length} × ${skip.reason}: ${abbreviate(skip.ids)}`);
+      for (const skip of skips) lines.push(`  ${skip.ids.length} × ${shortText(skip.reason, 300)}: ${abbreviate(skip.ids)}`);
       lines.push('');
     }
     for (const file of this.ctx.artifacts) lines.push(`report: ${file}`);
@@ -124,11 +124,11 @@ function abbreviate(ids: string[], max = 8): string {
 function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES): string[] {
   const lines = [`✗ ${result.id} [${result.level}] §${result.section}${result.ruling ? ` ruling ${result.ruling}` : ''}: ${result.text}`];
   if (result.failure) {
-    lines.push(`    ${oneLine(result.failure.message)}`);
-    if (result.failure.expected) lines.push(`    expected: ${oneLine(result.failure.expected)}`);
-    if (result.failure.actual) lines.push(`    actual:   ${oneLine(result.failure.actual)}`);
+    lines.push(`    ${shortText(result.failure.message)}`);
+    if (result.failure.expected) lines.push(`    expected: ${shortText(result.failure.expected)}`);
+    if (result.failure.actual) lines.push(`    actual:   ${shortText(result.failure.actual)}`);
   }
-  for (const observation of result.observations) lines.push(`    note: ${oneLine(observation)}`);
+  for (const observation of result.observations) lines.push(`    note: ${shortText(observation)}`);
   const reproducing = reproducingExchange(result.exchanges);
   if (reproducing) lines.push(`    reproduce: ${oneLine(curlCommand(reproducing))}`);
   // The last exchanges are the ones that showed the failure; earlier ones set it up.

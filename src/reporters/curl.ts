@@ -78,8 +78,9 @@ export function curlVariables(command: string): string[] {
  */
 export function curlCommand(exchange: RecordedExchange): string {
   const { request } = exchange;
-  const words = ['curl', '-sS', '-i'];
-  if (request.method !== 'GET' || request.body) words.push('-X', shellLiteral(request.method));
+  // -g: brackets and braces in a URL are literal, not curl's globbing.
+  const words = ['curl', '-sS', '-i', '-g'];
+  if (request.method !== 'GET' || request.body) words.push('-X', /^[A-Z]+$/.test(request.method) ? request.method : shellLiteral(request.method));
   words.push(shellWord(markSecrets(request.url, 'SECRET')));
   for (const [name, value] of Object.entries(request.headers)) {
     if (COMPUTED_HEADERS.has(name.toLowerCase())) continue;

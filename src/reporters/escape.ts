@@ -57,6 +57,12 @@ export function capText(text: string, maxBytes = SHOWN_BODY_BYTES, recorded?: { 
   return { text: kept, moreBytes: Math.max(1, total - Buffer.byteLength(kept, 'utf8')) };
 }
 
+/** Target text for one line of any output: capped at `maxBytes`, controls visible, line breaks as `\n`. */
+export function shortText(text: string, maxBytes = 1024): string {
+  const cut = capText(text, maxBytes);
+  return `${oneLine(cut.text)}${cut.moreBytes > 0 ? ` ${moreBytesNote(cut.moreBytes)}` : ''}`;
+}
+
 /** "… 2048 more bytes" when something was left out, else ''. */
 export function moreBytesNote(moreBytes: number): string {
   return moreBytes > 0 ? `… ${moreBytes} more bytes` : '';

@@ -9,7 +9,7 @@
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { redactDeep, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { ghData, ghProperty, oneLine, visibleControls } from './escape.js';
+import { ghData, ghProperty, oneLine, shortText, visibleControls } from './escape.js';
 import { abortedBanner, formatExchange, groupFailures, type FailureGroup } from './format.js';
 
 /** GitHub shows at most 10 error and 10 warning annotations per step; more are noise in the log. */
@@ -20,11 +20,11 @@ function annotation(group: FailureGroup): string {
   const ids = group.results.map((r) => r.id);
   const first = group.results[0]!;
   const title = ids.length === 1 ? `${first.id} [${first.level}]` : `${ids.length} checks: ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`;
-  const detail = [oneLine(group.title)];
+  const detail = [shortText(group.title)];
   if (ids.length === 1) detail.push(`requirement (§${first.section}): ${first.text}`);
   else detail.push(`checks: ${ids.join(', ')}`);
-  if (first.failure?.expected) detail.push(`expected: ${oneLine(first.failure.expected)}`);
-  if (first.failure?.actual) detail.push(`actual: ${oneLine(first.failure.actual)}`);
+  if (first.failure?.expected) detail.push(`expected: ${shortText(first.failure.expected)}`);
+  if (first.failure?.actual) detail.push(`actual: ${shortText(first.failure.actual)}`);
   return `::${command} title=${ghProperty(`access-conformance ${title}`)}::${ghData(detail.join('\n'))}`;
 }
 
@@ -38,7 +38,7 @@ export function renderGithub(summary: RunSummary): string {
   if (groups.length > MAX_ANNOTATIONS) lines.push(`::warning title=access-conformance::${ghData(`${groups.length - MAX_ANNOTATIONS} more distinct failures: see the reports`)}`);
   for (const group of groups) {
     const first = group.results[0]!;
-    const name = group.results.length === 1 ? `${first.id}: ${oneLine(group.title)}` : `${group.results.length} × ${oneLine(group.title)}`;
+    const name = group.results.length === 1 ? `${first.id}: ${shortText(group.title, 200)}` : `${group.results.length} × ${shortText(group.title, 200)}`;
     // A group's name is a command's data: encoded like one.
     lines.push(`::group::${ghData(name.slice(0, 200))}`);
     lines.push(`  ${group.state} · ${group.results.map((r) => r.id).join(', ')}`);

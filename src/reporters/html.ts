@@ -9,7 +9,7 @@ import type { RecordedExchange } from '../client/types.js';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { escapeMarkup } from './escape.js';
+import { capText, escapeMarkup, moreBytesNote } from './escape.js';
 import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 
@@ -28,6 +28,12 @@ export const STATE_LABEL: Record<DisplayState, string> = {
   skipped: 'skipped',
 };
 
+/** Target text in a block: at most 4 KB, then how much more there was. */
+function capped(text: string): string {
+  const cut = capText(text, 4096);
+  return cut.moreBytes > 0 ? `${cut.text}\n${moreBytesNote(cut.moreBytes)}` : cut.text;
+}
+
 function exchangeBlock(exchange: RecordedExchange, index: number): string {
   const outcome = exchange.response ? ` → ${exchange.response.status}` : exchange.error ? ` → ${exchange.error.code}` : '';
   const title = `exchange ${index + 1}: ${exchange.request.method} ${exchange.request.url}${outcome} (${formatDuration(exchange.durationMs)})`;
@@ -43,14 +49,14 @@ function checkBody(result: CheckResult, state: DisplayState): string {
   if (state === 'expected') parts.push('<p>Expected failure: listed in the baseline.</p>');
   if (result.reason) parts.push(`<p>Skipped: ${e(result.reason)}</p>`);
   if (result.failure) {
-    parts.push(`<p>${e(result.failure.message)}</p>`);
-    if (result.failure.expected || result.failure.actual) parts.push(`<pre>${e(`expected: ${result.failure.expected}\nactual:   ${result.failure.actual}`)}</pre>`);
+    parts.push(`<p>${e(capped(result.failure.message))}</p>`);
+    if (result.failure.expected || result.failure.actual) parts.push(`<pre>${e(`expected: ${capped(result.failure.expected)}\nactual:   ${capped(result.failure.actual)}`)}</pre>`);
   }
   if (result.harnessError) {
     const { code, message, hint } = result.harnessError;
-    parts.push(`<p>error[${e(code)}]: ${e(message)}${hint ? ` (hint: ${e(hint)})` : ''}</p>`);
+    parts.push(`<p>error[${e(code)}]: ${e(capped(message))}${hint ? ` (hint: ${e(hint)})` : ''}</p>`);
   }
-  for (const observation of result.observations) parts.push(`<p>note: ${e(observation)}</p>`);
+  for (const observation of result.observations) parts.push(`<p>note: ${e(capped(observation))}</p>`);
   const reproducing = result.state === 'failed' || result.state === 'errored' ? reproducingExchange(result.exchanges) : undefined;
   if (reproducing) parts.push(`<p>Reproduce:</p><pre class="curl">${e(curlCommand(reproducing))}</pre>`);
   result.exchanges.forEach((exchange, index) => parts.push(exchangeBlock(exchange, index)));

@@ -13,7 +13,7 @@
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { escapeMarkup } from './escape.js';
+import { escapeMarkup, shortText } from './escape.js';
 import { displayState, formatExchange, resultsByGroup } from './format.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
@@ -26,10 +26,10 @@ function seconds(ms: number): string {
 }
 
 function failureBody(result: CheckResult): string {
-  const lines = [`${result.id} [${result.level}] §${result.section}: ${result.text}`, '', result.failure?.message ?? ''];
-  if (result.failure?.expected) lines.push(`expected: ${result.failure.expected}`);
-  if (result.failure?.actual) lines.push(`actual:   ${result.failure.actual}`);
-  for (const observation of result.observations) lines.push(`note: ${observation}`);
+  const lines = [`${result.id} [${result.level}] §${result.section}: ${result.text}`, '', shortText(result.failure?.message ?? '', 4096)];
+  if (result.failure?.expected) lines.push(`expected: ${shortText(result.failure.expected, 4096)}`);
+  if (result.failure?.actual) lines.push(`actual:   ${shortText(result.failure.actual, 4096)}`);
+  for (const observation of result.observations) lines.push(`note: ${shortText(observation, 4096)}`);
   const reproducing = reproducingExchange(result.exchanges);
   if (reproducing) lines.push('', `reproduce: ${curlCommand(reproducing)}`);
   // The last exchanges showed the failure; report.json and report.html keep every one.
@@ -50,10 +50,10 @@ function testCase(result: CheckResult, strict: boolean): string {
   } else if (state === 'errored') {
     const error = result.harnessError;
     inner.push(
-      `      <error type="${e(error?.code ?? 'INTERNAL')}" message="${e(error?.message ?? 'harness error')}">${e([error?.message, error?.hint ? `hint: ${error.hint}` : ''].filter(Boolean).join('\n'))}</error>`,
+      `      <error type="${e(error?.code ?? 'INTERNAL')}" message="${e(shortText(error?.message ?? 'harness error'))}">${e([error?.message, error?.hint ? `hint: ${error.hint}` : ''].filter(Boolean).join('\n'))}</error>`,
     );
   } else if (state === 'failed') {
-    inner.push(`      <failure type="${result.level}" message="${e(result.failure?.message ?? 'failed')}">${e(failureBody(result))}</failure>`);
+    inner.push(`      <failure type="${result.level}" message="${e(shortText(result.failure?.message ?? 'failed'))}">${e(failureBody(result))}</failure>`);
   } else if (state === 'warning' || state === 'expected') {
     const message = state === 'warning' ? 'warning' : 'expected failure';
     inner.push(`      <skipped message="${message}">${e(failureBody(result))}</skipped>`);

@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { mdCode, mdFence, mdText } from './escape.js';
+import { mdCode, mdFence, mdText, shortText } from './escape.js';
 import { abortedBanner, finalLine, formatDuration, formatExchange, groupFailures, inDisplayOrder, displayState, skipsByReason, type DisplayState, type FailureGroup } from './format.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
@@ -50,13 +50,13 @@ function abbreviateIds(ids: readonly string[], max = 12): string {
 function groupBlock(group: FailureGroup): string[] {
   const first = group.results[0]!;
   const count = group.results.length;
-  const heading = count === 1 ? `#### ${first.id}: ${mdText(group.title.slice(0, 300))}` : `#### ${mdText(group.title.slice(0, 300))} × ${count}`;
+  const heading = count === 1 ? `#### ${first.id}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
   const lines = [heading, ''];
   lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => r.id)))}`}`, '');
-  if (first.failure?.expected) lines.push(`- expected: ${mdCode(first.failure.expected)}`);
-  if (first.failure?.actual) lines.push(`- actual: ${mdCode(first.failure.actual)}`);
-  if (first.harnessError?.hint) lines.push(`- hint: ${mdText(first.harnessError.hint)}`);
-  for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(observation)}`);
+  if (first.failure?.expected) lines.push(`- expected: ${mdCode(shortText(first.failure.expected))}`);
+  if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
+  if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);
+  for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(shortText(observation))}`);
   const exchange = reproducingExchange(first.exchanges);
   if (exchange) {
     lines.push('', `Reproduce${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(curlCommand(exchange), 'sh'));
@@ -85,7 +85,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     `| **all** | **${totals.passed}** | **${totals.failed}** | **${totals.skipped}** | **${totals.errored}** |`,
     '',
   );
-  for (const error of summary.harnessErrors) lines.push(`- error\\[${mdText(error.code)}\\]: ${mdCode(error.message)}`);
+  for (const error of summary.harnessErrors) lines.push(`- error\\[${mdText(error.code)}\\]: ${mdCode(shortText(error.message))}`);
   if (summary.harnessErrors.length > 0) lines.push('');
 
   const reportNames = artifacts.map((path) => basename(path)).filter((name) => name !== MARKDOWN_REPORT_FILE);
@@ -124,7 +124,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   const skips = skipsByReason(summary.results);
   if (skips.length > 0) {
     lines.push('<details><summary>Skipped checks by reason</summary>', '', '| reason | checks |', '|---|---|');
-    for (const skip of skips.slice(0, 20)) lines.push(`| ${mdCode(skip.reason.slice(0, 300))} | ${skip.ids.length}: ${mdText(abbreviateIds(skip.ids, 20))} |`);
+    for (const skip of skips.slice(0, 20)) lines.push(`| ${mdCode(shortText(skip.reason, 300))} | ${skip.ids.length}: ${mdText(abbreviateIds(skip.ids, 20))} |`);
     lines.push('', '</details>', '');
   }
   if (reportNames.length > 0) lines.push(`Full reports (job artifacts): ${reportNames.map((name) => mdCode(name)).join(', ')}`, '');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffReports } from '../../src/reporters/report-diff.js';
 import { toJsonReport } from '../../src/reporters/json-report.js';
-import { result, summary } from './fixtures.js';
+import { result, summary } from '../engine/fixtures.js';
 
 describe('diffReports', () => {
   it('sorts changes into started failing, started passing, appeared, disappeared and other', () => {
