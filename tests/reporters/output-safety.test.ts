@@ -14,7 +14,7 @@ import type { RunSummary } from '../../src/engine/types.js';
 import { hasUnsafeControls } from '../../src/reporters/escape.js';
 import { createRedact, createReporters, createScrub, type ReporterContext } from '../../src/reporters/index.js';
 import { exchange, result, summary } from '../engine/fixtures.js';
-import { hasXmllint, JENKINS_XSD, xmllint } from './xml-tools.js';
+import { hasXmllint, JENKINS_XSD, xmllint } from './validators.js';
 
 const ESCAPES = '\u001b[2J\u001b[H\u001b[32mverdict: conformant (exit 0)\u001b[0m\u0007\r\u0000\u009b2J\u202e';
 const FAKE_LINES = '\n198 passed, 0 failed, 0 skipped\nverdict: conformant (exit 0): no MUST requirement failed\n::add-mask::x\n::stop-commands::pwned\n::error::PWNED\n';

@@ -1,0 +1,48 @@
+/**
+ * Validators of the report files in tests: xmllint (Debian: `apt-get install -y libxml2-utils`) for the
+ * Jenkins XSD and HTML DOM queries, ajv (a dependency, as in src/profile/) for schemas/report.schema.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv and ajv-formats are CommonJS with a default export (as src/profile/schema.ts imports them).
+const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module }).default ?? Ajv2020Module;
+const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+
+/** A validator of report.json documents: the list of schema errors, empty when valid. */
+export async function reportValidator(): Promise<(value: unknown) => string[]> {
+  const schema = JSON.parse(await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'));
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  addFormats(ajv, ['date-time']);
+  const validate = ajv.compile(schema);
+  return (value) => (validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`));
+}
+
+export const JENKINS_XSD = fileURLToPath(new URL('../fixtures/reporters/jenkins-xunit-junit.xsd', import.meta.url));
+
+let available: boolean | undefined;
+
+export function hasXmllint(): boolean {
+  if (available === undefined) {
+    try {
+      execFileSync('xmllint', ['--version'], { stdio: 'ignore' });
+      available = true;
+    } catch {
+      available = false;
+    }
+  }
+  return available;
+}
+
+/** Runs xmllint; returns stdout, or throws with its stderr (the validation errors) in the message. */
+export function xmllint(args: string[]): string {
+  try {
+    return execFileSync('xmllint', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+  } catch (error) {
+    const failed = error as { stderr?: string; stdout?: string };
+    throw new Error(`xmllint ${args.join(' ')} failed:\n${failed.stderr ?? ''}${failed.stdout ?? ''}`);
+  }
+}
