@@ -33,11 +33,6 @@ const STATE_WORD: Record<DisplayState, string> = {
   skipped: 'skipped',
 };
 
-/** Text inside a table cell: no pipes or line breaks (our own text; target text goes through mdCode). */
-export function cell(text: string): string {
-  return mdText(text);
-}
-
 function bytes(lines: readonly string[]): number {
   return Buffer.byteLength(lines.join('\n'), 'utf8') + lines.length;
 }

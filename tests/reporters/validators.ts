@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
-// ajv and ajv-formats are CommonJS with a default export (as src/profile/schema.ts imports them).
-const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module }).default ?? Ajv2020Module;
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+// Both packages are CommonJS with `exports.default`; under NodeNext the default import is module.exports.
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
 
 /** A validator of report.json documents: the list of schema errors, empty when valid. */
 export async function reportValidator(): Promise<(value: unknown) => string[]> {
