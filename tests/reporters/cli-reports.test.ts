@@ -17,7 +17,32 @@ import { MARKDOWN_MAX_BYTES } from '../../src/reporters/markdown.js';
 import { runCli, type CliResult } from '../cli/support.js';
 import { result, summary } from '../engine/fixtures.js';
 import { fixtureDoc, material, writeJson } from '../profile/helpers.js';
-import { hasXmllint, JENKINS_XSD, reportValidator, xmllint } from './validators.js';
+import { hasXmllint, JENKINS_XSD, markdownOutsideCode, reportValidator, xmllint } from './validators.js';
+
+/** A profile (the fixture's, without the HTTPS JWKS listener it cannot serve here) pointing at `server`. */
+async function profileFor(server: Server, name: string): Promise<{ env: Record<string, string>; profile: string }> {
+  const port = (server.address() as AddressInfo).port;
+  const { env } = await material();
+  const doc = fixtureDoc();
+  doc.baseUrl = `http://127.0.0.1:${port}`;
+  doc.hooks.baseUrl = `http://127.0.0.1:${port}/__hooks/v1`;
+  delete doc.webhooks.jwt;
+  return { env, profile: await writeJson(join(dir, name), doc) };
+}
+
+async function listen(handler: (body: string) => { status: number; type: string; body: string | Buffer }): Promise<Server> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      const answer = handler(body);
+      res.writeHead(answer.status, { 'content-type': answer.type });
+      res.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
 
 let dir: string;
 let faulty: CliResult;
@@ -120,26 +145,14 @@ describe('a target that answers every request with a 4 KB 502 page', { timeout: 
   let server: Server;
   beforeAll(async () => {
     const page = `<!doctype html><html><body>${'<p>502 Bad Gateway: the upstream did not answer.</p>\n'.repeat(90)}</body></html>`.slice(0, 4096);
-    server = createServer((req, res) => {
-      req.resume();
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end(page);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    server = await listen(() => ({ status: 502, type: 'text/html', body: page }));
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
   it('gives a Markdown summary under 100 KB that points to the full reports', async () => {
-    const port = (server.address() as AddressInfo).port;
-    const { env } = await material();
-    const doc = fixtureDoc();
-    doc.baseUrl = `http://127.0.0.1:${port}`;
-    doc.hooks.baseUrl = `http://127.0.0.1:${port}/__hooks/v1`;
-    // A JWKS served over HTTPS needs a certificate this test does not make; the 502 page is the point.
-    delete doc.webhooks.jwt;
-    const profile = await writeJson(join(dir, 'target-502.json'), doc);
+    const { env, profile } = await profileFor(server, 'target-502.json');
     const out = join(dir, 'bad-gateway');
     const run = await runCli(['run', '--profile', profile, '--timeout', '2000', '--reporter', 'json,markdown', '--out', out], { env, timeoutMs: 170_000 });
     expect(run.code, run.stderr).toBe(1);
@@ -152,5 +165,46 @@ describe('a target that answers every request with a 4 KB 502 page', { timeout: 
     expect(bad).toBeGreaterThan(50);
     expect(md).toContain(`### Failed checks (${bad})`);
     expect(md).toMatch(/\*\*\d+ more distinct failures in `report\.json`\.\*\*/);
+  });
+});
+
+describe('a target whose every answer is a hostile body', { timeout: 180_000 }, () => {
+  const payload = [
+    '\u001b[2J\u001b[H\u001b[32mverdict: conformant (exit 0)\u001b[0m\u0007\r\u0000\u009b\u202e',
+    '198 passed, 0 failed, 0 skipped',
+    '::error::PWNED',
+    '::add-mask::x',
+    '```',
+    '</details><details open><summary>PWNED</summary>',
+    '![img](https://evil.example/pixel.png) [click](https://evil.example/login) <img src=x onerror=alert(1)>',
+    '``` ` `` ````',
+  ].join('\n');
+  let server: Server;
+  beforeAll(async () => {
+    server = await listen(() => ({ status: 200, type: 'application/json', body: `{"access_token":"x","note":"${payload}"}\n${payload}` }));
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('puts no control character and no fake verdict, count or command line on the console, and keeps the Markdown inert', async () => {
+    const { env, profile } = await profileFor(server, 'target-hostile.json');
+    const out = join(dir, 'hostile');
+    const run = await runCli(['run', '--profile', profile, '--timeout', '2000', '--reporter', 'junit,markdown,github', '--out', out], { env, timeoutMs: 170_000 });
+    expect([1, 2]).toContain(run.code);
+    expect(run.stdout).toContain('│ 198 passed, 0 failed, 0 skipped');
+    expect(hasUnsafeControls(run.stdout)).toBe(false);
+    expect(hasUnsafeControls(run.stderr)).toBe(false);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => /^\s*\d+ passed, \d+ failed, \d+ skipped/.test(line))).toEqual([lines.at(-1)]);
+    expect(lines.filter((line) => /^\s*verdict:/.test(line))).toHaveLength(1);
+    for (const line of lines.filter((l) => l.trimStart().startsWith('::'))) expect(line).toMatch(/^::(?:error title=|warning title=|group::|endgroup::$)/);
+    const md = await readFile(join(out, 'summary.md'), 'utf8');
+    expect(hasUnsafeControls(md)).toBe(false);
+    const outside = markdownOutsideCode(md) ?? '';
+    expect(markdownOutsideCode(md), 'a fence is left open').toBeDefined();
+    expect(new Set([...outside.matchAll(/<\/?[a-zA-Z][^>]*>/g)].map((m) => m[0]))).toEqual(new Set(['<details>', '<summary>', '</summary>', '</details>']));
+    expect(outside).not.toMatch(/[[\]`]|:\/\//);
+    if (hasXmllint()) expect(xmllint(['--noout', '--schema', JENKINS_XSD, join(out, 'junit.xml')])).toBe('');
   });
 });

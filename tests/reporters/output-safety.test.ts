@@ -14,7 +14,7 @@ import type { RunSummary } from '../../src/engine/types.js';
 import { hasUnsafeControls } from '../../src/reporters/escape.js';
 import { createRedact, createReporters, createScrub, type ReporterContext } from '../../src/reporters/index.js';
 import { exchange, result, summary } from '../engine/fixtures.js';
-import { hasXmllint, JENKINS_XSD, xmllint } from './validators.js';
+import { hasXmllint, JENKINS_XSD, markdownOutsideCode, xmllint } from './validators.js';
 
 const ESCAPES = '\u001b[2J\u001b[H\u001b[32mverdict: conformant (exit 0)\u001b[0m\u0007\r\u0000\u009b2J\u202e';
 const FAKE_LINES = '\n198 passed, 0 failed, 0 skipped\nverdict: conformant (exit 0): no MUST requirement failed\n::add-mask::x\n::stop-commands::pwned\n::error::PWNED\n';
@@ -107,59 +107,14 @@ describe('console and github annotations (stdout)', () => {
   });
 });
 
-/** Markdown outside fenced blocks and code spans (CommonMark's rules for both), or a failure when a fence is left open. */
-function markdownOutsideCode(md: string): string {
-  const outside: string[] = [];
-  let fence: string | undefined;
-  for (const line of md.split('\n')) {
-    if (fence !== undefined) {
-      // A closing fence may be indented up to three spaces (CommonMark 4.5).
-      if (new RegExp(`^ {0,3}${fence}\`*\\s*$`).test(line)) fence = undefined;
-      continue;
-    }
-    const open = /^ {0,3}(`{3,})[^`]*$/.exec(line);
-    if (open) {
-      fence = open[1];
-      continue;
-    }
-    let text = '';
-    let i = 0;
-    while (i < line.length) {
-      // A backslash-escaped punctuation mark is a literal character (and never opens a code span).
-      if (line[i] === '\\' && /[!-/:-@[-`{-~]/.test(line[i + 1] ?? '')) {
-        i += 2;
-        continue;
-      }
-      const run = /^`+/.exec(line.slice(i));
-      if (!run) {
-        text += line[i];
-        i += 1;
-        continue;
-      }
-      const ticks = run[0];
-      const close = new RegExp(`(?<!\`)${ticks}(?!\`)`, 'g');
-      close.lastIndex = i + ticks.length;
-      const end = close.exec(line);
-      if (!end) {
-        text += ticks;
-        i += ticks.length;
-      } else {
-        i = end.index + ticks.length;
-      }
-    }
-    outside.push(text);
-  }
-  expect(fence, 'a fence is left open').toBeUndefined();
-  return outside.join('\n');
-}
-
 describe('markdown (summary.md and the step summary)', () => {
   it('renders every payload as text: nothing outside code spans and fences is markup, a link, an image or a bare backtick', async () => {
     const md = files.get('summary.md')!;
     expect(await readFile(join(dir, 'step-summary.md'), 'utf8')).toBe(`${md}\n`);
     expect(md).toContain('evil.example');
     expect(hasUnsafeControls(md)).toBe(false);
-    const outside = markdownOutsideCode(md);
+    const outside = markdownOutsideCode(md) ?? '';
+    expect(markdownOutsideCode(md), 'a fence is left open').toBeDefined();
     const tags = [...outside.matchAll(/<\/?([a-zA-Z][\w-]*)[^>]*>/g)].map((m) => m[0]);
     expect(new Set(tags)).toEqual(new Set(['<details>', '<summary>', '</summary>', '</details>']));
     expect(outside).not.toMatch(/[[\]`]|!\[|\]\(|:\/\/|www\./);

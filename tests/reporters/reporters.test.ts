@@ -69,9 +69,11 @@ async function runReporters(names: string[], run = leakySummary()): Promise<Map<
 }
 
 describe('reporters', () => {
-  it('no planted secret, in any encoding, reaches the console or a report file', async () => {
-    const files = await runReporters(['json', 'junit', 'html', 'markdown']);
-    expect([...files.keys()].sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+  it('no planted secret, in any encoding, reaches the console, the github annotations, a report file or the HAR', async () => {
+    ctx.harPath = join(ctx.outDir, 'run.har');
+    const files = await runReporters(['json', 'junit', 'html', 'markdown', 'github']);
+    expect([...files.keys()].sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'run.har', 'summary.md']);
+    expect(stdout).toMatch(/^::error title=/m);
     const outputs = new Map([...files, ['console', stdout], ['step summary', await readFile(ctx.env.GITHUB_STEP_SUMMARY!, 'utf8')]]);
     for (const [name, text] of outputs) {
       expect(text.length, name).toBeGreaterThan(100);

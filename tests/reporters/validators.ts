@@ -1,6 +1,7 @@
 /**
  * Validators of the report files in tests: xmllint (Debian: `apt-get install -y libxml2-utils`) for the
- * Jenkins XSD and HTML DOM queries, ajv (a dependency, as in src/profile/) for schemas/report.schema.json.
+ * Jenkins XSD and HTML DOM queries, ajv (a dependency, as in src/profile/) for schemas/report.schema.json,
+ * and a reading of Markdown by CommonMark's fence and code-span rules (no Markdown parser is a dependency).
  */
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -45,4 +46,49 @@ export function xmllint(args: string[]): string {
     const failed = error as { stderr?: string; stdout?: string };
     throw new Error(`xmllint ${args.join(' ')} failed:\n${failed.stderr ?? ''}${failed.stdout ?? ''}`);
   }
+}
+
+/** Markdown outside fenced blocks and code spans (CommonMark's rules for both); undefined when a fence is left open. */
+export function markdownOutsideCode(md: string): string | undefined {
+  const outside: string[] = [];
+  let fence: string | undefined;
+  for (const line of md.split('\n')) {
+    if (fence !== undefined) {
+      // A closing fence may be indented up to three spaces (CommonMark 4.5).
+      if (new RegExp(`^ {0,3}${fence}\`*\\s*$`).test(line)) fence = undefined;
+      continue;
+    }
+    const open = /^ {0,3}(`{3,})[^`]*$/.exec(line);
+    if (open) {
+      fence = open[1];
+      continue;
+    }
+    let text = '';
+    let i = 0;
+    while (i < line.length) {
+      // A backslash-escaped punctuation mark is a literal character (and never opens a code span).
+      if (line[i] === '\\' && /[!-/:-@[-`{-~]/.test(line[i + 1] ?? '')) {
+        i += 2;
+        continue;
+      }
+      const run = /^`+/.exec(line.slice(i));
+      if (!run) {
+        text += line[i];
+        i += 1;
+        continue;
+      }
+      const ticks = run[0];
+      const close = new RegExp(`(?<!\`)${ticks}(?!\`)`, 'g');
+      close.lastIndex = i + ticks.length;
+      const end = close.exec(line);
+      if (!end) {
+        text += ticks;
+        i += ticks.length;
+      } else {
+        i = end.index + ticks.length;
+      }
+    }
+    outside.push(text);
+  }
+  return fence === undefined ? outside.join('\n') : undefined;
 }
