@@ -33,6 +33,21 @@ function headerVariable(name: string, value: string): string {
   return variableName(lower);
 }
 
+/**
+ * A credential header's value with its secret part as [REDACTED] even when the recorder kept it (a
+ * webhook signature is not a secret to the recorder, but it is one to paste, and a stale one is useless):
+ * `Bearer x` → `Bearer [REDACTED]`, a signature header → `[REDACTED]`.
+ */
+function credentialAsMarker(name: string, value: string): string {
+  const lower = name.toLowerCase();
+  if (lower === 'authorization' || lower === 'proxy-authorization') {
+    const match = /^(\S+)(\s+)\S/.exec(value);
+    return match ? `${match[1]}${match[2]}${REDACTED}` : REDACTED;
+  }
+  if (lower.includes('signature') || lower === 'cookie' || lower === 'x-api-key') return REDACTED;
+  return value;
+}
+
 /** Replaces each [REDACTED] in `text` by a variable marker, named by the field it follows when there is one. */
 function markSecrets(text: string, fallback: string): string {
   if (!text.includes(REDACTED)) return text;
@@ -84,7 +99,7 @@ export function curlCommand(exchange: RecordedExchange): string {
   words.push(shellWord(markSecrets(request.url, 'SECRET')));
   for (const [name, value] of Object.entries(request.headers)) {
     if (COMPUTED_HEADERS.has(name.toLowerCase())) continue;
-    words.push('-H', shellWord(markSecrets(`${name}: ${value}`, headerVariable(name, value))));
+    words.push('-H', shellWord(markSecrets(`${name}: ${credentialAsMarker(name, value)}`, headerVariable(name, value))));
   }
   if (request.body) words.push('--data-binary', shellWord(markSecrets(request.body, 'SECRET')));
   let command = words.join(' ');

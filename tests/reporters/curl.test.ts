@@ -39,6 +39,16 @@ describe('curlCommand', () => {
     expect(command.startsWith("curl -sS -i -g -X POST 'http://127.0.0.1:1/webhooks/v1/listener'")).toBe(true);
   });
 
+  it('treats credential headers as variables even when the recorder kept their values', () => {
+    const command = curlCommand(
+      recorded('http://127.0.0.1:1/hook', { authorization: 'Bearer eyJ.live.token', 'webhook-signature': 'lYRl3HkqmNdDD0f7L0JT9KzOoAF4w5IGZG55chkP6ms', cookie: 'sid=abc' }, '{}'),
+    );
+    expect(command).toContain(`-H 'authorization: Bearer '"$ACCESS_TOKEN"`);
+    expect(command).toContain(`-H 'webhook-signature: '"$HMAC_SIGNATURE"`);
+    expect(command).toContain(`-H 'cookie: '"$COOKIE"`);
+    for (const value of ['eyJ.live.token', 'lYRl3Hkq', 'sid=abc']) expect(command).not.toContain(value);
+  });
+
   it('says when the recorder cut the body', () => {
     const cut = { ...recorded('http://127.0.0.1:1/x', {}, 'abc'), request: { method: 'POST', url: 'http://127.0.0.1:1/x', headers: {}, body: 'abc', bodyBytes: 70_000, bodyTruncated: true } };
     expect(curlCommand(cut)).toMatch(/# body cut at 3 of 70000 bytes$/);
