@@ -13,6 +13,8 @@ const PROGRESS_WIDTH = 34;
 /** Exchanges printed per failure on the console, and bytes of each body (reports keep more). */
 const CONSOLE_EXCHANGES = 2;
 const CONSOLE_BODY_BYTES = 1024;
+/** Failures printed in full; the rest get one line each. */
+const CONSOLE_DETAILED_FAILURES = 25;
 
 export class ConsoleReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
@@ -56,12 +58,25 @@ export class ConsoleReporter implements EngineReporter {
     const section = (title: string, items: CheckResult[], render: (r: CheckResult) => string[]): void => {
       if (items.length === 0) return;
       lines.push(`${title} (${items.length})`, '');
-      for (const item of items) lines.push(...render(item), '');
+      for (const item of items) {
+        const block = render(item);
+        lines.push(...block);
+        // Multi-line entries are set apart; one-line entries stay a compact list.
+        if (block.length > 1) lines.push('');
+      }
+      if (lines.at(-1) !== '') lines.push('');
     };
-    section('FAILURES', failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describeFailure(r));
+    // Past the first failures, one line each: a target that fails everything must not flood the log.
+    let detailed = 0;
+    const describe = (r: CheckResult, maxExchanges?: number): string[] =>
+      (detailed += 1) <= CONSOLE_DETAILED_FAILURES ? describeFailure(r, maxExchanges) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
+    section('FAILURES', failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describe(r));
     section('WARNINGS: SHOULD requirements that failed (they fail the run only with --strict)', failed.filter((r) => failureKind(r, strict) === 'warning'), (r) =>
-      describeFailure(r, 1),
+      describe(r, 1),
     );
+    if (detailed > CONSOLE_DETAILED_FAILURES) {
+      lines.push(`(${detailed - CONSOLE_DETAILED_FAILURES} failures above on one line each: their exchanges and reproductions are in the html, json and junit reports)`, '');
+    }
     // Identical errors (a target that died mid-run) are one entry with the IDs, not one per check.
     const errorGroups = groupFailures(summary.results, strict, ['errored']);
     if (errorGroups.length > 0) {

@@ -100,6 +100,15 @@ describe('reporters', () => {
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 4 failed, 1 skipped');
   });
 
+  it('console: past 25 failures in full, one line each, so a target that fails everything does not flood the log', async () => {
+    const many = summary(Array.from({ length: 40 }, (_, i) => result(`TOK-${100 + i}`, 'failed', 'MUST', { exchanges: [exchange({ status: 502, responseBody: 'x'.repeat(4000) })] })));
+    await runReporters([], many);
+    expect(stdout.match(/^ {4}reproduce: curl/gm)).toHaveLength(25);
+    expect(stdout).toContain('\n✗ TOK-125 [MUST] §5.4: TOK-125 got 200\n✗ TOK-126 [MUST] §5.4: TOK-126 got 200\n');
+    expect(stdout).toContain('(15 failures above on one line each: their exchanges and reproductions are in the html, json and junit reports)');
+    expect(stdout.length).toBeLessThan(100_000);
+  });
+
   it('junit: a testsuite per group with properties, testcases named by ID, failure, error and skipped elements; warnings are skipped, not failures', async () => {
     const xml = (await runReporters(['junit'])).get('junit.xml')!;
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
