@@ -1,7 +1,7 @@
 /** Text helpers shared by the reporters: exchanges, durations, counts, grouping. */
 import type { RecordedExchange } from '../client/types.js';
 import type { CheckResult, GroupCounts, RunSummary } from '../engine/types.js';
-import { capText, moreBytesNote, oneLine, SHOWN_BODY_BYTES, TARGET_LINE_PREFIX, visibleControls } from './escape.js';
+import { capText, moreBytesNote, oneLine, shortText, SHOWN_BODY_BYTES, TARGET_LINE_PREFIX, visibleControls } from './escape.js';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -27,7 +27,7 @@ export function finalLine(summary: RunSummary): string {
 }
 
 function headerLines(headers: Record<string, string>, indent: string): string[] {
-  return Object.entries(headers).map(([name, value]) => `${indent}${oneLine(name)}: ${oneLine(value)}`);
+  return Object.entries(headers).map(([name, value]) => `${indent}${shortText(name, 256)}: ${shortText(value, 1024)}`);
 }
 
 /** How much of each body an exchange shows, and what prefixes a line of a body. */

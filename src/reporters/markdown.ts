@@ -80,8 +80,9 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     `| **all** | **${totals.passed}** | **${totals.failed}** | **${totals.skipped}** | **${totals.errored}** |`,
     '',
   );
+  for (const note of header.notes.slice(0, 10)) lines.push(`- note: ${mdText(shortText(note, 300))}`);
   for (const error of summary.harnessErrors) lines.push(`- error\\[${mdText(error.code)}\\]: ${mdCode(shortText(error.message))}`);
-  if (summary.harnessErrors.length > 0) lines.push('');
+  if (header.notes.length > 0 || summary.harnessErrors.length > 0) lines.push('');
 
   const reportNames = artifacts.map((path) => basename(path)).filter((name) => name !== MARKDOWN_REPORT_FILE);
   const elsewhere = reportNames.length > 0 ? reportNames.map((name) => mdCode(name)).join(', ') : 'the html or json report (`--reporter html,json`)';
