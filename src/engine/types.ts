@@ -133,6 +133,7 @@ export interface RunSummary {
   durationMs: number;
   /** Errors outside any check (a suite file that failed to load, an unhandled rejection). */
   harnessErrors: Array<{ code: HarnessErrorCode; message: string }>;
+  aborted?: { code: HarnessErrorCode; message: string; signal?: 'SIGINT' | 'SIGTERM' };
 }
 
 type Awaitable<T> = T | Promise<T>;

@@ -1,6 +1,7 @@
 /**
  * Minimal line charts as inline SVG, so the HTML report is one file with no script and no network.
  */
+import { escapeMarkup as escapeXml } from '../reporters/escape.js';
 
 export interface Series {
   name: string;
@@ -20,9 +21,8 @@ export interface ChartOptions {
   height?: number;
 }
 
-export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+/** The reporters' one escape for HTML and XML (control characters made visible too). */
+export { escapeXml };
 
 /** 1, 2 or 5 × 10^k steps giving about `count` ticks up to `max`. */
 export function niceTicks(max: number, count = 5): number[] {

@@ -5,30 +5,36 @@
  */
 import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
-import { failureKind, finalLine, formatCounts, formatDuration, formatExchange, skipsByReason } from './format.js';
+import { curlCommand, reproducingExchange } from './curl.js';
+import { oneLine, shortText, visibleControls } from './escape.js';
+import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, groupFailures, skipsByReason } from './format.js';
 
 const PROGRESS_WIDTH = 34;
-/** Exchanges printed per failure on the console (reports keep them all). */
-const CONSOLE_EXCHANGES = 3;
+/** Exchanges printed per failure on the console, and bytes of each body (reports keep more). */
+const CONSOLE_EXCHANGES = 2;
+const CONSOLE_BODY_BYTES = 1024;
+/** Failures printed in full; the rest get one line each. */
+const CONSOLE_DETAILED_FAILURES = 25;
 
 export class ConsoleReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   private print(lines: string | string[]): void {
     const text = Array.isArray(lines) ? lines.join('\n') : lines;
-    this.ctx.stdout.write(`${this.ctx.redact(text)}\n`);
+    // Last line of defence for the terminal: nothing printed can move the cursor or recolour text.
+    this.ctx.stdout.write(`${visibleControls(this.ctx.redact(text))}\n`);
   }
 
   onRunStart(header: RunHeader): void {
     const lines = [
       `${header.tool.name} ${header.tool.version} (catalogue ${header.catalogueVersion})`,
-      `  profile   ${header.profileName}`,
-      `  target    ${header.target}${header.targetDescription ? ` (${header.targetDescription})` : ''}`,
+      `  profile   ${oneLine(header.profileName)}`,
+      `  target    ${oneLine(header.target)}${header.targetDescription ? ` (${oneLine(header.targetDescription)})` : ''}`,
       `  seed      ${header.seed}   (--seed ${header.seed} repeats every generated value)`,
       `  selection ${header.selection.selected} checks${describeSelection(header)}${header.strict ? ', --strict' : ''}`,
       `  limits    ${header.settings.timeoutMs} ms per request, concurrency ${header.settings.concurrency}${header.settings.rateLimit === undefined ? '' : `, at most ${header.settings.rateLimit} requests/s`}`,
       `  hooks     clock ${header.capabilities.clock ? 'yes' : 'no'}, runs ${header.capabilities.runs ? 'yes' : 'no'}`,
-      ...header.notes.map((note) => `  note: ${note}`),
+      ...header.notes.map((note) => `  note: ${oneLine(note)}`),
       '',
     ];
     this.print(lines);
@@ -52,23 +58,45 @@ export class ConsoleReporter implements EngineReporter {
     const section = (title: string, items: CheckResult[], render: (r: CheckResult) => string[]): void => {
       if (items.length === 0) return;
       lines.push(`${title} (${items.length})`, '');
-      for (const item of items) lines.push(...render(item), '');
+      for (const item of items) {
+        const block = render(item);
+        lines.push(...block);
+        // Multi-line entries are set apart; one-line entries stay a compact list.
+        if (block.length > 1) lines.push('');
+      }
+      if (lines.at(-1) !== '') lines.push('');
     };
-    section('FAILURES', failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describeFailure(r));
+    // Past the first failures, one line each: a target that fails everything must not flood the log.
+    let detailed = 0;
+    const describe = (r: CheckResult, maxExchanges?: number): string[] =>
+      (detailed += 1) <= CONSOLE_DETAILED_FAILURES ? describeFailure(r, maxExchanges) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
+    section('FAILURES', failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describe(r));
     section('WARNINGS: SHOULD requirements that failed (they fail the run only with --strict)', failed.filter((r) => failureKind(r, strict) === 'warning'), (r) =>
-      describeFailure(r, 1),
+      describe(r, 1),
     );
-    section('HARNESS ERRORS: checks that could not be decided', summary.results.filter((r) => r.state === 'errored'), (r) => [
-      `✗ ${r.id} [${r.level}] ${r.text}`,
-      `    error[${r.harnessError?.code ?? 'INTERNAL'}]: ${r.harnessError?.message ?? 'unknown error'}`,
-      ...(r.harnessError?.hint ? [`    hint: ${r.harnessError.hint}`] : []),
-    ]);
-    for (const error of summary.harnessErrors) lines.push(`error[${error.code}]: ${error.message}`, '');
+    if (detailed > CONSOLE_DETAILED_FAILURES) {
+      lines.push(`(${detailed - CONSOLE_DETAILED_FAILURES} failures above on one line each: their exchanges and reproductions are in the html, json and junit reports)`, '');
+    }
+    // Identical errors (a target that died mid-run) are one entry with the IDs, not one per check.
+    const errorGroups = groupFailures(summary.results, strict, ['errored']);
+    if (errorGroups.length > 0) {
+      lines.push(`HARNESS ERRORS: checks that could not be decided (${errorGroups.reduce((n, g) => n + g.results.length, 0)})`, '');
+      for (const group of errorGroups) {
+        const first = group.results[0]!;
+        lines.push(
+          group.results.length === 1 ? `✗ ${first.id} [${first.level}] ${first.text}` : `✗ ${group.results.length} × ${abbreviate(group.results.map((r) => r.id))}`,
+          `    ${shortText(group.title)}`,
+          ...(first.harnessError?.hint ? [`    hint: ${shortText(first.harnessError.hint)}`] : []),
+          '',
+        );
+      }
+    }
+    for (const error of summary.harnessErrors) lines.push(`error[${error.code}]: ${shortText(error.message)}`, '');
     section('OBSERVATIONS (INFO, never fail the run)', failed.filter((r) => failureKind(r, strict) === 'observation'), (r) => [
       `i ${r.id} ${r.text}`,
-      `    ${r.failure?.message ?? ''}`,
+      `    ${shortText(r.failure?.message ?? '')}`,
     ]);
-    section('EXPECTED FAILURES (listed in the baseline)', failed.filter((r) => r.expectedFailure), (r) => [`~ ${r.id} [${r.level}] ${r.failure?.message ?? r.text}`]);
+    section('EXPECTED FAILURES (listed in the baseline)', failed.filter((r) => r.expectedFailure), (r) => [`~ ${r.id} [${r.level}] ${shortText(r.failure?.message ?? r.text)}`]);
     if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
       lines.push(`NO LONGER FAILING: remove from the baseline ${summary.baseline.source}:`, ...summary.baseline.noLongerFailing.map((id) => `  ${id}`), '');
     }
@@ -78,18 +106,20 @@ export class ConsoleReporter implements EngineReporter {
     const skips = skipsByReason(summary.results);
     if (skips.length > 0) {
       lines.push('SKIPPED, by reason');
-      for (const skip of skips) lines.push(`  ${skip.ids.length} × ${skip.reason}: ${abbreviate(skip.ids)}`);
+      for (const skip of skips) lines.push(`  ${skip.ids.length} × ${shortText(skip.reason, 300)}: ${abbreviate(skip.ids)}`);
       lines.push('');
     }
     for (const file of this.ctx.artifacts) lines.push(`report: ${file}`);
     if (this.ctx.artifacts.length > 0) lines.push('');
+    const banner = abortedBanner(summary);
+    if (banner) lines.push(banner, '');
     const t = summary.totals;
     lines.push(
       `MUST ${t.byLevel.MUST.passed} passed / ${t.byLevel.MUST.failed} failed, SHOULD ${t.byLevel.SHOULD.passed} passed / ${t.byLevel.SHOULD.failed} failed, INFO ${t.byLevel.INFO.passed + t.byLevel.INFO.failed} recorded` +
         (t.errored > 0 ? `, ${t.errored} errored` : '') +
         (t.expectedFailures > 0 ? `, ${t.expectedFailures} expected failures` : ''),
     );
-    lines.push(`verdict: ${summary.verdict.status} (exit ${summary.verdict.exitCode}): ${summary.verdict.reason}; took ${formatDuration(summary.durationMs)}`);
+    lines.push(`verdict: ${summary.verdict.status} (exit ${summary.verdict.exitCode}): ${oneLine(summary.verdict.reason)}; took ${formatDuration(summary.durationMs)}`);
     lines.push(finalLine(summary));
     this.print(lines);
   }
@@ -109,16 +139,18 @@ function abbreviate(ids: string[], max = 8): string {
 function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES): string[] {
   const lines = [`✗ ${result.id} [${result.level}] §${result.section}${result.ruling ? ` ruling ${result.ruling}` : ''}: ${result.text}`];
   if (result.failure) {
-    lines.push(`    ${result.failure.message}`);
-    if (result.failure.expected) lines.push(`    expected: ${result.failure.expected}`);
-    if (result.failure.actual) lines.push(`    actual:   ${result.failure.actual}`);
+    lines.push(`    ${shortText(result.failure.message)}`);
+    if (result.failure.expected) lines.push(`    expected: ${shortText(result.failure.expected)}`);
+    if (result.failure.actual) lines.push(`    actual:   ${shortText(result.failure.actual)}`);
   }
-  for (const observation of result.observations) lines.push(`    note: ${observation}`);
+  for (const observation of result.observations) lines.push(`    note: ${shortText(observation)}`);
+  const reproducing = reproducingExchange(result.exchanges);
+  if (reproducing) lines.push(`    reproduce: ${oneLine(curlCommand(reproducing))}`);
   // The last exchanges are the ones that showed the failure; earlier ones set it up.
   const shown = result.exchanges.slice(-maxExchanges);
   if (shown.length > 0) {
     lines.push(`    exchanges (${shown.length} of ${result.exchanges.length}):`);
-    for (const exchange of shown) lines.push(...formatExchange(exchange, '      '));
+    for (const exchange of shown) lines.push(...formatExchange(exchange, '      ', { bodyBytes: CONSOLE_BODY_BYTES }));
   }
   return lines;
 }

@@ -4,7 +4,7 @@
  * on top of the redaction the client already did when it recorded the exchanges.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createRecorder } from '../client/recorder.js';
 import { REDACTED, secretShapes } from '../client/redact.js';
 import type { ResolvedProfile } from '../profile/types.js';
@@ -29,6 +29,8 @@ export interface ReporterContext {
   scrub(text: string): string;
   /** Report files written so far (file reporters push, the console lists them). */
   artifacts: string[];
+  /** `run --har FILE`: where every exchange of the run is written as HAR 1.2 (relative to the cwd). */
+  harPath?: string;
 }
 
 export function createRedact(profile: Pick<ResolvedProfile, 'secrets'>): (text: string) => string {
@@ -57,13 +59,14 @@ export function redactDeep<T>(value: T, redact: (text: string) => string): T {
 
 /**
  * How a file reporter writes: `value` redacted string by string, rendered, the rendered text scrubbed of
- * the profile's secrets, written to <outDir>/<fileName> and listed as an artifact. One path for every
+ * the profile's secrets, written to <outDir>/<fileName> (or to fileName when it is absolute) and listed as an artifact. One path for every
  * report file, so none can skip a step. Returns the text written.
  */
 export async function writeReportFile<T>(ctx: ReporterContext, fileName: string, value: T, render: (redacted: T) => string): Promise<string> {
   const text = ctx.scrub(render(redactDeep(value, ctx.redact)));
-  const path = join(ctx.outDir, fileName);
-  await mkdir(ctx.outDir, { recursive: true });
+  // A bare name lands in the out dir; a path (`--har build/run.har`) is taken as given.
+  const path = resolve(ctx.outDir, fileName);
+  await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text);
   ctx.artifacts.push(path);
   return text;

@@ -1,6 +1,7 @@
 /** Text helpers shared by the reporters: exchanges, durations, counts, grouping. */
 import type { RecordedExchange } from '../client/types.js';
 import type { CheckResult, GroupCounts, RunSummary } from '../engine/types.js';
+import { capText, moreBytesNote, oneLine, shortText, SHOWN_BODY_BYTES, TARGET_LINE_PREFIX, visibleControls } from './escape.js';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -26,29 +27,54 @@ export function finalLine(summary: RunSummary): string {
 }
 
 function headerLines(headers: Record<string, string>, indent: string): string[] {
-  return Object.entries(headers).map(([name, value]) => `${indent}${name}: ${value}`);
+  return Object.entries(headers).map(([name, value]) => `${indent}${shortText(name, 256)}: ${shortText(value, 1024)}`);
 }
 
-function bodyLines(body: string | undefined, bytes: number, truncated: boolean, indent: string): string[] {
-  if (body === undefined || body === '') return bytes > 0 ? [`${indent}(${bytes} bytes, not recorded)`] : [];
-  const lines = body.split('\n').map((line) => `${indent}${line}`);
-  if (truncated) lines.push(`${indent}… (${bytes} bytes in all)`);
+/** How much of each body an exchange shows, and what prefixes a line of a body. */
+export interface ExchangeTextOptions {
+  /** Bytes of each body shown (default SHOWN_BODY_BYTES). */
+  bodyBytes?: number;
+  /** Before every line of a body (default TARGET_LINE_PREFIX). */
+  prefix?: string;
+}
+
+/**
+ * A body as lines: at most `maxBytes`, controls visible, each line behind `prefix` so no line of a body
+ * starts a line of the output (a fake verdict line, a workflow command), then how much was left out.
+ */
+function bodyLines(
+  part: { body?: string; bodyBytes: number; bodyTruncated: boolean },
+  indent: string,
+  options: ExchangeTextOptions,
+): string[] {
+  const { body, bodyBytes } = part;
+  if (body === undefined || body === '') return bodyBytes > 0 ? [`${indent}(${bodyBytes} bytes, not recorded)`] : [];
+  const shown = capText(body, options.bodyBytes ?? SHOWN_BODY_BYTES, { totalBytes: bodyBytes, truncated: part.bodyTruncated });
+  const prefix = options.prefix ?? TARGET_LINE_PREFIX;
+  const lines = visibleControls(shown.text)
+    .split('\n')
+    .map((line) => `${indent}${prefix}${line}`);
+  if (shown.moreBytes > 0) lines.push(`${indent}${moreBytesNote(shown.moreBytes)} (${bodyBytes} in all)`);
   return lines;
 }
 
-/** One exchange as text: request line, headers, body; then the answer or the transport error. */
-export function formatExchange(exchange: RecordedExchange, indent = '    '): string[] {
+/**
+ * One exchange as text: request line, headers, body; then the answer or the transport error. Target text
+ * is made safe for any medium here (controls visible, bodies capped and prefixed); callers escape it
+ * further for their markup.
+ */
+export function formatExchange(exchange: RecordedExchange, indent = '    ', options: ExchangeTextOptions = {}): string[] {
   const lines: string[] = [];
-  const label = exchange.label ? ` (${exchange.label})` : '';
-  lines.push(`${indent}→ ${exchange.request.method} ${exchange.request.url}${label}`);
+  const label = exchange.label ? ` (${oneLine(exchange.label)})` : '';
+  lines.push(`${indent}→ ${oneLine(exchange.request.method)} ${oneLine(exchange.request.url)}${label}`);
   lines.push(...headerLines(exchange.request.headers, `${indent}  `));
-  lines.push(...bodyLines(exchange.request.body, exchange.request.bodyBytes, exchange.request.bodyTruncated, `${indent}  `));
+  lines.push(...bodyLines(exchange.request, `${indent}  `, options));
   if (exchange.response) {
     lines.push(`${indent}← ${exchange.response.status} after ${formatDuration(exchange.durationMs)}`);
     lines.push(...headerLines(exchange.response.headers, `${indent}  `));
-    lines.push(...bodyLines(exchange.response.body, exchange.response.bodyBytes, exchange.response.bodyTruncated, `${indent}  `));
+    lines.push(...bodyLines(exchange.response, `${indent}  `, options));
   } else if (exchange.error) {
-    lines.push(`${indent}✗ ${exchange.error.code}: ${exchange.error.message}`);
+    lines.push(`${indent}✗ ${exchange.error.code}: ${oneLine(exchange.error.message)}`);
   }
   return lines;
 }
@@ -77,4 +103,58 @@ export function failureKind(result: CheckResult, strict: boolean): 'failure' | '
   if (result.level === 'MUST') return 'failure';
   if (result.level === 'SHOULD') return strict ? 'failure' : 'warning';
   return 'observation';
+}
+
+/** How a check is shown: its state, with failed split by what the failure means for the verdict. */
+export type DisplayState = 'failed' | 'errored' | 'warning' | 'observation' | 'expected' | 'passed' | 'skipped';
+
+/** Reading order of reports: what fails the run first, then what may, then the rest. */
+export const DISPLAY_ORDER: readonly DisplayState[] = ['failed', 'errored', 'warning', 'observation', 'expected', 'passed', 'skipped'];
+
+export function displayState(result: CheckResult, strict: boolean): DisplayState {
+  if (result.state !== 'failed') return result.state;
+  const kind = failureKind(result, strict);
+  return kind === 'failure' ? 'failed' : kind;
+}
+
+/** Results sorted by {@link DISPLAY_ORDER}, catalogue order within a state. */
+export function inDisplayOrder(results: readonly CheckResult[], strict: boolean): CheckResult[] {
+  const rank = (r: CheckResult): number => DISPLAY_ORDER.indexOf(displayState(r, strict));
+  return results.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map(({ r }) => r);
+}
+
+/** Failures and errors that say the same thing, with the checks that said it. */
+export interface FailureGroup {
+  state: DisplayState;
+  /** `error[TARGET_UNREACHABLE]: …` or the failure message. */
+  title: string;
+  results: CheckResult[];
+}
+
+/**
+ * Failed and errored checks grouped by what they say (error code and message, or failure message,
+ * expected and actual), in display order: a target that died mid-run is one group, not one per check.
+ */
+export function groupFailures(results: readonly CheckResult[], strict: boolean, states: readonly DisplayState[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const result of inDisplayOrder(results, strict)) {
+    const state = displayState(result, strict);
+    if (!states.includes(state)) continue;
+    const title = result.harnessError
+      ? `error[${result.harnessError.code}]: ${result.harnessError.message}`
+      : (result.failure?.message ?? result.text);
+    const key = `${state}\u0000${title}\u0000${result.failure?.expected ?? ''}\u0000${result.failure?.actual ?? ''}`;
+    const group = groups.get(key);
+    if (group) group.results.push(result);
+    else groups.set(key, { state, title, results: [result] });
+  }
+  return [...groups.values()];
+}
+
+/** The banner of a run that ended early, or undefined when it ran to the end. */
+export function abortedBanner(summary: RunSummary): string | undefined {
+  const aborted = summary.aborted;
+  if (!aborted) return undefined;
+  const cause = aborted.signal ? `${aborted.signal} received` : `error[${aborted.code}]`;
+  return `RUN ABORTED (${cause}): ${oneLine(aborted.message)}. Recorded before it stopped: ${formatCounts(summary.totals)} of ${summary.header.selection.selected} selected`;
 }

@@ -1,40 +1,105 @@
 /**
- * `--reporter html`: <out>/report.html, one self-contained file (inline CSS and JS, no external assets).
- * The data is the json report (with every check's exchanges), embedded as a JSON script block.
+ * `--reporter html`: <out>/report.html, one self-contained file (inline CSS and JS, no external assets),
+ * rendered here with every text escaped: the markup holds no report data a script could turn into HTML.
+ * Checks are listed in reading order (failures, errors, SHOULD warnings in their own colour and word,
+ * then the rest), each with an anchor (`report.html#WH-JWT-06`), its exchanges and, when it failed, a curl
+ * command that repeats the request. The filter shows how many checks are in each state.
  */
-import type { EngineReporter, RunSummary } from '../engine/types.js';
+import type { RecordedExchange } from '../client/types.js';
+import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
-import { finalLine, formatDuration } from './format.js';
+import { curlCommand, reproducingExchange } from './curl.js';
+import { capText, escapeMarkup, moreBytesNote } from './escape.js';
+import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
-import { escapeXml } from './junit.js';
-import { toJsonReport } from './json-report.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
-/** JSON safe inside <script>: no `</script>`, no HTML comment openers, no line separators JS chokes on. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+const e = escapeMarkup;
+
+/** The word shown for each state: a SHOULD failure without --strict is a WARNING, never FAILED. */
+export const STATE_LABEL: Record<DisplayState, string> = {
+  failed: 'failed',
+  errored: 'error',
+  warning: 'warning',
+  observation: 'info',
+  expected: 'expected',
+  passed: 'passed',
+  skipped: 'skipped',
+};
+
+/** Target text in a block: at most 4 KB, then how much more there was. */
+function capped(text: string): string {
+  const cut = capText(text, 4096);
+  return cut.moreBytes > 0 ? `${cut.text}\n${moreBytesNote(cut.moreBytes)}` : cut.text;
+}
+
+function exchangeBlock(exchange: RecordedExchange, index: number): string {
+  const outcome = exchange.response ? ` → ${exchange.response.status}` : exchange.error ? ` → ${exchange.error.code}` : '';
+  const title = `exchange ${index + 1}: ${exchange.request.method} ${exchange.request.url}${outcome} (${formatDuration(exchange.durationMs)})`;
+  return `<details class="exchange"><summary>${e(title)}</summary><pre>${e(formatExchange(exchange, '', { prefix: '' }).join('\n'))}</pre></details>`;
+}
+
+function checkBody(result: CheckResult, state: DisplayState): string {
+  const parts: string[] = [];
+  parts.push(
+    `<p>§${e(result.section)}${result.ruling ? `, ruling ${result.ruling}` : ''}, ${e(formatDuration(result.durationMs))}${result.phase === 'clock' ? ', clock phase' : ''}</p>`,
+  );
+  if (state === 'warning') parts.push('<p>A SHOULD requirement: this fails the run only with --strict.</p>');
+  if (state === 'expected') parts.push('<p>Expected failure: listed in the baseline.</p>');
+  if (result.reason) parts.push(`<p>Skipped: ${e(result.reason)}</p>`);
+  if (result.failure) {
+    parts.push(`<p>${e(capped(result.failure.message))}</p>`);
+    if (result.failure.expected || result.failure.actual) parts.push(`<pre>${e(`expected: ${capped(result.failure.expected)}\nactual:   ${capped(result.failure.actual)}`)}</pre>`);
+  }
+  if (result.harnessError) {
+    const { code, message, hint } = result.harnessError;
+    parts.push(`<p>error[${e(code)}]: ${e(capped(message))}${hint ? ` (hint: ${e(hint)})` : ''}</p>`);
+  }
+  for (const observation of result.observations) parts.push(`<p>note: ${e(capped(observation))}</p>`);
+  const reproducing = result.state === 'failed' || result.state === 'errored' ? reproducingExchange(result.exchanges) : undefined;
+  if (reproducing) parts.push(`<p>Reproduce:</p><pre class="curl">${e(curlCommand(reproducing))}</pre>`);
+  result.exchanges.forEach((exchange, index) => parts.push(exchangeBlock(exchange, index)));
+  return parts.join('\n');
+}
+
+function checkRow(result: CheckResult, strict: boolean): string {
+  const state = displayState(result, strict);
+  const hay = `${result.id} ${result.text} ${result.group} ${result.reason ?? ''} ${result.failure?.message ?? ''} ${result.harnessError?.message ?? ''}`.toLowerCase();
+  return (
+    `<details class="check s-${state}" id="${e(result.id)}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
+    `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(result.id))}">${e(result.id)}</a>` +
+    `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span></summary>\n` +
+    `<div class="body">\n${checkBody(result, state)}\n</div></details>`
+  );
 }
 
 export function renderHtml(summary: RunSummary): string {
   const { header, totals, verdict } = summary;
-  // The page shows every check's exchanges, not only those of failures as report.json does.
-  const data = { ...toJsonReport(summary), results: summary.results };
-  const e = escapeXml;
+  const strict = header.strict;
+  const ordered = inDisplayOrder(summary.results, strict);
+  const counts = new Map<DisplayState, number>();
+  for (const result of ordered) counts.set(displayState(result, strict), (counts.get(displayState(result, strict)) ?? 0) + 1);
+  const stateBoxes = DISPLAY_ORDER.filter((state) => (counts.get(state) ?? 0) > 0 || ['failed', 'passed', 'skipped'].includes(state))
+    .map((state) => `<label class="s-${state}"><input type="checkbox" data-state="${state}" checked> <span class="state s-${state}">${STATE_LABEL[state]}</span> (${counts.get(state) ?? 0})</label>`)
+    .join('\n');
+  const groups = [...new Set(summary.results.map((r) => r.group))].map((g) => `<option value="${e(g)}">${e(g)}</option>`).join('');
   const levelRows = (['MUST', 'SHOULD', 'INFO'] as const)
     .map((level) => {
       const t = totals.byLevel[level];
       return `<tr><td>${level}</td><td>${t.passed}</td><td>${t.failed}</td><td>${t.skipped}</td><td>${t.errored}</td></tr>`;
     })
     .join('');
-  const stateBoxes = (['failed', 'errored', 'passed', 'skipped'] as const)
-    .map((state) => `<label><input type="checkbox" data-state="${state}" checked> ${state} (${totals[state]})</label>`)
-    .join(' ');
+  const banner = abortedBanner(summary);
+  const selection = `${header.selection.selected} checks${header.selection.only.length ? ` --only ${header.selection.only.join(',')}` : ''}${header.selection.skip.length ? ` --skip ${header.selection.skip.join(',')}` : ''}${strict ? ' --strict' : ''}`;
+  const meta: Array<[string, string]> = [
+    ['target', `${header.target}${header.targetDescription ? ` (${header.targetDescription})` : ''}`],
+    ['seed', header.seed],
+    ['tool', `${header.tool.name} ${header.tool.version}, catalogue ${header.catalogueVersion}`],
+    ['date', `${header.date} (${formatDuration(summary.durationMs)})`],
+    ['selection', selection],
+    ['hooks', `clock ${header.capabilities.clock ? 'yes' : 'no'}, runs ${header.capabilities.runs ? 'yes' : 'no'}`],
+  ];
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -46,29 +111,24 @@ export function renderHtml(summary: RunSummary): string {
 <body>
 <header>
 <h1>access-conformance report: ${e(header.profileName)}</h1>
-<dl class="meta">
-<dt>target</dt><dd>${e(header.target)}${header.targetDescription ? ` (${e(header.targetDescription)})` : ''}</dd>
-<dt>tool</dt><dd>${e(header.tool.name)} ${e(header.tool.version)}, catalogue ${e(header.catalogueVersion)}</dd>
-<dt>seed</dt><dd>${e(header.seed)}</dd>
-<dt>date</dt><dd>${e(header.date)} (${e(formatDuration(summary.durationMs))})</dd>
-<dt>selection</dt><dd>${header.selection.selected} checks${header.selection.only.length ? ` --only ${e(header.selection.only.join(','))}` : ''}${header.selection.skip.length ? ` --skip ${e(header.selection.skip.join(','))}` : ''}${header.strict ? ' --strict' : ''}</dd>
-<dt>hooks</dt><dd>clock ${header.capabilities.clock ? 'yes' : 'no'}, runs ${header.capabilities.runs ? 'yes' : 'no'}</dd>
-</dl>
+${banner ? `<p class="banner" role="alert">${e(banner)}</p>` : ''}
 <p class="verdict ${e(verdict.status)}">${e(verdict.status)} (exit ${verdict.exitCode}): ${e(verdict.reason)} — ${e(finalLine(summary))}</p>
-<table class="totals"><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>errored</th></tr>${levelRows}</table>
-${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('\n')}
-${summary.harnessErrors.map((error) => `<p>error[${e(error.code)}]: ${e(error.message)}</p>`).join('\n')}
-${summary.baseline && summary.baseline.noLongerFailing.length > 0 ? `<p>No longer failing, remove from the baseline: ${e(summary.baseline.noLongerFailing.join(', '))}</p>` : ''}
+<p class="meta">${meta.map(([name, value]) => `<span>${name} <b>${e(value)}</b></span>`).join(' ')}</p>
+${header.notes.length > 0 ? `<div class="notes">${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('')}</div>` : ''}
+${summary.harnessErrors.map((error) => `<p class="notes">error[${e(error.code)}]: ${e(error.message)}</p>`).join('\n')}
+${summary.baseline && summary.baseline.noLongerFailing.length > 0 ? `<p class="notes">No longer failing, remove from the baseline: ${e(summary.baseline.noLongerFailing.join(', '))}</p>` : ''}
+<details><summary>totals by level</summary><table class="totals"><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>errored</th></tr>${levelRows}</table></details>
 </header>
-<div class="filters">
+<nav class="filters">
 ${stateBoxes}
 <select id="f-level"><option value="">every level</option><option>MUST</option><option>SHOULD</option><option>INFO</option></select>
-<select id="f-group"><option value="">every group</option></select>
-<input id="f-text" type="search" placeholder="search ID, text, reason, message">
-<span id="f-count" class="count"></span>
-</div>
-<main id="checks"></main>
-<script type="application/json" id="report-data">${scriptJson(data)}</script>
+<select id="f-group"><option value="">every group</option>${groups}</select>
+<input id="f-text" type="search" placeholder="search ID, text, message">
+<span id="f-count" class="count">${ordered.length} checks</span>
+</nav>
+<main id="checks">
+${ordered.map((result) => checkRow(result, strict)).join('\n')}
+</main>
 <script>${HTML_SCRIPT}</script>
 </body>
 </html>

@@ -1,11 +1,15 @@
 /**
- * The reporter table: `--reporter NAME` picks from it. The console reporter is always on and goes last,
- * so that its closing lines can list the files the others wrote and end with the line CI reads.
+ * The reporter table: `--reporter NAME` picks from it. They run in the table's order whatever the order
+ * asked: file reporters first (the HAR of `--har` with them), then markdown, which names the files
+ * written before it, then github's annotations; the console is always on and goes last, so that its
+ * closing lines can list the files the others wrote and end with the line CI reads.
  */
 import type { EngineReporter } from '../engine/types.js';
 import { HarnessError } from '../errors.js';
 import { ConsoleReporter } from './console.js';
 import type { ReporterContext } from './context.js';
+import { GithubReporter } from './github.js';
+import { HarReporter } from './har.js';
 import { HtmlReporter } from './html.js';
 import { JsonReporter } from './json.js';
 import { JunitReporter } from './junit.js';
@@ -17,6 +21,7 @@ export const REPORTERS = {
   json: JsonReporter,
   html: HtmlReporter,
   markdown: MarkdownReporter,
+  github: GithubReporter,
 } as const satisfies Record<string, new (ctx: ReporterContext) => EngineReporter>;
 
 export type ReporterName = keyof typeof REPORTERS;
@@ -36,9 +41,13 @@ export function createReporters(names: readonly string[], ctx: ReporterContext):
     }
     if (name !== 'console') wanted.add(name);
   }
-  return [...[...wanted].map((name) => new REPORTERS[name](ctx)), new ConsoleReporter(ctx)];
+  const files = REPORTER_NAMES.filter((name) => wanted.has(name) && name !== 'markdown' && name !== 'github').map((name) => new REPORTERS[name](ctx));
+  const har = ctx.harPath === undefined ? [] : [new HarReporter(ctx)];
+  const late = (['markdown', 'github'] as const).filter((name) => wanted.has(name)).map((name) => new REPORTERS[name](ctx));
+  return [...files, ...har, ...late, new ConsoleReporter(ctx)];
 }
 
 export { createRedact, createScrub, type ReporterContext, type ReporterOutput } from './context.js';
 export { readJsonReport, toJsonReport, type JsonReport, type JsonCheckResult, REPORT_FORMAT, REPORT_FORMAT_VERSION } from './json-report.js';
 export { diffReports, type ReportDiff } from './report-diff.js';
+export { toHar, type Har } from './har.js';

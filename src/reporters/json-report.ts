@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { RecordedExchange } from '../client/types.js';
 import type { BaselineOutcome, CheckResult, RunHeader, RunSummary, RunTotals, Verdict } from '../engine/types.js';
-import { HarnessError } from '../errors.js';
+import { HarnessError, type HarnessErrorCode } from '../errors.js';
 
 export const REPORT_FORMAT = 'access-conformance-report';
 export const REPORT_FORMAT_VERSION = 1;
@@ -36,10 +36,13 @@ export interface JsonReport {
   notes: string[];
   results: JsonCheckResult[];
   totals: RunTotals;
-  verdict: Verdict;
+  /** `code`: the harness error that stopped a run early (then `status` is "error"). */
+  verdict: Verdict & { code?: HarnessErrorCode };
   warnings: string[];
   baseline?: BaselineOutcome;
   harnessErrors: RunSummary['harnessErrors'];
+  /** Present when the run stopped before its end (signal, deadline, unreachable target). */
+  aborted?: NonNullable<RunSummary['aborted']>;
 }
 
 export function toJsonReport(summary: RunSummary): JsonReport {
@@ -78,10 +81,12 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       ...(r.state === 'failed' || r.state === 'errored' ? { exchanges: r.exchanges } : {}),
     })),
     totals: summary.totals,
-    verdict: summary.verdict,
+    // A run that stopped early decided nothing about conformance, whatever finished before it stopped.
+    verdict: summary.aborted ? { ...summary.verdict, status: 'error', exitCode: 2, code: summary.aborted.code } : summary.verdict,
     warnings: summary.warnings,
     ...(summary.baseline ? { baseline: summary.baseline } : {}),
     harnessErrors: summary.harnessErrors,
+    ...(summary.aborted ? { aborted: summary.aborted } : {}),
   };
 }
 

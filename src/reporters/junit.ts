@@ -1,85 +1,136 @@
 /**
- * `--reporter junit`: <out>/junit.xml. One <testsuite> per group, one <testcase> per check named by its ID
- * and sentence; failures carry expected/actual and the exchanges, harness errors are <error>, skips carry
- * their reason. SHOULD failures without --strict and INFO observations are reported as passing test cases
- * with <system-out>, so CI dashboards agree with the exit code.
+ * `--reporter junit`: <out>/junit.xml, valid against the Jenkins xunit plugin's JUnit schema. One
+ * <testsuite> per group with the run's <properties> (seed, target, tool and catalogue version, profile);
+ * one <testcase> per check named by its requirement ID alone, so rewording a sentence never breaks a
+ * test's history, with the sentence in <system-out>. MUST failures (and SHOULD with --strict) are
+ * <failure>, harness errors <error>, skips <skipped message="reason">. SHOULD failures without --strict
+ * are <skipped message="warning"> and baseline failures <skipped message="expected failure">: they do
+ * not fail the run, and CI dashboards then agree with the exit code while still showing them apart from
+ * passes. INFO observations pass, with the observation in <system-out>. A run that stopped early adds a
+ * `run` testsuite whose testcase carries the reason as <error>, and an <error> testcase for every
+ * selected check it never reached.
  */
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
-import { failureKind, formatExchange, resultsByGroup } from './format.js';
+import { curlCommand, reproducingExchange } from './curl.js';
+import { escapeMarkup, shortText } from './escape.js';
+import { displayState, formatExchange, resultsByGroup } from './format.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
+const JUNIT_EXCHANGES = 3;
 
-/** XML 1.0 forbids most control characters even escaped; they are dropped. */
-export function escapeXml(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
+const e = escapeMarkup;
 
 function seconds(ms: number): string {
-  return (ms / 1000).toFixed(3);
+  return (Math.max(0, ms) / 1000).toFixed(3);
 }
 
 function failureBody(result: CheckResult): string {
-  const lines = [result.failure?.message ?? ''];
-  if (result.failure?.expected) lines.push(`expected: ${result.failure.expected}`);
-  if (result.failure?.actual) lines.push(`actual:   ${result.failure.actual}`);
-  for (const observation of result.observations) lines.push(`note: ${observation}`);
-  if (result.exchanges.length > 0) {
-    lines.push('', 'exchanges:');
-    for (const exchange of result.exchanges) lines.push(...formatExchange(exchange, '  '));
+  const lines = [`${result.id} [${result.level}] §${result.section}: ${result.text}`, '', shortText(result.failure?.message ?? '', 4096)];
+  if (result.failure?.expected) lines.push(`expected: ${shortText(result.failure.expected, 4096)}`);
+  if (result.failure?.actual) lines.push(`actual:   ${shortText(result.failure.actual, 4096)}`);
+  for (const observation of result.observations) lines.push(`note: ${shortText(observation, 4096)}`);
+  const reproducing = reproducingExchange(result.exchanges);
+  if (reproducing) lines.push('', `reproduce: ${curlCommand(reproducing)}`);
+  // The last exchanges showed the failure; report.json and report.html keep every one.
+  const shown = result.exchanges.slice(-JUNIT_EXCHANGES);
+  if (shown.length > 0) {
+    lines.push('', `exchanges (${shown.length} of ${result.exchanges.length}):`);
+    for (const exchange of shown) lines.push(...formatExchange(exchange, '  '));
   }
   return lines.join('\n');
 }
 
 function testCase(result: CheckResult, strict: boolean): string {
-  const open = `    <testcase name="${escapeXml(`${result.id} ${result.text}`)}" classname="access-conformance.${escapeXml(result.group)}" time="${seconds(result.durationMs)}">`;
+  const open = `    <testcase name="${e(result.id)}" classname="access-conformance.${e(result.group)}" time="${seconds(result.durationMs)}">`;
   const inner: string[] = [];
-  if (result.state === 'skipped') {
-    inner.push(`      <skipped message="${escapeXml(result.reason ?? 'skipped')}"/>`);
-  } else if (result.state === 'errored') {
+  const state = displayState(result, strict);
+  if (state === 'skipped') {
+    inner.push(`      <skipped message="${e(result.reason ?? 'skipped')}"/>`);
+  } else if (state === 'errored') {
     const error = result.harnessError;
-    inner.push(`      <error type="${escapeXml(error?.code ?? 'INTERNAL')}" message="${escapeXml(error?.message ?? 'harness error')}">${escapeXml([error?.message, error?.hint ? `hint: ${error.hint}` : ''].filter(Boolean).join('\n'))}</error>`);
-  } else if (result.state === 'failed') {
-    const kind = failureKind(result, strict);
-    if (kind === 'failure') {
-      inner.push(`      <failure type="${result.level}" message="${escapeXml(result.failure?.message ?? 'failed')}">${escapeXml(failureBody(result))}</failure>`);
-    } else {
-      inner.push(`      <system-out>${escapeXml(`${kind} (${result.level}${result.expectedFailure ? ', in the baseline' : ''}): ${failureBody(result)}`)}</system-out>`);
-    }
+    inner.push(
+      `      <error type="${e(error?.code ?? 'INTERNAL')}" message="${e(shortText(error?.message ?? 'harness error'))}">${e([error?.message, error?.hint ? `hint: ${error.hint}` : ''].filter(Boolean).join('\n'))}</error>`,
+    );
+  } else if (state === 'failed') {
+    inner.push(`      <failure type="${result.level}" message="${e(shortText(result.failure?.message ?? 'failed'))}">${e(failureBody(result))}</failure>`);
+  } else if (state === 'warning' || state === 'expected') {
+    const message = state === 'warning' ? 'warning' : 'expected failure';
+    inner.push(`      <skipped message="${message}">${e(failureBody(result))}</skipped>`);
   }
-  return inner.length === 0 ? `${open.slice(0, -1)}/>` : `${open}\n${inner.join('\n')}\n    </testcase>`;
+  const out = state === 'observation' ? `observation (INFO): ${failureBody(result)}` : `${result.level} §${result.section}: ${result.text}`;
+  inner.push(`      <system-out>${e(out)}</system-out>`);
+  return `${open}\n${inner.join('\n')}\n    </testcase>`;
+}
+
+function properties(summary: RunSummary): string {
+  const { header } = summary;
+  const entries: Array<[string, string]> = [
+    ['seed', header.seed],
+    ['target', header.target],
+    ['profile', header.profileName],
+    ['tool', header.tool.name],
+    ['tool.version', header.tool.version],
+    ['catalogue.version', header.catalogueVersion],
+    ['strict', String(header.strict)],
+    ['verdict', summary.verdict.status],
+  ];
+  if (header.selection.only.length > 0) entries.push(['only', header.selection.only.join(',')]);
+  if (header.selection.skip.length > 0) entries.push(['skip', header.selection.skip.join(',')]);
+  return `    <properties>\n${entries.map(([name, value]) => `      <property name="${e(name)}" value="${e(value)}"/>`).join('\n')}\n    </properties>`;
+}
+
+function suite(name: string, cases: string[], counts: { failures: number; errors: number; skipped: number }, ms: number, summary: RunSummary): string {
+  const timestamp = e(summary.header.date.replace(/\.\d+Z$/, ''));
+  return (
+    `  <testsuite name="${e(name)}" tests="${cases.length}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(ms)}" timestamp="${timestamp}">\n` +
+    `${properties(summary)}\n${cases.join('\n')}\n  </testsuite>`
+  );
+}
+
+/** The testsuite of a run that stopped early: the reason, and the selected checks it never reached. */
+function abortedSuite(summary: RunSummary): { xml: string; tests: number; errors: number } | undefined {
+  const aborted = summary.aborted;
+  if (!aborted) return undefined;
+  const seen = new Set(summary.results.map((r) => r.id));
+  const unfinished = summary.header.selectedIds.filter((id) => !seen.has(id));
+  const reason = `${aborted.signal ? `${aborted.signal}: ` : ''}${aborted.message}`;
+  const cases = [
+    `    <testcase name="run" classname="access-conformance.run" time="${seconds(summary.durationMs)}">\n      <error type="${e(aborted.code)}" message="${e(`run aborted: ${reason}`)}">${e(`The run stopped before its end: ${reason}. ${unfinished.length} selected checks were not reached.`)}</error>\n    </testcase>`,
+    ...unfinished.map(
+      (id) => `    <testcase name="${e(id)}" classname="access-conformance.not-run" time="0.000">\n      <error type="${e(aborted.code)}" message="${e(`not run: ${reason}`)}"/>\n    </testcase>`,
+    ),
+  ];
+  return { xml: suite('run', cases, { failures: 0, errors: cases.length, skipped: 0 }, 0, summary), tests: cases.length, errors: cases.length };
 }
 
 export function renderJunit(summary: RunSummary): string {
   const strict = summary.header.strict;
   const suites: string[] = [];
+  let tests = summary.results.length;
   let failures = 0;
-  let errors = 0;
+  let errors = summary.harnessErrors.length;
   for (const [group, results] of resultsByGroup(summary.results)) {
-    const groupFailures = results.filter((r) => r.state === 'failed' && failureKind(r, strict) === 'failure').length;
-    const groupErrors = results.filter((r) => r.state === 'errored').length;
-    const skipped = results.filter((r) => r.state === 'skipped').length;
-    const time = results.reduce((sum, r) => sum + r.durationMs, 0);
-    failures += groupFailures;
-    errors += groupErrors;
-    suites.push(
-      `  <testsuite name="${escapeXml(group)}" tests="${results.length}" failures="${groupFailures}" errors="${groupErrors}" skipped="${skipped}" time="${seconds(time)}" timestamp="${escapeXml(summary.header.date.replace(/\.\d+Z$/, ''))}">\n` +
-        results.map((r) => testCase(r, strict)).join('\n') +
-        '\n  </testsuite>',
-    );
+    const states = results.map((r) => displayState(r, strict));
+    const counts = {
+      failures: states.filter((s) => s === 'failed').length,
+      errors: states.filter((s) => s === 'errored').length,
+      skipped: states.filter((s) => s === 'skipped' || s === 'warning' || s === 'expected').length,
+    };
+    failures += counts.failures;
+    errors += counts.errors;
+    suites.push(suite(group, results.map((r) => testCase(r, strict)), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
   }
-  const { header } = summary;
-  const name = `access-conformance: ${header.profileName}`;
+  const aborted = abortedSuite(summary);
+  if (aborted) {
+    suites.push(aborted.xml);
+    tests += aborted.tests;
+    errors += aborted.errors;
+  }
+  const name = `access-conformance: ${summary.header.profileName}`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(name)}" tests="${summary.results.length}" failures="${failures}" errors="${errors + summary.harnessErrors.length}" time="${seconds(summary.durationMs)}">`,
+    `<testsuites name="${e(name)}" tests="${tests}" failures="${failures}" errors="${errors}" time="${seconds(summary.durationMs)}">`,
     ...suites,
     '</testsuites>',
     '',

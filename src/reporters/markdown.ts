@@ -1,52 +1,75 @@
 /**
- * `--reporter markdown`: <out>/summary.md, and appended to $GITHUB_STEP_SUMMARY when that is set, so a
- * GitHub Actions job page shows the verdict, the totals by level and every failure.
+ * `--reporter markdown`: <out>/summary.md, and appended to $GITHUB_STEP_SUMMARY when that is set (the one
+ * place that writes the step summary). A job page reads top-down: the verdict, a banner when the run
+ * stopped early, the totals, a table of what failed, then each distinct failure once with its count and
+ * a curl reproduction, within a hard size cap (GitHub refuses step summaries over 1 MiB), then the names
+ * of the full reports. Target text is always inside code spans or fences longer than any backtick run
+ * it holds, so a body cannot become a link, an image or HTML on the job page.
  */
 import { appendFile } from 'node:fs/promises';
-import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
+import { basename } from 'node:path';
+import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
-import { failureKind, finalLine, formatDuration, formatExchange, skipsByReason } from './format.js';
+import { curlCommand, reproducingExchange } from './curl.js';
+import { mdCode, mdFence, mdText, shortText } from './escape.js';
+import { abortedBanner, finalLine, formatDuration, formatExchange, groupFailures, inDisplayOrder, displayState, skipsByReason, type DisplayState, type FailureGroup } from './format.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
-/** Exchanges shown per failure in the summary; the html report has them all. */
-const MARKDOWN_EXCHANGES = 2;
+/** The whole summary stays under this (GitHub's step-summary limit is 1 MiB per step). */
+export const MARKDOWN_MAX_BYTES = 100_000;
+/** Budget of the failed-IDs table; the detail blocks get what is left. */
+const TABLE_MAX_BYTES = 40_000;
+/** Room kept for the closing sections (skips, artifacts, the last line). */
+const CLOSING_RESERVE_BYTES = 8_000;
 
-/** Text inside a table cell: no pipes or line breaks. */
-export function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const BAD_STATES: readonly DisplayState[] = ['failed', 'errored', 'warning'];
+const STATE_WORD: Record<DisplayState, string> = {
+  failed: '❌ failed',
+  errored: '⚠️ error',
+  warning: '🟡 warning',
+  observation: 'ℹ️ info',
+  expected: '〰️ expected',
+  passed: 'passed',
+  skipped: 'skipped',
+};
+
+function bytes(lines: readonly string[]): number {
+  return Buffer.byteLength(lines.join('\n'), 'utf8') + lines.length;
 }
 
-function inlineCode(text: string): string {
-  const clean = text.replace(/\r?\n/g, ' ');
-  return clean.includes('`') ? `\`\` ${clean} \`\`` : `\`${clean}\``;
+function abbreviateIds(ids: readonly string[], max = 12): string {
+  const shown = ids.slice(0, max).join(', ');
+  return ids.length <= max ? shown : `${shown} and ${ids.length - max} more`;
 }
 
-function failureBlock(result: CheckResult): string[] {
-  const lines = [`#### ${result.id} (${result.level}, §${result.section}): ${result.text}`, ''];
-  if (result.failure) {
-    lines.push(result.failure.message, '');
-    if (result.failure.expected) lines.push(`- expected: ${inlineCode(result.failure.expected)}`);
-    if (result.failure.actual) lines.push(`- actual: ${inlineCode(result.failure.actual)}`);
-  }
-  if (result.harnessError) lines.push(`- error[${result.harnessError.code}]: ${result.harnessError.message}`);
-  const shown = result.exchanges.slice(-MARKDOWN_EXCHANGES);
-  if (shown.length > 0) {
-    lines.push('', '<details><summary>exchanges</summary>', '', '```http');
-    for (const exchange of shown) lines.push(...formatExchange(exchange, '').map((line) => line.replace(/```/g, "'''")));
-    lines.push('```', '', '</details>');
+function groupBlock(group: FailureGroup): string[] {
+  const first = group.results[0]!;
+  const count = group.results.length;
+  const heading = count === 1 ? `#### ${first.id}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
+  const lines = [heading, ''];
+  lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => r.id)))}`}`, '');
+  if (first.failure?.expected) lines.push(`- expected: ${mdCode(shortText(first.failure.expected))}`);
+  if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
+  if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);
+  for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(shortText(observation))}`);
+  const exchange = reproducingExchange(first.exchanges);
+  if (exchange) {
+    lines.push('', `Reproduce${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(curlCommand(exchange), 'sh'));
+    lines.push('', '<details><summary>last exchange</summary>', '', ...mdFence(formatExchange(exchange, '', { prefix: '', bodyBytes: 1024 }).join('\n'), 'http'), '', '</details>');
   }
   lines.push('');
   return lines;
 }
 
-export function renderMarkdown(summary: RunSummary): string {
+export function renderMarkdown(summary: RunSummary, artifacts: readonly string[] = []): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
   const icon = verdict.status === 'conformant' ? '✅' : verdict.status === 'not-conformant' ? '❌' : '⚠️';
-  const lines = [
-    `## ${icon} access-conformance: ${verdict.status}`,
-    '',
-    `${cell(verdict.reason)}. Target \`${header.target}\` (profile ${cell(header.profileName)}), seed \`${header.seed}\`, ${header.tool.name} ${header.tool.version}, catalogue ${header.catalogueVersion}, ${formatDuration(summary.durationMs)}${strict ? ', --strict' : ''}.`,
+  const lines = [`## ${icon} access-conformance: ${verdict.status}`, ''];
+  const banner = abortedBanner(summary);
+  if (banner) lines.push(`> **${mdText(banner)}**`, '');
+  lines.push(
+    `${mdText(verdict.reason)}. Target ${mdCode(header.target)} (profile ${mdText(header.profileName)}), seed ${mdCode(header.seed)}, ${mdText(`${header.tool.name} ${header.tool.version}`)}, catalogue ${mdText(header.catalogueVersion)}, ${formatDuration(summary.durationMs)}${strict ? ', \\-\\-strict' : ''}.`,
     '',
     '| level | passed | failed | skipped | errored |',
     '|---|---:|---:|---:|---:|',
@@ -56,28 +79,51 @@ export function renderMarkdown(summary: RunSummary): string {
     }),
     `| **all** | **${totals.passed}** | **${totals.failed}** | **${totals.skipped}** | **${totals.errored}** |`,
     '',
-  ];
-  const failed = summary.results.filter((r) => r.state === 'failed');
-  const blocks: Array<[string, CheckResult[]]> = [
-    ['Failures', failed.filter((r) => failureKind(r, strict) === 'failure')],
-    ['Harness errors', summary.results.filter((r) => r.state === 'errored')],
-    ['Warnings (SHOULD, fail only with --strict)', failed.filter((r) => failureKind(r, strict) === 'warning')],
-    ['Expected failures (baseline)', failed.filter((r) => r.expectedFailure)],
-  ];
-  for (const [title, items] of blocks) {
-    if (items.length === 0) continue;
-    lines.push(`### ${title} (${items.length})`, '');
-    for (const item of items) lines.push(...failureBlock(item));
+  );
+  for (const note of header.notes.slice(0, 10)) lines.push(`- note: ${mdText(shortText(note, 300))}`);
+  for (const error of summary.harnessErrors) lines.push(`- error\\[${mdText(error.code)}\\]: ${mdCode(shortText(error.message))}`);
+  if (header.notes.length > 0 || summary.harnessErrors.length > 0) lines.push('');
+
+  const reportNames = artifacts.map((path) => basename(path)).filter((name) => name !== MARKDOWN_REPORT_FILE);
+  const elsewhere = reportNames.length > 0 ? reportNames.map((name) => mdCode(name)).join(', ') : 'the html or json report (`--reporter html,json`)';
+  const bad = inDisplayOrder(summary.results, strict).filter((r) => BAD_STATES.includes(displayState(r, strict)));
+  if (bad.length > 0) {
+    lines.push(`### Failed checks (${bad.length})`, '', '| ID | level | state | requirement |', '|---|---|---|---|');
+    const tableStart = bytes(lines);
+    let shown = 0;
+    for (const r of bad) {
+      const row = `| ${r.id} | ${r.level} | ${STATE_WORD[displayState(r, strict)]} | ${mdText(r.text)} |`;
+      if (bytes(lines) - tableStart + row.length > TABLE_MAX_BYTES) break;
+      lines.push(row);
+      shown += 1;
+    }
+    lines.push('');
+    if (shown < bad.length) lines.push(`${bad.length - shown} more in ${elsewhere}.`, '');
+
+    const groups = groupFailures(summary.results, strict, BAD_STATES);
+    lines.push(`### What failed (${groups.length} distinct)`, '');
+    let written = 0;
+    for (const group of groups) {
+      const block = groupBlock(group);
+      if (bytes(lines) + bytes(block) > MARKDOWN_MAX_BYTES - CLOSING_RESERVE_BYTES) break;
+      lines.push(...block);
+      written += 1;
+    }
+    if (written < groups.length) lines.push(`**${groups.length - written} more distinct failures in ${elsewhere}.**`, '');
   }
+
+  const expected = summary.results.filter((r) => displayState(r, strict) === 'expected');
+  if (expected.length > 0) lines.push(`Expected failures (baseline): ${mdText(abbreviateIds(expected.map((r) => r.id), 40))}`, '');
   if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
-    lines.push('### No longer failing: remove from the baseline', '', ...summary.baseline.noLongerFailing.map((id) => `- ${id}`), '');
+    lines.push('### No longer failing: remove from the baseline', '', ...summary.baseline.noLongerFailing.slice(0, 100).map((id) => `- ${mdText(id)}`), '');
   }
   const skips = skipsByReason(summary.results);
   if (skips.length > 0) {
     lines.push('<details><summary>Skipped checks by reason</summary>', '', '| reason | checks |', '|---|---|');
-    for (const skip of skips) lines.push(`| ${cell(skip.reason)} | ${skip.ids.length}: ${cell(skip.ids.join(', '))} |`);
+    for (const skip of skips.slice(0, 20)) lines.push(`| ${mdCode(shortText(skip.reason, 300))} | ${skip.ids.length}: ${mdText(abbreviateIds(skip.ids, 20))} |`);
     lines.push('', '</details>', '');
   }
+  if (reportNames.length > 0) lines.push(`Full reports (job artifacts): ${reportNames.map((name) => mdCode(name)).join(', ')}`, '');
   lines.push(finalLine(summary), '');
   return lines.join('\n');
 }
@@ -86,7 +132,8 @@ export class MarkdownReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, renderMarkdown);
+    const artifacts = [...this.ctx.artifacts];
+    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, (redacted) => renderMarkdown(redacted, artifacts));
     const stepSummary = this.ctx.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) {
       await appendFile(stepSummary, `${text}\n`);

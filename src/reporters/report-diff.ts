@@ -64,3 +64,11 @@ export function diffReports(a: JsonReport, b: JsonReport): ReportDiff {
   for (const [id, prev] of before) if (!after.has(id)) diff.disappeared.push(entry(prev, undefined));
   return diff;
 }
+
+/**
+ * What `diff --fail-on regression` fails on: checks that passed (or were skipped) in A and fail or error
+ * in B, and checks new in B that fail or error there.
+ */
+export function regressions(diff: ReportDiff): DiffEntry[] {
+  return [...diff.startedFailing, ...diff.appeared.filter((entry) => entry.after !== undefined && BAD.has(entry.after))];
+}

@@ -1,20 +1,24 @@
 /**
  * `access-conformance diff A.json B.json`: what changed between two json reports (A before, B after).
- * Always exits 0 when both files are reports (a diff is information, not a verdict); 2 otherwise.
+ * Exits 0 when both files are reports (a diff is information, not a verdict), 2 otherwise; with
+ * `--fail-on regression` it exits 1 when something started failing (a CI gate against the last run).
  */
 import { diffReports, readJsonReport, type ReportDiff } from '../../reporters/index.js';
-import type { DiffEntry } from '../../reporters/report-diff.js';
+import { oneLine } from '../../reporters/escape.js';
+import { regressions, type DiffEntry } from '../../reporters/report-diff.js';
 import { defineCommand } from '../command.js';
 
 interface DiffArgs {
   a: string;
   b: string;
   format: 'text' | 'json';
+  failOn: 'nothing' | 'regression';
 }
 
 function entryLine(entry: DiffEntry): string {
   const states = `${entry.before ?? '—'} → ${entry.after ?? '—'}`;
-  return `  ${entry.id.padEnd(14)} ${entry.level.padEnd(6)} ${states.padEnd(22)} ${entry.text}${entry.detail ? `\n  ${''.padEnd(14)} ${''.padEnd(6)} ${entry.detail}` : ''}`;
+  // Reports hold text from the target (failure details): shown with its control characters made visible.
+  return `  ${oneLine(entry.id).padEnd(14)} ${oneLine(entry.level).padEnd(6)} ${states.padEnd(22)} ${oneLine(entry.text)}${entry.detail ? `\n  ${''.padEnd(14)} ${''.padEnd(6)} ${oneLine(entry.detail)}` : ''}`;
 }
 
 export function renderDiff(diff: ReportDiff, a: string, b: string): string {
@@ -44,11 +48,24 @@ export const diffCommand = defineCommand<DiffArgs>({
       .positional('a', { type: 'string', demandOption: true, describe: 'the earlier json report' })
       .positional('b', { type: 'string', demandOption: true, describe: 'the later json report' })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text for people, json for scripts' })
+      .option('fail-on', {
+        choices: ['nothing', 'regression'] as const,
+        default: 'nothing' as const,
+        describe: 'regression: exit 1 when a check passing or skipped in A fails or errors in B, or a check new in B fails',
+      })
+      .example('$0 diff main/report.json reports/report.json --fail-on regression', 'fail a pull request that breaks a check')
       .example('$0 diff last-week/report.json reports/report.json', 'what changed since last week') as never,
   run: async (args) => {
     const [before, after] = await Promise.all([readJsonReport(args.a), readJsonReport(args.b)]);
     const diff = diffReports(before, after);
     process.stdout.write(args.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderDiff(diff, args.a, args.b));
+    if (args.failOn === 'regression') {
+      const found = regressions(diff);
+      if (found.length > 0) {
+        process.stderr.write(`--fail-on regression: ${found.length} started failing: ${found.map((entry) => entry.id).join(', ')}\n`);
+        return 1;
+      }
+    }
     return 0;
   },
 });

@@ -61,6 +61,10 @@ export const RUN_OPTIONS = {
     default: 'reports',
     describe: 'Folder for report files. e.g. --out build/conformance',
   },
+  har: {
+    type: 'string',
+    describe: 'Also write every request and answer of the run as HAR 1.2 (redacted), for browser devtools. e.g. --har reports/run.har',
+  },
   fault: {
     type: 'string',
     array: true,
@@ -120,6 +124,7 @@ export interface RunArgs {
   baseline?: string;
   reporter?: Array<string | number>;
   out: string;
+  har?: string;
   fault?: Array<string | number>;
   image?: string;
   imageEnv?: Array<string | number>;
@@ -146,6 +151,7 @@ export interface RunPlan {
   baselinePath?: string;
   reporters: ReporterName[];
   outDir: string;
+  harPath?: string;
 }
 
 function usage(message: string, field: string, hint?: string): HarnessError {
@@ -241,5 +247,6 @@ export function parseRunArgs(args: RunArgs): RunPlan {
     ...(args.baseline === undefined ? {} : { baselinePath: args.baseline }),
     reporters: reporters as ReporterName[],
     outDir: args.out,
+    ...(args.har === undefined || args.har === '' ? {} : { harPath: args.har }),
   };
 }

@@ -40,6 +40,7 @@ export const runCommand = defineCommand<RunArgs>({
         redact: createRedact(target.profile),
         scrub: createScrub(target.profile),
         artifacts: [],
+        ...(plan.harPath === undefined ? {} : { harPath: plan.harPath }),
       });
       const summary = await runConformance({
         profile: target.profile,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRedact, createReporters, createScrub, type ReporterContext } from '../../src/reporters/index.js';
 import { toJsonReport } from '../../src/reporters/json-report.js';
-import { exchange, result, summary } from './support/fixtures.js';
+import { exchange, result, summary } from '../engine/support/fixtures.js';
 
 const CLIENT_SECRET = 'secret-token:svc.example:v1:eyJrdHkiOiJPS1AiLCJjcnYiOiJFZDI1NTE5IiwiZCI6IkFBQUEifQ';
 const HMAC_SECRET = 'hmac-secret-Zq81xY0pL2mN4vB7cT9w';
@@ -69,9 +69,11 @@ async function runReporters(names: string[], run = leakySummary()): Promise<Map<
 }
 
 describe('reporters', () => {
-  it('no planted secret, in any encoding, reaches the console or a report file', async () => {
-    const files = await runReporters(['json', 'junit', 'html', 'markdown']);
-    expect([...files.keys()].sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+  it('no planted secret, in any encoding, reaches the console, the github annotations, a report file or the HAR', async () => {
+    ctx.harPath = join(ctx.outDir, 'run.har');
+    const files = await runReporters(['json', 'junit', 'html', 'markdown', 'github']);
+    expect([...files.keys()].sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'run.har', 'summary.md']);
+    expect(stdout).toMatch(/^::error title=/m);
     const outputs = new Map([...files, ['console', stdout], ['step summary', await readFile(ctx.env.GITHUB_STEP_SUMMARY!, 'utf8')]]);
     for (const [name, text] of outputs) {
       expect(text.length, name).toBeGreaterThan(100);
@@ -98,15 +100,32 @@ describe('reporters', () => {
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 4 failed, 1 skipped');
   });
 
-  it('junit: a testsuite per group, failure, error and skipped elements; warnings are not failures', async () => {
+  it('console: past 25 failures in full, one line each, so a target that fails everything does not flood the log', async () => {
+    const many = summary(Array.from({ length: 40 }, (_, i) => result(`TOK-${100 + i}`, 'failed', 'MUST', { exchanges: [exchange({ status: 502, responseBody: 'x'.repeat(4000) })] })));
+    await runReporters([], many);
+    expect(stdout.match(/^ {4}reproduce: curl/gm)).toHaveLength(25);
+    expect(stdout).toContain('\n✗ TOK-125 [MUST] §5.4: TOK-125 got 200\n✗ TOK-126 [MUST] §5.4: TOK-126 got 200\n');
+    expect(stdout).toContain('(15 failures above on one line each: their exchanges and reproductions are in the html, json and junit reports)');
+    expect(stdout.length).toBeLessThan(100_000);
+  });
+
+  it('junit: a testsuite per group with properties, testcases named by ID, failure, error and skipped elements; warnings are skipped, not failures', async () => {
     const xml = (await runReporters(['junit'])).get('junit.xml')!;
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
-    expect(xml).toMatch(/<testsuite name="tokens" tests="4" failures="1" errors="0" skipped="0"/);
+    // The SHOULD failure (a warning without --strict) counts as skipped, the INFO one passes.
+    expect(xml).toMatch(/<testsuite name="tokens" tests="4" failures="1" errors="0" skipped="1"/);
     expect(xml).toMatch(/<testsuite name="webhook-hmac" tests="2" failures="0" errors="1" skipped="1"/);
     expect(xml).toContain('<failure type="MUST" message="refusal expected for [REDACTED]">');
     expect(xml).toContain('<error type="TIMEOUT" message="no answer in 10000 ms">');
     expect(xml).toContain('<skipped message="profile has no webhooks.jwt"/>');
-    expect(xml).toContain('name="TOK-01 requirement TOK-01 &lt;&amp;&gt; &quot;quoted&quot;"');
+    expect(xml).toMatch(/<testcase name="TOK-03" [^>]*>\n\s*<skipped message="warning">TOK-03 \[SHOULD\]/);
+    // The name is the ID alone (stable when the sentence is reworded); the sentence is in system-out.
+    expect(xml).toContain('<testcase name="TOK-01" classname="access-conformance.tokens"');
+    expect(xml).toContain('<system-out>MUST §5.4: requirement TOK-01 &lt;&amp;&gt; &quot;quoted&quot;</system-out>');
+    for (const [name, value] of [['seed', 'seed-1'], ['target', 'http://127.0.0.1:1'], ['profile', 'test profile'], ['tool.version', '0.1.0'], ['catalogue.version', '1.0.0']]) {
+      expect(xml).toContain(`<property name="${name}" value="${value}"/>`);
+    }
+    expect(xml).toContain('reproduce: curl -sS -i -g -X POST &#39;http://127.0.0.1:1/auth/v1/token&#39; -H &#39;content-type: application/x-www-form-urlencoded&#39; -H &#39;authorization: Bearer &#39;&quot;$ACCESS_TOKEN&quot;');
     expect(xml).not.toMatch(/<failure type="SHOULD"/);
     // Balanced testcase elements: every opened one is closed.
     expect((xml.match(/<testcase /g) ?? []).length).toBe(6);
@@ -135,26 +154,34 @@ describe('reporters', () => {
     );
   });
 
-  it('html: one self-contained file with filters, every exchange embedded, no script injection', async () => {
+  it('html: one self-contained file with filters and their counts, failures first, anchors, rounded durations, no script injection', async () => {
     const html = (await runReporters(['html'])).get('report.html')!;
     expect(html).not.toMatch(/(?:src|href)=["']?(?:https?:)?\/\//);
     expect(html).not.toMatch(/<link /);
     for (const id of ['f-level', 'f-group', 'f-text']) expect(html).toContain(`id="${id}"`);
-    expect(html).toContain('data-state="failed"');
-    // The hostile body is inside the JSON block, escaped: exactly the page's own two script elements close.
-    expect((html.match(/<\/script>/g) ?? []).length).toBe(2);
-    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!);
-    expect(data.results.find((r: { id: string }) => r.id === 'TOK-01').exchanges).toHaveLength(1);
-    expect(JSON.stringify(data)).toContain('</script><script>alert(1)</script>');
+    expect(html).toMatch(/data-state="failed" checked> <span class="state s-failed">failed<\/span> \(1\)/);
+    expect(html).toMatch(/data-state="warning" checked> <span class="state s-warning">warning<\/span> \(1\)/);
+    // Rendered in reading order: the MUST failure, the error, the warning, the observation, then the rest.
+    const order = [...html.matchAll(/<details class="check s-(\w+)" id="([^"]+)"/g)].map((m) => `${m[1]}:${m[2]}`);
+    expect(order).toEqual(['failed:TOK-02', 'errored:WH-HMAC-02', 'warning:TOK-03', 'observation:TOK-04', 'passed:TOK-01', 'skipped:WH-HMAC-01']);
+    expect(html).toContain('<a class="id" href="#TOK-02">TOK-02</a>');
+    expect(html).toContain('(12 ms)');
+    expect(html).toContain('<pre class="curl">curl -sS -i -g');
+    // The hostile body is text: escaped, and only the page's own script element exists.
+    expect((html.match(/<script/g) ?? []).length).toBe(1);
+    expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
-  it('markdown: summary table and failures, written to the out dir and appended to GITHUB_STEP_SUMMARY', async () => {
-    const md = (await runReporters(['markdown'])).get('summary.md')!;
+  it('markdown: verdict, failed-IDs table, grouped failures with a curl reproduction, written to the out dir and appended to GITHUB_STEP_SUMMARY', async () => {
+    const md = (await runReporters(['json', 'markdown'])).get('summary.md')!;
     expect(md).toContain('## ❌ access-conformance: not-conformant');
     expect(md).toContain('| MUST | 1 | 1 | 1 | 1 |');
-    expect(md).toContain('### Failures (1)');
-    expect(md).toContain('#### TOK-02 (MUST, §5.4)');
-    expect(md).toContain('### Warnings (SHOULD, fail only with --strict) (1)');
+    expect(md).toContain('### Failed checks (3)');
+    expect(md).toMatch(/\| TOK-02 \| MUST \| ❌ failed \| requirement TOK-02 &lt;&amp;&gt; \\"quoted\\"|\| TOK-02 \| MUST \| ❌ failed \| requirement TOK-02 &lt;&amp;&gt; "quoted" \|/);
+    expect(md).toContain('| TOK-03 | SHOULD | 🟡 warning |');
+    expect(md).toContain('#### TOK-02: refusal expected for \\[REDACTED\\]');
+    expect(md).toContain('```sh\ncurl -sS -i -g');
+    expect(md).toContain('Full reports (job artifacts): `report.json`');
     await runReporters(['markdown']);
     const appended = await readFile(ctx.env.GITHUB_STEP_SUMMARY!, 'utf8');
     expect(appended.split('## ❌ access-conformance').length - 1).toBe(2);

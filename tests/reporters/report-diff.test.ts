@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { diffReports } from '../../src/reporters/report-diff.js';
+import { diffReports, regressions } from '../../src/reporters/report-diff.js';
 import { toJsonReport } from '../../src/reporters/json-report.js';
-import { result, summary } from './support/fixtures.js';
+import { result, summary } from '../engine/support/fixtures.js';
 
 describe('diffReports', () => {
   it('sorts changes into started failing, started passing, appeared, disappeared and other', () => {
@@ -15,5 +15,13 @@ describe('diffReports', () => {
     expect(diff.disappeared.map((e) => e.id)).toEqual(['E']);
     expect(diff.otherChanges.map((e) => `${e.id}:${e.before}->${e.after}`)).toEqual(['G:errored->skipped']);
     expect(diff.unchanged).toBe(1);
+  });
+
+  it('regressions: what started failing or erroring, and failing checks new in B; not what started passing or got skipped', () => {
+    const a = toJsonReport(summary([result('A', 'passed'), result('B', 'failed'), result('C', 'skipped'), result('D', 'passed')]));
+    const b = toJsonReport(summary([result('A', 'errored'), result('B', 'passed'), result('C', 'failed'), result('D', 'skipped'), result('E', 'failed'), result('F', 'passed')]));
+    expect(regressions(diffReports(a, b)).map((e) => e.id)).toEqual(['A', 'C', 'E']);
+    expect(regressions(diffReports(b, a)).map((e) => e.id)).toEqual(['B']);
+    expect(regressions(diffReports(b, b))).toEqual([]);
   });
 });
