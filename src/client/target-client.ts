@@ -83,6 +83,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
       headers: built.headers,
       body: built.body,
       label: webhookOptions.label ?? `webhook to ${listenerId}`,
+      ...(webhookOptions.repeatHeaders ? { repeatedHeaders: webhookOptions.repeatHeaders } : {}),
     });
   };
 

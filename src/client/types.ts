@@ -136,6 +136,8 @@ export interface TokenRequestOptions {
   form?: Record<string, string | null>;
   /** Send the fields as a JSON body instead of a form. */
   asJson?: boolean;
+  /** Further request headers (e.g. forwarding headers), set after the defaults. */
+  headers?: Record<string, string>;
   label?: string;
 }
 
@@ -214,6 +216,8 @@ export interface WebhookOptions {
   omitHeaders?: string[];
   /** Headers set after building (win over everything). */
   headers?: Record<string, string>;
+  /** Further lines of these headers, sent after the built (or set) one: a repeated Webhook-* header. */
+  repeatHeaders?: Record<string, string[]>;
   hmac?: HmacOptions;
   jwt?: WebhookJwtOptions;
   label?: string;
