@@ -114,6 +114,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
         label: req.label,
         timeoutMs: req.timeoutMs,
         retryOn429: req.retryOn429,
+        ...(req.maxResponseBytes === undefined ? {} : { maxResponseBytes: req.maxResponseBytes }),
       });
     },
     requestToken: (tokenOptions) => tokens.requestToken(tokenOptions),

@@ -72,6 +72,8 @@ export interface RawRequest {
   timeoutMs?: number;
   /** Default true: on 429 wait for Retry-After (bounded) and send again, a bounded number of times. */
   retryOn429?: boolean;
+  /** Overrides the client's bound on the response body (a hook's answer may be large). */
+  maxResponseBytes?: number;
 }
 
 export interface ClientOptions {
