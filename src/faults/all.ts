@@ -157,6 +157,31 @@ import { timestampWindow10Minutes } from './webhooks/timestamp-window-10-minutes
 import { timestampWindow60s } from './webhooks/timestamp-window-60s.js';
 import { unknownListener401 } from './webhooks/unknown-listener-401.js';
 import { webhookAccepted202 } from './webhooks/webhook-accepted-202.js';
+// Attack classes (docs/attacks.md), kept together for the merge; folders as above.
+import { hmacCaseInsensitive } from './hmac/hmac-case-insensitive.js';
+import { hmacDigestLengthCompare } from './hmac/hmac-digest-length-compare.js';
+import { hmacSchemePrefixStripped } from './hmac/hmac-scheme-prefix-stripped.js';
+import { hmacSignatureList } from './hmac/hmac-signature-list.js';
+import { hmacTruncatedMacAccepted } from './hmac/hmac-truncated-mac-accepted.js';
+import { hmacWhitespaceIgnored } from './hmac/hmac-whitespace-ignored.js';
+import { idempotencyDuplicateExtendsRecord } from './idempotency/idempotency-duplicate-extends-record.js';
+import { idempotencyLru256 } from './idempotency/idempotency-lru-256.js';
+import { ownersOwnerless404 } from './owners/owners-ownerless-404.js';
+import { pageSizeNumberCoercion } from './pagination/page-size-number-coercion.js';
+import { runnerContextJsNumbers } from './runs/runner-context-js-numbers.js';
+import { runnerContextLatin1 } from './runs/runner-context-latin1.js';
+import { runnerContextNulStripped } from './runs/runner-context-nul-stripped.js';
+import { credentialTrustsForwarding } from './tokens/credential-trusts-forwarding.js';
+import { bodyLimitAfterAsciiEscaping } from './webhooks/body-limit-after-ascii-escaping.js';
+import { bodyLimitInCharacters } from './webhooks/body-limit-in-characters.js';
+import { contentTypeNotChecked } from './webhooks/content-type-not-checked.js';
+import { contentTypePrefixMatch } from './webhooks/content-type-prefix-match.js';
+import { eventIdVariantNcsAccepted } from './webhooks/event-id-variant-ncs-accepted.js';
+import { eventIdVariantTopBit } from './webhooks/event-id-variant-top-bit.js';
+import { jsonFirstValue } from './webhooks/json-first-value.js';
+import { jsonLenientUtf8 } from './webhooks/json-lenient-utf8.js';
+import { listenerTrustsForwarded, listenerTrustsXForwardedFor, listenerTrustsXRealIp } from './webhooks/listener-trusts-forwarding.js';
+import { webhookHeadersFirstLine, webhookHeadersLastLine } from './webhooks/webhook-headers-one-line.js';
 import type { FaultDefinition } from './types.js';
 
 export const ALL_FAULTS: readonly FaultDefinition[] = [
@@ -328,4 +353,32 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [
   runnerContextAsciiOnly,
   runnerRunsTwice,
   triggerToggleIgnored,
+  // attack classes: HMAC comparison, body and JSON, headers and identity, idempotency memory, context, API
+  hmacCaseInsensitive,
+  hmacDigestLengthCompare,
+  hmacTruncatedMacAccepted,
+  hmacWhitespaceIgnored,
+  hmacSchemePrefixStripped,
+  hmacSignatureList,
+  bodyLimitInCharacters,
+  bodyLimitAfterAsciiEscaping,
+  jsonLenientUtf8,
+  jsonFirstValue,
+  contentTypeNotChecked,
+  contentTypePrefixMatch,
+  eventIdVariantNcsAccepted,
+  eventIdVariantTopBit,
+  webhookHeadersFirstLine,
+  webhookHeadersLastLine,
+  listenerTrustsXForwardedFor,
+  listenerTrustsForwarded,
+  listenerTrustsXRealIp,
+  credentialTrustsForwarding,
+  idempotencyLru256,
+  idempotencyDuplicateExtendsRecord,
+  runnerContextJsNumbers,
+  runnerContextNulStripped,
+  runnerContextLatin1,
+  ownersOwnerless404,
+  pageSizeNumberCoercion,
 ];
