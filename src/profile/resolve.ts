@@ -205,7 +205,7 @@ function checkAllowedCidrs(doc: ProfileDocument, problems: ProfileProblem[]): vo
   for (const [path, holder] of holders) {
     holder?.allowedCidrs?.forEach((text, index) => {
       if (parseCidrBlock(text) === undefined) {
-        problems.push({ path: `${path}.allowedCidrs.${index}`, message: 'must be a CIDR block like 203.0.113.0/24 or 2001:db8::/32' });
+        problems.push({ path: `${path}.allowedCidrs[${index}]`, message: 'must be a CIDR block like 203.0.113.0/24 or 2001:db8::/32' });
       }
     });
   }

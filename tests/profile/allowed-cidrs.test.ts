@@ -38,7 +38,7 @@ describe('allowedCidrs in the profile', () => {
       doc.credentials.ipRestricted.allowedCidrs = ['10.0.0.0/8', bad];
       const error = await harnessError(() => resolveProfile(doc, { baseDir: '/nonexistent', env: m.env }));
       expect(error.code).toBe('PROFILE_INVALID');
-      expect(error.field).toBe('credentials.ipRestricted.allowedCidrs.1');
+      expect(error.field).toBe('credentials.ipRestricted.allowedCidrs[1]');
     }
   });
 });
