@@ -8,7 +8,7 @@ import { describe } from 'vitest';
 import type { RequirementId } from '../src/requirements.js';
 import { check, type CheckContext } from './support/check.js';
 import { expectStatus } from './support/expect.js';
-import { assertSent } from './support/webhook-expect.js';
+import { assertSent, outcome } from './support/webhook-expect.js';
 import { freshEventId, hmacListener, sampleBody, timestampOf, validSignature, type SignedParts } from './support/webhook-values.js';
 
 /** Flips the case of the first letter of the digest (43 base64url characters hold a letter: ~1 - 1e-30). */
@@ -63,4 +63,11 @@ describe('§5.4 Webhook HMAC: comparison attacks', () => {
       expectStatus(res, 401, `the valid digest ${what}`);
     });
   }
+
+  check('WH-HMAC-X13', async (ctx) => {
+    const parts = await partsFor(ctx);
+    const signature = ` ${validSignature(hmacListener(ctx.profile).secret, parts)} `;
+    const res = await ctx.client.sendWebhook('hmac', { ...parts, hmac: { signature }, label: 'webhook hmac: valid digest between spaces' });
+    ctx.note(`valid digest with a space before and after it (stripped by HTTP as optional whitespace): ${outcome(res)}`);
+  });
 });
