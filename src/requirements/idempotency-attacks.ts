@@ -9,7 +9,7 @@ export const idempotencyAttackRequirements = {
     section: '6',
     ruling: 18,
     level: 'MUST',
-    text: 'A duplicate sent after 400 other events on the same listener still gets 409: records are kept for 7 days, not until other events push them out.',
+    text: 'A duplicate sent after 300 other events on the same listener still gets 409: records are kept for 7 days, not until other events push them out.',
     group: 'idempotency-attacks',
     needs: ['webhooks.hmac'],
   },
