@@ -14,6 +14,12 @@ import { webhookHmacRequirements } from './requirements/webhook-hmac.js';
 import { webhookJwtRequirements } from './requirements/webhook-jwt.js';
 import { idempotencyRequirements } from './requirements/idempotency.js';
 import { automationsRequirements } from './requirements/automations.js';
+import { webhookHmacAttackRequirements } from './requirements/webhook-hmac-attacks.js';
+import { webhookAttackRequirements } from './requirements/webhook-attacks.js';
+import { credentialAttackRequirements } from './requirements/credential-attacks.js';
+import { idempotencyAttackRequirements } from './requirements/idempotency-attacks.js';
+import { contextFidelityRequirements } from './requirements/context-fidelity.js';
+import { apiAttackRequirements } from './requirements/api-attacks.js';
 
 export type { Level, Need, RequirementSpec } from './requirements/types.js';
 
@@ -28,6 +34,12 @@ const areas = {
   ...webhookJwtRequirements,
   ...idempotencyRequirements,
   ...automationsRequirements,
+  ...webhookHmacAttackRequirements,
+  ...webhookAttackRequirements,
+  ...credentialAttackRequirements,
+  ...idempotencyAttackRequirements,
+  ...contextFidelityRequirements,
+  ...apiAttackRequirements,
 } as const;
 
 export const catalogue = areas satisfies Record<string, RequirementSpec>;
@@ -39,7 +51,7 @@ export interface Requirement extends RequirementSpec {
 }
 
 /** Bump when an ID is added, removed or its meaning changes; reports carry it. */
-export const CATALOGUE_VERSION = '1.0.0';
+export const CATALOGUE_VERSION = '1.1.0';
 
 export function requirement(id: RequirementId): Requirement {
   return { id, ...(catalogue[id] as RequirementSpec) };

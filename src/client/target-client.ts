@@ -83,6 +83,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
       headers: built.headers,
       body: built.body,
       label: webhookOptions.label ?? `webhook to ${listenerId}`,
+      ...(webhookOptions.repeatHeaders ? { repeatedHeaders: webhookOptions.repeatHeaders } : {}),
     });
   };
 
@@ -113,6 +114,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
         label: req.label,
         timeoutMs: req.timeoutMs,
         retryOn429: req.retryOn429,
+        ...(req.maxResponseBytes === undefined ? {} : { maxResponseBytes: req.maxResponseBytes }),
       });
     },
     requestToken: (tokenOptions) => tokens.requestToken(tokenOptions),

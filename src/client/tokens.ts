@@ -93,6 +93,7 @@ export class TokenManager {
       headers: {
         'content-type': options.asJson ? 'application/json' : 'application/x-www-form-urlencoded',
         accept: 'application/json',
+        ...(options.headers ?? {}),
       },
       body,
       label: options.label ?? `token: ${options.method === 'secret' ? 'client secret' : 'client assertion'} (credentials.${key})`,

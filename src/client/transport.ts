@@ -37,6 +37,8 @@ export interface TransportRequest {
   retryOn429?: boolean;
   /** Overrides the client's response bound for this request (the runs hook lists every run ever made). */
   maxResponseBytes?: number;
+  /** Further lines of these headers, sent after the one in `headers` (repeated-header checks). */
+  repeatedHeaders?: Record<string, string[]>;
   /** Credentials inside the answer (an access token) to register with the recorder before it stores it. */
   secretsIn?: (status: number, body: Buffer) => string[];
 }
@@ -44,6 +46,23 @@ export interface TransportRequest {
 export interface Transport {
   send(req: TransportRequest): Promise<HttpResponse>;
   close(): Promise<void>;
+}
+
+/**
+ * The headers as undici sends them: a name with further lines becomes an array (one header line per
+ * value). `recorded` gets those lines joined with `, `, which is how a recipient may combine them
+ * (RFC 7230 §3.2.2).
+ */
+function withRepeatedHeaders(recorded: Record<string, string>, repeated: Record<string, string[]> | undefined): Record<string, string | string[]> {
+  const wire: Record<string, string | string[]> = { ...recorded };
+  for (const [name, extra] of Object.entries(repeated ?? {})) {
+    const key = Object.keys(wire).find((existing) => existing.toLowerCase() === name.toLowerCase()) ?? name.toLowerCase();
+    const first = recorded[key];
+    const lines = [...(first === undefined ? [] : [first]), ...extra];
+    wire[key] = lines;
+    recorded[key] = lines.join(', ');
+  }
+  return wire;
 }
 
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
@@ -100,6 +119,7 @@ export function createTransport(options: TransportOptions): Transport {
     if (bodyBuffer !== undefined && !Object.keys(sentHeaders).some((name) => name.toLowerCase() === 'content-length')) {
       sentHeaders['content-length'] = String(bodyBuffer.length);
     }
+    const wireHeaders = withRepeatedHeaders(sentHeaders, req.repeatedHeaders);
     const startedAt = Date.now();
     const started = performance.now();
     const controller = new AbortController();
@@ -154,7 +174,7 @@ export function createTransport(options: TransportOptions): Transport {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: req.method as Parameters<Agent['request']>[0]['method'],
-          headers: sentHeaders,
+          headers: wireHeaders,
           body: bodyBuffer ?? null,
           signal: controller.signal,
           headersTimeout: timeoutMs,

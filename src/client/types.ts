@@ -72,6 +72,8 @@ export interface RawRequest {
   timeoutMs?: number;
   /** Default true: on 429 wait for Retry-After (bounded) and send again, a bounded number of times. */
   retryOn429?: boolean;
+  /** Overrides the client's bound on the response body (a hook's answer may be large). */
+  maxResponseBytes?: number;
 }
 
 export interface ClientOptions {
@@ -136,6 +138,8 @@ export interface TokenRequestOptions {
   form?: Record<string, string | null>;
   /** Send the fields as a JSON body instead of a form. */
   asJson?: boolean;
+  /** Further request headers (e.g. forwarding headers), set after the defaults. */
+  headers?: Record<string, string>;
   label?: string;
 }
 
@@ -214,6 +218,8 @@ export interface WebhookOptions {
   omitHeaders?: string[];
   /** Headers set after building (win over everything). */
   headers?: Record<string, string>;
+  /** Further lines of these headers, sent after the built (or set) one: a repeated Webhook-* header. */
+  repeatHeaders?: Record<string, string[]>;
   hmac?: HmacOptions;
   jwt?: WebhookJwtOptions;
   label?: string;

@@ -7,11 +7,13 @@ export type SecretRef = string | { env: string };
 export interface CredentialDoc {
   clientId: string;
   clientSecret: SecretRef;
+  allowedCidrs?: string[];
 }
 
 export interface HmacListenerDoc {
   listenerId: string;
   secret: SecretRef;
+  allowedCidrs?: string[];
 }
 
 export type SigningKeysDoc = Array<Record<string, unknown>> | { file: string } | { env: string };
@@ -20,6 +22,7 @@ export interface JwtListenerDoc {
   listenerId: string;
   signingKeys: SigningKeysDoc;
   serveJwks?: { url: string; tlsCertFile?: string; tlsKeyFile?: string };
+  allowedCidrs?: string[];
 }
 
 export interface CountedAppDoc {

@@ -21,6 +21,7 @@ import {
   type ProfileDocument,
   type SecretRef,
 } from './document.js';
+import { parseCidrBlock } from './cidr.js';
 import { formatProfileErrors, validateProfileDocument, type ProfileProblem } from './schema.js';
 import { jsonErrorLocation, SourceReader, type Missing } from './sources.js';
 import type { ResolvedJwtListener, ResolvedProfile, SigningJwk } from './types.js';
@@ -74,6 +75,7 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
       }
     }
   }
+  checkAllowedCidrs(doc, problems);
   for (const key of JWT_LISTENER_KEYS) {
     const serve = doc.webhooks?.[key]?.serveJwks;
     if (!serve) continue;
@@ -159,7 +161,7 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
     webhookBaseUrl,
     tls: { insecureSkipVerify: doc.tls?.insecureSkipVerify ?? false, ...(ca === undefined ? {} : { ca }) },
     credentials: {
-      primary: { clientId: doc.credentials.primary.clientId, clientSecret: credentialSecrets.get('primary') as string },
+      primary: { clientId: doc.credentials.primary.clientId, clientSecret: credentialSecrets.get('primary') as string, ...cidrsOf(doc.credentials.primary) },
     },
     apps: {
       ...(doc.apps?.owners === undefined ? {} : { owners: { ...doc.apps.owners } }),
@@ -173,11 +175,13 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
   };
   for (const key of ['ipRestricted', 'expired'] as const) {
     const credential = doc.credentials[key];
-    if (credential) resolved.credentials[key] = { clientId: credential.clientId, clientSecret: credentialSecrets.get(key) as string };
+    if (credential) {
+      resolved.credentials[key] = { clientId: credential.clientId, clientSecret: credentialSecrets.get(key) as string, ...cidrsOf(credential) };
+    }
   }
   for (const key of HMAC_LISTENER_KEYS) {
     const listener = doc.webhooks?.[key];
-    if (listener) resolved.webhooks[key] = { listenerId: listener.listenerId, secret: hmacSecrets.get(key) as string };
+    if (listener) resolved.webhooks[key] = { listenerId: listener.listenerId, secret: hmacSecrets.get(key) as string, ...cidrsOf(listener) };
   }
   for (const key of JWT_LISTENER_KEYS) {
     const listener = jwtListeners.get(key);
@@ -185,6 +189,26 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
   }
   if (hooksBaseUrl !== undefined) resolved.hooks = { baseUrl: hooksBaseUrl, ...(hooksToken === undefined ? {} : { token: hooksToken }) };
   return resolved;
+}
+
+/** `allowedCidrs` copied when given (a copy: the resolved profile is handed to workers as plain JSON). */
+function cidrsOf(doc: { allowedCidrs?: string[] }): { allowedCidrs?: string[] } {
+  return doc.allowedCidrs === undefined ? {} : { allowedCidrs: [...doc.allowedCidrs] };
+}
+
+/** Every `allowedCidrs` entry is an IPv4 or IPv6 block (`address/prefix`, or a bare address). */
+function checkAllowedCidrs(doc: ProfileDocument, problems: ProfileProblem[]): void {
+  const holders: Array<[string, { allowedCidrs?: string[] } | undefined]> = [
+    ...CREDENTIAL_KEYS.map((key): [string, { allowedCidrs?: string[] } | undefined] => [`credentials.${key}`, doc.credentials[key]]),
+    ...[...HMAC_LISTENER_KEYS, ...JWT_LISTENER_KEYS].map((key): [string, { allowedCidrs?: string[] } | undefined] => [`webhooks.${key}`, doc.webhooks?.[key]]),
+  ];
+  for (const [path, holder] of holders) {
+    holder?.allowedCidrs?.forEach((text, index) => {
+      if (parseCidrBlock(text) === undefined) {
+        problems.push({ path: `${path}.allowedCidrs[${index}]`, message: 'must be a CIDR block like 203.0.113.0/24 or 2001:db8::/32' });
+      }
+    });
+  }
 }
 
 function invalid(problems: ProfileProblem[], source: string | undefined): HarnessError {
@@ -258,6 +282,7 @@ async function readJwtListener(
   const listener: ResolvedJwtListener = {
     listenerId: doc.listenerId,
     signingKeys: (Array.isArray(keys) ? keys : []) as SigningJwk[],
+    ...cidrsOf(doc),
   };
   // Remember where keys came from for messages in phase 2 (not part of the resolved shape).
   if (origin !== undefined) keyOrigins.set(listener, origin);

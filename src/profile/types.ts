@@ -9,15 +9,23 @@ import type { JwtAlg, SigningJwk } from '../crypto/types.js';
 
 export type { JwtAlg, SigningJwk };
 
+/**
+ * The CIDR blocks an IP-restricted credential or listener was limited to, when the profile says: checks
+ * pretend (with forwarding headers) to come from inside them and expect the restriction to hold.
+ */
+export type AllowedCidrs = string[];
+
 export interface ResolvedCredential {
   clientId: string;
   clientSecret: string;
+  allowedCidrs?: AllowedCidrs;
 }
 
 export interface ResolvedHmacListener {
   listenerId: string;
   /** The HMAC secret exactly as the service displayed it. */
   secret: string;
+  allowedCidrs?: AllowedCidrs;
 }
 
 export interface ResolvedServeJwks {
@@ -31,6 +39,7 @@ export interface ResolvedJwtListener {
   listenerId: string;
   signingKeys: SigningJwk[];
   serveJwks?: ResolvedServeJwks;
+  allowedCidrs?: AllowedCidrs;
 }
 
 export interface CountedApp {

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { errorResponse, json, mediaType, methodNotAllowed, notFound } from './http.js';
-import type { ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
+import type { AutomationRun, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
 
 export const HOOKS_PREFIX = '/__hooks/v1';
 export const HOOKS_BODY_LIMIT = 4096;
@@ -23,6 +23,16 @@ function authorised(request: ReferenceRequest, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/**
+ * `{"runs": [...]}` with each context as the JSON text the webhook carried, when the runner kept it: that
+ * text was parsed as JSON before the run, so it can stand in the answer as it is.
+ */
+function runsResponse(runs: readonly AutomationRun[]): ReferenceResponse {
+  const items = runs.map((run) =>
+    `{"eventId":${JSON.stringify(run.eventId)},"context":${run.contextJson ?? JSON.stringify(run.context) ?? 'null'},"at":${JSON.stringify(run.at)}}`);
+  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: `{"runs":[${items.join(',')}]}` };
+}
+
 /** `segments` are the path segments after `/__hooks/v1/`. */
 export function handleHooks(request: ReferenceRequest, segments: string[], query: URLSearchParams, context: HooksContext): ReferenceResponse {
   const name = segments.join('/');
@@ -35,9 +45,7 @@ export function handleHooks(request: ReferenceRequest, segments: string[], query
     if (request.method !== 'GET') return methodNotAllowed('GET');
     const listenerId = query.get('listenerId');
     if (!listenerId) return errorResponse(400, 'invalid_request', 'listenerId is required');
-    return json(200, {
-      runs: runner.list(listenerId).map((run) => ({ eventId: run.eventId, context: run.context, at: run.at })),
-    });
+    return runsResponse(runner.list(listenerId));
   }
   if (request.method === 'GET') return json(200, { now: clock.now() });
   if (request.method !== 'POST') return methodNotAllowed('GET, POST');

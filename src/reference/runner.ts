@@ -1,9 +1,24 @@
 /**
  * The reference's automations: running one means remembering that it ran, with which event and context,
  * so the runs hook can show it. The log per listener is bounded (oldest runs go first): contexts can be
- * 64 KB each and a load test sends many.
+ * 64 KB each and a load test sends many. A run that comes with the body's JSON text keeps only that text
+ * (the parsed value is rebuilt when asked for), so remembering it losslessly costs no more than before.
  */
 import type { AutomationRun, Runner } from './types.js';
+
+function remembered(run: AutomationRun): AutomationRun {
+  const { listenerId, eventId, at, contextJson } = run;
+  if (contextJson === undefined) return run;
+  return {
+    listenerId,
+    eventId,
+    at,
+    contextJson,
+    get context(): unknown {
+      return JSON.parse(contextJson) as unknown;
+    },
+  };
+}
 
 export function createMemoryRunner(options: { maxRunsPerListener?: number } = {}): Runner {
   const maxRuns = options.maxRunsPerListener ?? 1000;
@@ -15,7 +30,7 @@ export function createMemoryRunner(options: { maxRunsPerListener?: number } = {}
         list = [];
         runs.set(run.listenerId, list);
       }
-      list.push(run);
+      list.push(remembered(run));
       // Drop in batches so the hot path does not shift the array on every run once full.
       if (list.length > maxRuns + Math.max(1, maxRuns >> 4)) list.splice(0, list.length - maxRuns);
     },

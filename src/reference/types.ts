@@ -159,6 +159,12 @@ export interface AutomationRun {
   eventId: string;
   /** The parsed JSON body of the webhook. */
   context: unknown;
+  /**
+   * The body's JSON text exactly as received (UTF-8 decoded), when the runner got it: the runs hook answers
+   * this text, so numbers keep every digit (`9007199254740993`, `-0`, `1e400`) that a JavaScript number
+   * would lose. Whoever hands on a changed `context` must leave it out.
+   */
+  contextJson?: string;
   /** Unix seconds, from the clock. */
   at: number;
 }

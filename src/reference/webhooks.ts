@@ -77,8 +77,10 @@ export async function handleWebhook(request: ReferenceRequest, listenerId: strin
   if (refusal !== undefined) return unauthorized(refusal);
 
   let body: unknown;
+  let text: string;
   try {
-    body = JSON.parse(strictUtf8.decode(request.body));
+    text = strictUtf8.decode(request.body);
+    body = JSON.parse(text);
   } catch {
     return badRequest('invalid_json', 'the body is not valid UTF-8 JSON');
   }
@@ -88,7 +90,8 @@ export async function handleWebhook(request: ReferenceRequest, listenerId: strin
   // UUIDs are case-insensitive: the same ID in upper case is the same event.
   const claimed = await context.deps.eventStore.claim(listenerId, eventId.toLowerCase(), now);
   if (!claimed) return errorResponse(409, 'duplicate_event', 'this event ID was already processed for this listener');
-  await context.deps.runner.run({ listenerId, eventId, context: body, at: now });
+  // The text goes along: the context is the body losslessly, which the parsed value is not for big numbers.
+  await context.deps.runner.run({ listenerId, eventId, context: body, contextJson: text, at: now });
   return json(200, { accepted: true, eventId });
 }
 

@@ -14,6 +14,7 @@ export type Level = 'MUST' | 'SHOULD' | 'INFO';
  */
 export type Need =
   | 'credentials.ipRestricted'
+  | 'credentials.ipRestricted.allowedCidrs'
   | 'credentials.expired'
   | 'apps.owners'
   | 'apps.owners.ownerIds'
@@ -29,6 +30,7 @@ export type Need =
   | 'webhooks.jwt.EdDSA'
   | 'webhooks.jwtUnreachableJwks'
   | 'webhooks.ipRestricted'
+  | 'webhooks.ipRestricted.allowedCidrs'
   | 'webhooks.inactive'
   | 'hooks.clock'
   | 'hooks.runs';

@@ -39,7 +39,8 @@ export function buildProfileDocument(tenant: Tenant, files: SandboxProfileFiles)
     ...(tenant.apiTls ? { tls: { caFile: files.caFile } } : {}),
     credentials: {
       primary: { clientId: c.primary.clientId, clientSecret: c.primary.clientSecret },
-      ipRestricted: { clientId: c.ipRestricted.clientId, clientSecret: c.ipRestricted.clientSecret },
+      // Its CIDRs exclude 127.0.0.1; listing them lets checks pretend, by forwarding headers, to be inside.
+      ipRestricted: { clientId: c.ipRestricted.clientId, clientSecret: c.ipRestricted.clientSecret, allowedCidrs: [...c.ipRestricted.config.allowedCidrs] },
       expired: { clientId: c.expired.clientId, clientSecret: c.expired.clientSecret },
     },
     apps: {
@@ -60,7 +61,7 @@ export function buildProfileDocument(tenant: Tenant, files: SandboxProfileFiles)
       },
       // Its JWKS URL points at a closed port: nobody serves it, by design.
       jwtUnreachableJwks: jwt(listeners.jwtUnreachableJwks),
-      ipRestricted: hmac(listeners.ipRestricted),
+      ipRestricted: { ...hmac(listeners.ipRestricted), allowedCidrs: [...listeners.ipRestricted.config.allowedCidrs] },
       inactive: hmac(listeners.inactive),
     },
     limits: { webhookBodyBytes: tenant.webhookBodyBytes },

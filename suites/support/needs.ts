@@ -15,6 +15,10 @@ function satisfied(run: RunContext, need: Need): boolean {
   switch (need) {
     case 'credentials.ipRestricted':
       return profile.credentials.ipRestricted !== undefined;
+    case 'credentials.ipRestricted.allowedCidrs':
+      return (profile.credentials.ipRestricted?.allowedCidrs?.length ?? 0) > 0;
+    case 'webhooks.ipRestricted.allowedCidrs':
+      return (profile.webhooks.ipRestricted?.allowedCidrs?.length ?? 0) > 0;
     case 'credentials.expired':
       return profile.credentials.expired !== undefined;
     case 'apps.owners':
@@ -55,6 +59,9 @@ function reason(need: Need): string {
   const alg = /^webhooks\.jwt\.(RS256|ES256|EdDSA)$/.exec(need);
   if (alg) return `profile has no ${alg[1]} signing key in webhooks.jwt`;
   if (need === 'apps.owners.ownerIds') return 'profile lists no apps.owners.ownerIds';
+  if (need.endsWith('.allowedCidrs')) {
+    return `profile lists no ${need} (the blocks the restriction allows), so no address inside them can be claimed`;
+  }
   return `profile has no ${need}`;
 }
 

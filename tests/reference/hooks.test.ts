@@ -50,4 +50,13 @@ describe('hooks', () => {
     const auth = { authorization: `Bearer ${on.profile.hooks?.token}` };
     expect((await call(`${on.profile.hooks?.baseUrl}/runs`, { headers: auth })).status).toBe(400);
   });
+  it('answer each run\'s context as the body\'s JSON text, so no digit is lost', async () => {
+    const listener = on.profile.webhooks.hmacSecond;
+    const body = '{ "big": 9007199254740993, "zero": -0, "far": 1e400, "s": "\\u00e9\\/" }';
+    expect((await on.hmac(listener, { body })).status).toBe(200);
+    const auth = { authorization: `Bearer ${on.profile.hooks?.token}` };
+    const response = await call(`${on.profile.hooks?.baseUrl}/runs?listenerId=${listener.listenerId}`, { headers: auth });
+    expect(response.status).toBe(200);
+    expect(response.text).toContain(`"context":${body},"at":`);
+  });
 });

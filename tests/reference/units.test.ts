@@ -102,6 +102,14 @@ describe('runner', () => {
     expect(runs.map((r) => r.context)).toEqual([40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
     expect(runner.list('other')).toEqual([]);
   });
+  it('keeps the body text of a run that has it, and rebuilds the parsed context from it', () => {
+    const runner = createMemoryRunner();
+    const text = '{"big":9007199254740993,"z":-0}';
+    runner.run({ listenerId: 'l', eventId: 'e', context: JSON.parse(text), contextJson: text, at: 1 });
+    const [run] = runner.list('l');
+    expect(run?.contextJson).toBe(text);
+    expect(run?.context).toEqual({ big: 9007199254740992, z: -0 });
+  });
 });
 
 describe('JWKS cache', () => {

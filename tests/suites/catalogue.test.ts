@@ -14,7 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const suitesDir = join(root, 'suites');
 const SUFFIX = '.suite.ts';
 
-const ID_PATTERN = /^[A-Z]+(-[A-Z0-9]+)*-\d{2}$/;
+// PREFIX-NN, or PREFIX-XNN for the attack-class checks (WH-HMAC-X01): X belongs to the prefix.
+const ID_PATTERN = /^[A-Z]+(-[A-Z0-9]+)*-X?\d{2}$/;
 const LEVELS = new Set(['MUST', 'SHOULD', 'INFO']);
 /** A service.md section number (`4.4`, `7`) or `rulings` when only a ruling states it. */
 const SECTION_PATTERN = /^(\d+(\.\d+)*|rulings)$/;
@@ -35,7 +36,7 @@ function idLiterals(): Array<{ id: string; file: string }> {
     const text = readFileSync(join(suitesDir, file), 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/^\s*\/\/.*$/gm, '');
-    for (const match of text.matchAll(/(['"`])([A-Z]+(?:-[A-Z0-9]+)*-\d{2})\1/g)) found.push({ id: match[2]!, file });
+    for (const match of text.matchAll(/(['"`])([A-Z]+(?:-[A-Z0-9]+)*-X?\d{2})\1/g)) found.push({ id: match[2]!, file });
   }
   return found;
 }
@@ -54,7 +55,7 @@ describe('requirement catalogue', () => {
     expect(requirements.length).toBeGreaterThan(0);
   });
 
-  test('every ID has the stable form PREFIX-NN', () => {
+  test('every ID has the stable form PREFIX-NN (or PREFIX-XNN)', () => {
     const bad = requirements.map((r) => r.id).filter((id) => !ID_PATTERN.test(id));
     expect(bad).toEqual([]);
   });
@@ -99,7 +100,7 @@ describe('requirement catalogue', () => {
   });
 
   test('no ID prefix spans two groups', () => {
-    const prefixOf = (id: string): string => id.replace(/-\d{2}$/, '');
+    const prefixOf = (id: string): string => id.replace(/-(X?)\d{2}$/, (_all, x: string) => (x ? '-X' : ''));
     const groupsByPrefix = new Map<string, Set<string>>();
     for (const r of requirements) {
       const set = groupsByPrefix.get(prefixOf(r.id)) ?? new Set<string>();

@@ -92,6 +92,11 @@ describe('startSandbox', () => {
     expect(resolved.hooks?.baseUrl).toBe(`${sandbox.baseUrl}/__hooks/v1`);
     expect(resolved.limits.webhookBodyBytes).toBe(65_536);
     expect(resolved.apps.entitlements.large?.count).toBe(237);
+    // The IP-restricted credential and listener name their blocks (forwarding-header checks); nothing else does.
+    expect(resolved.credentials.ipRestricted?.allowedCidrs).toEqual(UNREACHABLE_CIDRS);
+    expect(resolved.webhooks.ipRestricted?.allowedCidrs).toEqual(UNREACHABLE_CIDRS);
+    expect(resolved.credentials.primary.allowedCidrs).toBeUndefined();
+    expect(resolved.webhooks.hmac?.allowedCidrs).toBeUndefined();
   });
   it('omits hooks from the profile unless asked, and cleans its temporary directory', async () => {
     const plain = await startSandbox({ seed: 'plain', logger: () => {} });

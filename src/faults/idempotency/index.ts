@@ -1,8 +1,10 @@
 /** The idempotency faults: one file each; every export of this module is a fault definition. */
 export * from './duplicate-answered-200.js';
 export * from './idempotency-before-auth.js';
+export * from './idempotency-duplicate-extends-record.js';
 export * from './idempotency-hmac-only.js';
 export * from './idempotency-key-includes-body.js';
+export * from './idempotency-lru-256.js';
 export * from './idempotency-missing.js';
 export * from './idempotency-never-expires.js';
 export * from './idempotency-per-tenant.js';

@@ -3,7 +3,7 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN, paginationFault } from
 export const pageSizeLenientParse = paginationFault({
   name: 'page-size-lenient-parse',
   description: 'Reads page_size with parseInt: `abc` becomes the default and `12.5` becomes 12, where a non-integer should get 400.',
-  breaks: ['PAGE-11', 'PAGE-12'],
+  breaks: ['PAGE-11', 'PAGE-12', 'PAGE-X01', 'PAGE-X02', 'PAGE-X03', 'PAGE-X04', 'PAGE-X05'],
   rules: {
     pageSize: (values) => {
       if (values.length > 1) return undefined;

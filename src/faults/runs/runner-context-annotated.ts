@@ -11,7 +11,7 @@ export const runnerContextAnnotated = defineFault({
     const inner = deps.runner;
     const runner: Runner = {
       run: (run) =>
-        inner.run(isObject(run.context) ? { ...run, context: { ...run.context, _receivedAt: run.at, _listenerId: run.listenerId } } : run),
+        inner.run(isObject(run.context) ? { ...run, context: { ...run.context, _receivedAt: run.at, _listenerId: run.listenerId }, contextJson: undefined } : run),
       list: (listenerId) => inner.list(listenerId),
     };
     return { runner };

@@ -18,7 +18,7 @@ export const runnerContextAsciiOnly = defineFault({
   breaks: ['RUN-02'],
   ports: (deps) => {
     const inner = deps.runner;
-    const runner: Runner = { run: (run) => inner.run({ ...run, context: asciiOnly(run.context) }), list: (listenerId) => inner.list(listenerId) };
+    const runner: Runner = { run: (run) => inner.run({ ...run, context: asciiOnly(run.context), contextJson: undefined }), list: (listenerId) => inner.list(listenerId) };
     return { runner };
   },
 });

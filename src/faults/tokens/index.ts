@@ -21,6 +21,7 @@ export * from './basic-grant-unsupported.js';
 export * from './credential-cidrs-assertion-only.js';
 export * from './credential-cidrs-ignored.js';
 export * from './credential-lifespan-ignored.js';
+export * from './credential-trusts-forwarding.js';
 export * from './token-access-token-camel-case.js';
 export * from './token-any-grant-type.js';
 export * from './token-cacheable.js';

@@ -1,0 +1,16 @@
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN, paginationFault } from '../support/pages.js';
+
+export const pageSizeNumberCoercion = paginationFault({
+  name: 'page-size-number-coercion',
+  description: 'Reads page_size with Number() and checks it is an integer: `1e2`, ` 50` and `+50` pass as 100, 50 and 50, where only an integer literal should.',
+  breaks: ['PAGE-X03', 'PAGE-X04', 'PAGE-X05'],
+  rules: {
+    pageSize: (values) => {
+      if (values.length > 1) return undefined;
+      const text = values[0];
+      if (text === undefined || text === '') return PAGE_SIZE_DEFAULT;
+      const value = Number(text);
+      return Number.isInteger(value) ? Math.min(PAGE_SIZE_MAX, Math.max(PAGE_SIZE_MIN, value)) : undefined;
+    },
+  },
+});

@@ -1,0 +1,30 @@
+import type { Catalogue } from './types.js';
+
+/**
+ * API edge cases (service.md §4.2, §4.4; rulings 8, 9): an app with no owners is still an app, and
+ * `page_size` is an integer literal, not whatever a lenient number parser makes of the text.
+ */
+const pageSize = (form: string, why: string) => ({
+  section: '4.4',
+  ruling: 9,
+  level: 'SHOULD',
+  text: `A non-integer page_size (\`${form}\`: ${why}) SHOULD get 400.`,
+  group: 'api-attacks',
+  needs: ['apps.entitlements.large'],
+}) as const;
+
+export const apiAttackRequirements = {
+  'OWN-X01': {
+    section: '4.2',
+    ruling: 8,
+    level: 'MUST',
+    text: 'The owner-ID list of every existing app the profile names (the entitlement apps too, whatever their owners, none included) gets 200 with `userIds` an array of strings or null: an app without owners is not "not found".',
+    group: 'api-attacks',
+    needs: ['apps.entitlements.empty'],
+  },
+  'PAGE-X01': pageSize('25abc', 'digits followed by text'),
+  'PAGE-X02': pageSize('50.5', 'a fraction'),
+  'PAGE-X03': pageSize('1e2', 'exponent notation'),
+  'PAGE-X04': pageSize(' 50', 'a leading space'),
+  'PAGE-X05': pageSize('+50', 'a plus sign'),
+} as const satisfies Catalogue;
