@@ -4,6 +4,9 @@
  * quotes of IPv6 nodes removed), `X-Real-IP` as is. Faults use it to let a claimed address through.
  */
 import type { ReferenceRequest } from '../../reference/types.js';
+import type { RequirementId } from '../../requirements.js';
+import type { FaultDefinition } from '../types.js';
+import { webhookFault } from './webhook-faults.js';
 
 export type ForwardingHeaderName = 'x-forwarded-for' | 'forwarded' | 'x-real-ip';
 
@@ -23,4 +26,17 @@ export function anyForwardedClient(request: ReferenceRequest): string | undefine
     if (claimed !== undefined) return claimed;
   }
   return undefined;
+}
+
+/** A listener whose IP restriction reads the client address from `header` when the request has one. */
+export function listenerTrusting(name: string, header: ForwardingHeaderName, shown: string, breaks: RequirementId): FaultDefinition {
+  return webhookFault({
+    name,
+    description: `Takes the source address for the listener's IP restriction from ${shown} when present (a proxy setting trusted for every client): anyone can claim an allowed address.`,
+    breaks: [breaks],
+    handle: async ({ request, next }) => {
+      const claimed = forwardedClient(request, header);
+      return next(claimed === undefined ? request : { ...request, remoteAddress: claimed });
+    },
+  });
 }
