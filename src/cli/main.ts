@@ -5,24 +5,43 @@
  */
 import yargs from 'yargs';
 import { EXIT, HarnessError, isHarnessError } from '../errors.js';
-import type { CliCommand } from './command.js';
-import { envArgs } from './env-args.js';
-import { diffCommand } from './commands/diff.js';
-import { listCommand } from './commands/list.js';
-import { loadCommand } from './commands/load.js';
-import { runCommand } from './commands/run.js';
-import { sendCommand } from './commands/send.js';
-import { serveCommand } from './commands/serve.js';
+import { isLoaded, lazyCommand, resolveCommands, type CommandEntry } from './command-table.js';
+import { ENV_PREFIX, envArgs } from './env-args.js';
 
-// The command table: order is the order of --help.
-const COMMANDS: ReadonlyArray<CliCommand<never>> = [
-  runCommand,
-  serveCommand,
-  sendCommand,
-  listCommand,
-  diffCommand,
-  loadCommand,
-] as unknown as ReadonlyArray<CliCommand<never>>;
+// The command table: order is the order of --help. Each module is imported only when its command runs
+// (command-table.ts): --version and --help stay fast.
+export const COMMANDS: ReadonlyArray<CommandEntry> = [
+  lazyCommand(
+    'run',
+    'Check an implementation against the requirement catalogue (the embedded reference when no --profile or --image is given)',
+    async () => (await import('./commands/run.js')).runCommand,
+  ),
+  lazyCommand(
+    'serve',
+    'Run the reference implementation with a generated tenant and write its target profile',
+    async () => (await import('./commands/serve.js')).serveCommand,
+  ),
+  lazyCommand(
+    'send',
+    'Sign and send one webhook to a listener of a profile (HMAC or JWT), print the answer',
+    async () => (await import('./commands/send.js')).sendCommand,
+  ),
+  lazyCommand(
+    'list',
+    'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs)',
+    async () => (await import('./commands/list.js')).listCommand,
+  ),
+  lazyCommand(
+    'diff <a> <b>',
+    'Compare two json reports: what started failing, what started passing, what appeared or disappeared',
+    async () => (await import('./commands/diff.js')).diffCommand,
+  ),
+  lazyCommand(
+    'load [action]',
+    'Load-test the webhook hot path (open model, latency from intended send times); `load prepare` signs a JWT corpus for k6',
+    async () => (await import('./commands/load.js')).loadCommand,
+  ),
+];
 
 /** A yargs validation message (unknown flag, missing argument), raised out of .fail() to stop parsing. */
 class UsageStop extends Error {}
@@ -30,7 +49,9 @@ class UsageStop extends Error {}
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.CONFORMANT;
   let usageError: string | undefined;
-  const fromEnv = envArgs(argv, COMMANDS);
+  const withEnv = Object.keys(process.env).some((name) => name.startsWith(ENV_PREFIX));
+  const commands = await resolveCommands(COMMANDS, argv, withEnv);
+  const fromEnv = envArgs(argv, commands.filter(isLoaded));
   for (const variable of fromEnv.unknown) {
     process.stderr.write(`note: ${variable} is not an option of any command; ignored\n`);
   }
@@ -50,7 +71,13 @@ export async function main(argv: string[]): Promise<number> {
       // Throwing stops yargs before it calls the command's handler: a bad flag must not start a run.
       throw new UsageStop(message);
     });
-  for (const command of COMMANDS) {
+  for (const entry of commands) {
+    if (!isLoaded(entry)) {
+      // Listed for --help; not named on the command line, so yargs does not run it.
+      cli.command(entry.command, entry.describe);
+      continue;
+    }
+    const command = entry;
     cli.command(
       command.command,
       command.describe,

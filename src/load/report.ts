@@ -28,7 +28,14 @@ export interface LoadRunConfig {
   thresholds: string[];
 }
 
+/** What a load JSON report is, for a consumer that reads several kinds of file. */
+export const LOAD_REPORT_FORMAT = 'access-conformance-load-report';
+/** Bumped when a field changes meaning or goes; fields are only ever added within a version. */
+export const LOAD_REPORT_FORMAT_VERSION = 1;
+
 export interface LoadReport {
+  format: typeof LOAD_REPORT_FORMAT;
+  formatVersion: typeof LOAD_REPORT_FORMAT_VERSION;
   tool: string;
   version: string;
   scenario: Scenario;
@@ -114,6 +121,8 @@ export function buildReport(input: BuildReportInput): LoadReport {
   };
   const thresholds = evaluateThresholds(input.thresholds, values);
   return {
+    format: LOAD_REPORT_FORMAT,
+    formatVersion: LOAD_REPORT_FORMAT_VERSION,
     tool: 'access-conformance load',
     version: toolVersion(),
     scenario: input.config.scenario,

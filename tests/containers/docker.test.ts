@@ -197,10 +197,10 @@ describe('access-conformance run --image', () => {
 });
 
 describe('docker/Dockerfile (the conventional build, for users with a registry)', () => {
-  // node:20-slim cannot be pulled here: docker/check-dockerfile.sh builds a stand-in (Debian bookworm from
-  // debootstrap, this machine's node and npm, user node), builds the Dockerfile on it, and runs
-  // `run --image` on the result. In this file, so that its container never overlaps the runs above.
-  it('builds on a stand-in for node:20-slim, and the image it makes is conformant', async (ctx) => {
+  // node:24-slim cannot be pulled here: docker/check-dockerfile.sh builds a stand-in (Debian bookworm from
+  // debootstrap, Node 24 from the npm registry, this machine's npm, user node), builds the Dockerfile on it,
+  // and runs `run --image` on the result. In this file, so that its container never overlaps the runs above.
+  it('builds on a stand-in for node:24-slim, and the image it makes is conformant', async (ctx) => {
     ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
     ctx.skip(
       process.env.AC_DOCKERFILE_TEST !== '1',
@@ -213,6 +213,8 @@ describe('docker/Dockerfile (the conventional build, for users with a registry)'
     expect(report.totals).toMatchObject({ failed: 0, errored: 0, skipped: 0 });
     expect(report.totals.passed).toBeGreaterThan(0);
     expect(report.target.description).toContain('-dockerfile-');
+    // The stand-in carries the Dockerfile's Node line, not this machine's.
+    expect(result.stdout).toMatch(/stand-in for node:24-slim: bookworm minbase \+ node v24\./);
     expect(await leftovers()).toEqual([]);
   }, DOCKERFILE_MS + 30_000);
 });

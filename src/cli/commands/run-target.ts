@@ -9,6 +9,7 @@ import { loadProfile } from '../../profile/index.js';
 import { createRedact } from '../../reporters/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 import type { ImageTarget } from '../../containers/index.js';
+import { loadContainers } from '../../containers/load-containers.js';
 import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
 import { startSandbox } from '../../tenant/index.js';
 import type { TargetPlan } from './run-options.js';
@@ -84,8 +85,8 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
       throw error;
     }
   }
-  // Lazy: only --image loads testcontainers.
-  const containers = await import('../../containers/index.js');
+  // Lazy: only --image loads testcontainers (an optional dependency: absent, this is DEPENDENCY_MISSING).
+  const containers = await loadContainers();
   const started: ImageTarget = await containers.startImageTarget({
     image: plan.image,
     // The run's seed, so an image that honours it (the reference does) builds the same tenant for the same
