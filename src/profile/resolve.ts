@@ -41,15 +41,29 @@ export const DEFAULT_WEBHOOK_BODY_BYTES = 65_536;
 const keyOrigins = new WeakMap<ResolvedJwtListener, string>();
 
 export async function resolveProfile(raw: unknown, options: ResolveOptions): Promise<ResolvedProfile> {
-  const source = options.source;
   const schema = validateProfileDocument(raw);
-  if (!schema.ok) throw invalid(schema.errors, source);
+  if (!schema.ok) throw invalid(schema.errors, options.source);
   const doc = raw as ProfileDocument;
-  const reader = new SourceReader(options.baseDir, options.env ?? process.env);
-  const problems: ProfileProblem[] = [];
+  // Three phases, each reporting all of its problems at once: what the document alone gets wrong (before
+  // reading any variable or file, so a typo in a URL is not hidden behind a missing file), then every
+  // variable and file, then the values read.
+  const urls = checkDocument(doc, options.source);
+  const values = await readValues(doc, new SourceReader(options.baseDir, options.env ?? process.env), options.source);
+  const secrets = checkValues(doc, values, options.source);
+  return assemble(doc, urls, values, secrets);
+}
 
-  // Phase 1: what the document alone gets wrong (before reading any variable or file, so a typo in a URL is
-  // not hidden behind a missing file).
+interface DocumentUrls {
+  baseUrl: string;
+  webhookBaseUrl: string;
+  hooksBaseUrl: string | undefined;
+  /** The primary Client ID's hostname, when it parses. */
+  primaryHost: string | undefined;
+}
+
+/** Phase 1: URLs, hostnames, CIDR blocks and JWKS settings, from the document alone. */
+function checkDocument(doc: ProfileDocument, source: string | undefined): DocumentUrls {
+  const problems: ProfileProblem[] = [];
   const baseUrl = checkUrl(doc.baseUrl, 'baseUrl', problems);
   const webhookBaseUrl = doc.webhookBaseUrl === undefined ? baseUrl : checkUrl(doc.webhookBaseUrl, 'webhookBaseUrl', problems);
   const hooksBaseUrl = doc.hooks === undefined ? undefined : checkUrl(doc.hooks.baseUrl, 'hooks.baseUrl', problems);
@@ -87,10 +101,23 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
     }
   }
   if (problems.length > 0) throw invalid(problems, source);
+  return { baseUrl, webhookBaseUrl, hooksBaseUrl, primaryHost };
+}
 
-  // Phase 2: read every variable and file, so all missing ones are reported together.
-  const secretOf = (ref: SecretRef, field: string): string | undefined =>
-    typeof ref === 'string' ? ref : reader.fromEnv(ref.env, field);
+interface ReadValues {
+  credentialSecrets: Map<string, string>;
+  hmacSecrets: Map<string, string>;
+  hooksToken: string | undefined;
+  jwtListeners: Map<string, ResolvedJwtListener>;
+  ca: string | undefined;
+  /** Problems found while reading keys (checked with the values in phase 3). */
+  problems: ProfileProblem[];
+}
+
+/** Phase 2: every variable and file, so all missing ones are reported together. */
+async function readValues(doc: ProfileDocument, reader: SourceReader, source: string | undefined): Promise<ReadValues> {
+  const problems: ProfileProblem[] = [];
+  const secretOf = (ref: SecretRef, field: string): string | undefined => (typeof ref === 'string' ? ref : reader.fromEnv(ref.env, field));
 
   const credentialSecrets = new Map<string, string | undefined>();
   for (const key of CREDENTIAL_KEYS) {
@@ -122,12 +149,17 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
       hint: 'Relative paths are resolved against the directory of the profile file.',
     });
   }
+  // Nothing is missing past this point: every secret was read.
+  return { credentialSecrets: credentialSecrets as Map<string, string>, hmacSecrets: hmacSecrets as Map<string, string>, hooksToken, jwtListeners, ca, problems };
+}
 
-  // Phase 3: the values read (credential formats, keys, PEM files).
+/** Phase 3: the values read (credential formats, keys, PEM files); returns every secret to redact. */
+function checkValues(doc: ProfileDocument, values: ReadValues, source: string | undefined): string[] {
+  const { problems } = values;
   const secrets: string[] = [];
   for (const key of CREDENTIAL_KEYS) {
     if (!doc.credentials[key]) continue;
-    const secret = credentialSecrets.get(key) as string;
+    const secret = values.credentialSecrets.get(key)!;
     secrets.push(secret);
     // A malformed Client Secret is likewise reported by the CRED checks; the secret method still sends it as
     // given, and checks that must sign with it are skipped with the reason. Redact whatever parts it has.
@@ -140,28 +172,32 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
       if (!(error instanceof ClientSecretError)) throw error;
     }
   }
-  for (const [key, listener] of jwtListeners) checkJwtListener(listener, `webhooks.${key}`, problems);
-  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----')) {
+  for (const [key, listener] of values.jwtListeners) checkJwtListener(listener, `webhooks.${key}`, problems);
+  if (values.ca !== undefined && !values.ca.includes('-----BEGIN CERTIFICATE-----')) {
     problems.push({ path: 'tls.caFile', message: 'file holds no PEM certificate (-----BEGIN CERTIFICATE-----)' });
   }
   if (problems.length > 0) throw invalid(problems, source);
 
-  for (const secret of hmacSecrets.values()) secrets.push(secret as string);
-  if (hooksToken !== undefined) secrets.push(hooksToken);
-  for (const listener of jwtListeners.values()) {
+  for (const secret of values.hmacSecrets.values()) secrets.push(secret);
+  if (values.hooksToken !== undefined) secrets.push(values.hooksToken);
+  for (const listener of values.jwtListeners.values()) {
     for (const key of listener.signingKeys) secrets.push(...privateJwkValues(key));
     if (listener.serveJwks?.tlsKey !== undefined) secrets.push(listener.serveJwks.tlsKey);
   }
+  return secrets;
+}
 
+/** The resolved profile, defaults applied. */
+function assemble(doc: ProfileDocument, urls: DocumentUrls, values: ReadValues, secrets: string[]): ResolvedProfile {
   const resolved: ResolvedProfile = {
     version: 1,
-    name: doc.name ?? new URL(baseUrl).host,
-    baseUrl,
-    tenantDomain: doc.tenantDomain ?? (primaryHost as string),
-    webhookBaseUrl,
-    tls: { insecureSkipVerify: doc.tls?.insecureSkipVerify ?? false, ...(ca === undefined ? {} : { ca }) },
+    name: doc.name ?? new URL(urls.baseUrl).host,
+    baseUrl: urls.baseUrl,
+    tenantDomain: doc.tenantDomain ?? (urls.primaryHost as string),
+    webhookBaseUrl: urls.webhookBaseUrl,
+    tls: { insecureSkipVerify: doc.tls?.insecureSkipVerify ?? false, ...(values.ca === undefined ? {} : { ca: values.ca }) },
     credentials: {
-      primary: { clientId: doc.credentials.primary.clientId, clientSecret: credentialSecrets.get('primary') as string, ...cidrsOf(doc.credentials.primary) },
+      primary: { clientId: doc.credentials.primary.clientId, clientSecret: values.credentialSecrets.get('primary')!, ...cidrsOf(doc.credentials.primary) },
     },
     apps: {
       ...(doc.apps?.owners === undefined ? {} : { owners: { ...doc.apps.owners } }),
@@ -176,18 +212,18 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
   for (const key of ['ipRestricted', 'expired'] as const) {
     const credential = doc.credentials[key];
     if (credential) {
-      resolved.credentials[key] = { clientId: credential.clientId, clientSecret: credentialSecrets.get(key) as string, ...cidrsOf(credential) };
+      resolved.credentials[key] = { clientId: credential.clientId, clientSecret: values.credentialSecrets.get(key)!, ...cidrsOf(credential) };
     }
   }
   for (const key of HMAC_LISTENER_KEYS) {
     const listener = doc.webhooks?.[key];
-    if (listener) resolved.webhooks[key] = { listenerId: listener.listenerId, secret: hmacSecrets.get(key) as string, ...cidrsOf(listener) };
+    if (listener) resolved.webhooks[key] = { listenerId: listener.listenerId, secret: values.hmacSecrets.get(key)!, ...cidrsOf(listener) };
   }
   for (const key of JWT_LISTENER_KEYS) {
-    const listener = jwtListeners.get(key);
+    const listener = values.jwtListeners.get(key);
     if (listener) resolved.webhooks[key] = listener;
   }
-  if (hooksBaseUrl !== undefined) resolved.hooks = { baseUrl: hooksBaseUrl, ...(hooksToken === undefined ? {} : { token: hooksToken }) };
+  if (urls.hooksBaseUrl !== undefined) resolved.hooks = { baseUrl: urls.hooksBaseUrl, ...(values.hooksToken === undefined ? {} : { token: values.hooksToken }) };
   return resolved;
 }
 
@@ -284,7 +320,7 @@ async function readJwtListener(
     signingKeys: (Array.isArray(keys) ? keys : []) as SigningJwk[],
     ...cidrsOf(doc),
   };
-  // Remember where keys came from for messages in phase 2 (not part of the resolved shape).
+  // Remember where keys came from for messages when its keys are checked (not part of the resolved shape).
   if (origin !== undefined) keyOrigins.set(listener, origin);
   if (doc.serveJwks) {
     const { url, tlsCertFile, tlsKeyFile } = doc.serveJwks;
