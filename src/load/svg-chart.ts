@@ -1,7 +1,7 @@
 /**
  * Minimal line charts as inline SVG, so the HTML report is one file with no script and no network.
  */
-import { escapeMarkup as escapeXml } from '../reporters/escape.js';
+import { escapeMarkup as escapeXml } from '../escape.js';
 
 export interface Series {
   name: string;

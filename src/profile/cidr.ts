@@ -64,3 +64,8 @@ function expandIPv6(address: string): number[] {
   const zeros = tail === undefined ? 0 : 8 - left.length - right.length;
   return [...left, ...Array<string>(zeros).fill('0'), ...right].map((group) => parseInt(group, 16));
 }
+
+/** `allowedCidrs` copied when given (a copy: the resolved profile is handed to workers as plain JSON). */
+export function cidrsOf(doc: { allowedCidrs?: string[] }): { allowedCidrs?: string[] } {
+  return doc.allowedCidrs === undefined ? {} : { allowedCidrs: [...doc.allowedCidrs] };
+}

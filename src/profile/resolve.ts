@@ -6,7 +6,6 @@
 import {
   ClientIdError,
   ClientSecretError,
-  checkSigningJwk,
   isHostname,
   parseClientId,
   parseClientSecret,
@@ -17,14 +16,14 @@ import {
   CREDENTIAL_KEYS,
   HMAC_LISTENER_KEYS,
   JWT_LISTENER_KEYS,
-  type JwtListenerDoc,
   type ProfileDocument,
   type SecretRef,
 } from './document.js';
-import { parseCidrBlock } from './cidr.js';
+import { cidrsOf, parseCidrBlock } from './cidr.js';
 import { formatProfileErrors, validateProfileDocument, type ProfileProblem } from './schema.js';
-import { jsonErrorLocation, SourceReader, type Missing } from './sources.js';
-import type { ResolvedJwtListener, ResolvedProfile, SigningJwk } from './types.js';
+import { SourceReader, type Missing } from './sources.js';
+import { checkJwtListener, readJwtListener } from './jwt-listener.js';
+import type { ResolvedJwtListener, ResolvedProfile } from './types.js';
 
 export interface ResolveOptions {
   /** Directory relative file paths in the profile are resolved against (the profile file's directory). */
@@ -36,9 +35,6 @@ export interface ResolveOptions {
 }
 
 export const DEFAULT_WEBHOOK_BODY_BYTES = 65_536;
-
-/** Where a listener's keys came from (file or variable), for messages only. */
-const keyOrigins = new WeakMap<ResolvedJwtListener, string>();
 
 export async function resolveProfile(raw: unknown, options: ResolveOptions): Promise<ResolvedProfile> {
   const schema = validateProfileDocument(raw);
@@ -227,11 +223,6 @@ function assemble(doc: ProfileDocument, urls: DocumentUrls, values: ReadValues, 
   return resolved;
 }
 
-/** `allowedCidrs` copied when given (a copy: the resolved profile is handed to workers as plain JSON). */
-function cidrsOf(doc: { allowedCidrs?: string[] }): { allowedCidrs?: string[] } {
-  return doc.allowedCidrs === undefined ? {} : { allowedCidrs: [...doc.allowedCidrs] };
-}
-
 /** Every `allowedCidrs` entry is an IPv4 or IPv6 block (`address/prefix`, or a bare address). */
 function checkAllowedCidrs(doc: ProfileDocument, problems: ProfileProblem[]): void {
   const holders: Array<[string, { allowedCidrs?: string[] } | undefined]> = [
@@ -282,83 +273,4 @@ function checkUrl(value: string, path: string, problems: ProfileProblem[]): stri
   const stripped = value.endsWith('/') ? value.slice(0, -1) : value;
   if (stripped.endsWith('/')) problems.push({ path, message: 'must not end with "/"' });
   return stripped;
-}
-
-async function readJwtListener(
-  doc: JwtListenerDoc,
-  field: string,
-  reader: SourceReader,
-  problems: ProfileProblem[],
-): Promise<ResolvedJwtListener> {
-  let keys: unknown = doc.signingKeys;
-  const keysField = `${field}.signingKeys`;
-  let origin: string | undefined;
-  if (!Array.isArray(doc.signingKeys)) {
-    const ref = doc.signingKeys as { file?: string; env?: string };
-    const text = ref.file !== undefined ? await reader.fromFile(ref.file, keysField) : reader.fromEnv(ref.env as string, keysField);
-    origin = ref.file !== undefined ? `file ${reader.resolvePath(ref.file)}` : `variable ${ref.env as string}`;
-    keys = undefined;
-    if (text !== undefined) {
-      try {
-        keys = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
-      } catch (error) {
-        const at = jsonErrorLocation(text, error);
-        problems.push({ path: keysField, message: `${origin} is not valid JSON${at ? ` (at ${at})` : ''}` });
-      }
-    }
-    // A JWKS-shaped document ({"keys": [...]}) is accepted too: it is how many tools export key sets.
-    if (typeof keys === 'object' && keys !== null && !Array.isArray(keys) && Array.isArray((keys as { keys?: unknown }).keys)) {
-      keys = (keys as { keys: unknown[] }).keys;
-    }
-    if (keys !== undefined && (!Array.isArray(keys) || keys.length === 0)) {
-      problems.push({ path: keysField, message: `${origin} must hold a non-empty JSON array of private JWKs (or {"keys": [...]})` });
-      keys = undefined;
-    }
-  }
-  const listener: ResolvedJwtListener = {
-    listenerId: doc.listenerId,
-    signingKeys: (Array.isArray(keys) ? keys : []) as SigningJwk[],
-    ...cidrsOf(doc),
-  };
-  // Remember where keys came from for messages when its keys are checked (not part of the resolved shape).
-  if (origin !== undefined) keyOrigins.set(listener, origin);
-  if (doc.serveJwks) {
-    const { url, tlsCertFile, tlsKeyFile } = doc.serveJwks;
-    listener.serveJwks = { url };
-    if (tlsCertFile !== undefined) {
-      const cert = await reader.fromFile(tlsCertFile, `${field}.serveJwks.tlsCertFile`);
-      if (cert !== undefined) listener.serveJwks.tlsCert = cert;
-    }
-    if (tlsKeyFile !== undefined) {
-      const key = await reader.fromFile(tlsKeyFile, `${field}.serveJwks.tlsKeyFile`);
-      if (key !== undefined) listener.serveJwks.tlsKey = key;
-    }
-  }
-  return listener;
-}
-
-
-function checkJwtListener(listener: ResolvedJwtListener, field: string, problems: ProfileProblem[]): void {
-  const origin = keyOrigins.get(listener);
-  const from = origin === undefined ? '' : ` (in ${origin})`;
-  const kids = new Set<string>();
-  listener.signingKeys.forEach((key, index) => {
-    const at = `${field}.signingKeys[${index}]`;
-    for (const problem of checkSigningJwk(key)) {
-      problems.push({ path: problem.path === '' ? at : `${at}.${problem.path}`, message: `${problem.message}${from}` });
-    }
-    if (typeof key.kid === 'string') {
-      if (kids.has(key.kid)) problems.push({ path: `${at}.kid`, message: `repeats another key's kid; each kid must be unique${from}` });
-      kids.add(key.kid);
-    }
-  });
-  const serve = listener.serveJwks;
-  if (serve) {
-    if (serve.tlsCert !== undefined && !serve.tlsCert.includes('-----BEGIN CERTIFICATE-----')) {
-      problems.push({ path: `${field}.serveJwks.tlsCertFile`, message: 'file holds no PEM certificate (-----BEGIN CERTIFICATE-----)' });
-    }
-    if (serve.tlsKey !== undefined && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(serve.tlsKey)) {
-      problems.push({ path: `${field}.serveJwks.tlsKeyFile`, message: 'file holds no PEM private key (-----BEGIN PRIVATE KEY-----)' });
-    }
-  }
 }

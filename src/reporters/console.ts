@@ -6,7 +6,7 @@
 import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { oneLine, shortText, visibleControls } from './escape.js';
+import { oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, groupFailures, skipsByReason } from './format.js';
 
 const PROGRESS_WIDTH = 34;

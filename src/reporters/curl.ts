@@ -6,6 +6,7 @@
  */
 import type { RecordedExchange } from '../client/types.js';
 import { REDACTED } from '../client/redact.js';
+import { shellLiteral } from '../escape.js';
 
 /** Headers curl computes itself (copying them would break a changed body). */
 const COMPUTED_HEADERS = new Set(['content-length', 'host', 'connection', 'transfer-encoding']);
@@ -57,16 +58,6 @@ function markSecrets(text: string, fallback: string): string {
     .replace(new RegExp(`(^|[&?])([A-Za-z0-9_.-]+)=${escaped}`, 'g'), (_m, lead: string, field: string) => `${lead}${field}=${MARK}${variableName(field)}${END}`)
     .split(REDACTED)
     .join(`${MARK}${fallback}${END}`);
-}
-
-/** A literal for POSIX shells: single quotes, or `$'…'` when it holds control characters. */
-function shellLiteral(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(text)) {
-    const inner = text.replace(/[\\']/g, '\\$&').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-    return `$'${inner}'`;
-  }
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** One shell word: literal parts quoted, variable markers as "$NAME" (expanded by the shell). */

@@ -1,7 +1,7 @@
 /** Text helpers shared by the reporters: exchanges, durations, counts, grouping. */
 import type { RecordedExchange } from '../client/types.js';
 import type { CheckResult, GroupCounts, RunSummary } from '../engine/types.js';
-import { capText, moreBytesNote, oneLine, shortText, SHOWN_BODY_BYTES, TARGET_LINE_PREFIX, visibleControls } from './escape.js';
+import { capText, moreBytesNote, oneLine, shortText, SHOWN_BODY_BYTES, TARGET_LINE_PREFIX, visibleControls } from '../escape.js';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

@@ -9,7 +9,7 @@
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { redactDeep, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { ghData, ghProperty, oneLine, shortText, visibleControls } from './escape.js';
+import { ghData, ghProperty, oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, formatExchange, groupFailures, type FailureGroup } from './format.js';
 
 /** GitHub shows at most 10 error and 10 warning annotations per step; more are noise in the log. */

@@ -9,7 +9,7 @@ import type { RecordedExchange } from '../client/types.js';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { capText, escapeMarkup, moreBytesNote } from './escape.js';
+import { capText, escapeMarkup, moreBytesNote } from '../escape.js';
 import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 

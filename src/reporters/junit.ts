@@ -13,7 +13,7 @@
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { escapeMarkup, shortText } from './escape.js';
+import { escapeMarkup, shortText } from '../escape.js';
 import { displayState, formatExchange, resultsByGroup } from './format.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';

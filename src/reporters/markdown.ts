@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { mdCode, mdFence, mdText, shortText } from './escape.js';
+import { mdCode, mdFence, mdText, shortText } from '../escape.js';
 import { abortedBanner, finalLine, formatDuration, formatExchange, groupFailures, inDisplayOrder, displayState, skipsByReason, type DisplayState, type FailureGroup } from './format.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';

@@ -10,6 +10,7 @@ import { moduleCycles, readImportGraph, roomOf } from './import-graph.js';
 /** Room → the rooms its modules may import values from. Order: lowest room first. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
+  escape: [],
   package: [],
   requirements: [],
   data: [],
@@ -20,12 +21,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors'],
   faults: ['reference', 'tenant', 'crypto', 'requirements'],
   engine: ['client', 'profile', 'requirements', 'errors', 'package'],
-  reporters: ['engine', 'client', 'profile', 'requirements', 'errors', 'package'],
+  reporters: ['engine', 'client', 'profile', 'requirements', 'escape', 'errors', 'package'],
   mutation: ['faults', 'engine', 'reporters', 'tenant', 'client', 'profile', 'requirements', 'errors', 'package'],
-  load: ['client', 'crypto', 'profile', 'tenant', 'errors', 'package'],
+  load: ['client', 'crypto', 'profile', 'tenant', 'escape', 'errors', 'package'],
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'errors', 'package'],
-  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'errors', 'package'],
+  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'escape', 'errors', 'package'],
+  action: ['errors'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };
 

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasUnsafeControls } from '../../src/reporters/escape.js';
+import { hasUnsafeControls } from '../../src/escape.js';
 import { toJsonReport } from '../../src/reporters/json-report.js';
 import { MARKDOWN_MAX_BYTES } from '../../src/reporters/markdown.js';
 import { runCli, type CliResult } from '../cli/support.js';

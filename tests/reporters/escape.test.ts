@@ -3,7 +3,7 @@
  * controls, bidi overrides, backtick runs, HTML, workflow-command separators) and the per-exchange cap.
  */
 import { describe, expect, it } from 'vitest';
-import { capText, escapeMarkup, ghData, ghProperty, hasUnsafeControls, mdCode, mdFence, mdText, oneLine, shortText, visibleControls } from '../../src/reporters/escape.js';
+import { capText, escapeMarkup, ghData, ghProperty, hasUnsafeControls, mdCode, mdFence, mdText, oneLine, shortText, visibleControls } from '../../src/escape.js';
 
 const CONTROLS = '\u001b[2J\u001b[H\u0007\r\u0000\u009b31m\u202e\u2066\u007f\u000b\u000c';
 

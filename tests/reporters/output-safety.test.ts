@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../../src/client/types.js';
 import type { RunSummary } from '../../src/engine/types.js';
-import { hasUnsafeControls } from '../../src/reporters/escape.js';
+import { hasUnsafeControls } from '../../src/escape.js';
 import { createRedact, createReporters, createScrub, type ReporterContext } from '../../src/reporters/index.js';
 import { exchange, result, summary } from '../engine/support/fixtures.js';
 import { hasXmllint, JENKINS_XSD, markdownOutsideCode, xmllint } from './validators.js';

@@ -4,7 +4,7 @@
  * `--fail-on regression` it exits 1 when something started failing (a CI gate against the last run).
  */
 import { diffReports, readJsonReport, type ReportDiff } from '../../reporters/index.js';
-import { oneLine } from '../../reporters/escape.js';
+import { oneLine } from '../../escape.js';
 import { regressions, type DiffEntry } from '../../reporters/report-diff.js';
 import { defineCommand } from '../command.js';
 

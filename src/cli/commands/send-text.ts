@@ -4,6 +4,7 @@
  */
 import { open } from 'node:fs/promises';
 import { HarnessError } from '../../errors.js';
+import { capText, moreBytesNote, visibleControls } from '../../escape.js';
 
 /** Response bytes shown at most; the rest is counted, not printed. */
 export const SHOWN_RESPONSE_BYTES = 4096;
@@ -50,23 +51,12 @@ async function readStream(stream: NodeJS.ReadableStream, limit: number): Promise
   return Buffer.concat(chunks).subarray(0, limit + 1);
 }
 
-/** POSIX single-quoting: safe for any text without NUL. */
-export function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
- * A response body made safe for a terminal: control characters (C0 but tab and newline, DEL, C1) and
- * bidirectional overrides are shown as \u escapes, and at most SHOWN_RESPONSE_BYTES bytes are shown.
+ * A response body made safe for a terminal: controls and bidirectional overrides made visible (escape.ts),
+ * and at most SHOWN_RESPONSE_BYTES bytes shown.
  */
-export function showResponseBody(text: string, totalBytes: number): string {
-  let shown = text;
-  let cut = 0;
-  if (Buffer.byteLength(shown, 'utf8') > SHOWN_RESPONSE_BYTES) {
-    shown = Buffer.from(shown, 'utf8').subarray(0, SHOWN_RESPONSE_BYTES).toString('utf8').replace(/\uFFFD$/, '');
-    cut = totalBytes - Buffer.byteLength(shown, 'utf8');
-  }
-  // eslint-disable-next-line no-control-regex
-  const escaped = shown.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return cut > 0 ? `${escaped}\n… (${cut} more bytes not shown)` : escaped;
+export function showResponseBody(text: string): string {
+  const cut = capText(text, SHOWN_RESPONSE_BYTES);
+  const shown = visibleControls(cut.text);
+  return cut.moreBytes > 0 ? `${shown}\n${moreBytesNote(cut.moreBytes)} not shown` : shown;
 }

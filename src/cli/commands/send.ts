@@ -23,7 +23,8 @@ import { loadProfile } from '../../profile/load.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 import { defineCommand } from '../command.js';
 import { BREAKS, parseSendArgs, SEND_EXAMPLES, SEND_OPTIONS, type SendArgs, type SendPlan } from './send-options.js';
-import { readBody, shellQuote, showResponseBody } from './send-text.js';
+import { shellLiteral } from '../../escape.js';
+import { readBody, showResponseBody } from './send-text.js';
 
 export const sendCommand = defineCommand<SendArgs>({
   command: 'send',
@@ -93,7 +94,7 @@ async function send(plan: SendPlan): Promise<number> {
     }
     process.stdout.write(`POST ${built.url}\n  ${method} listener ${plan.listener}${broken}; event ID ${built.eventId}; timestamp ${built.timestamp}; ${built.body.length} bytes\n`);
     process.stdout.write(`HTTP ${response.status}\n`);
-    const text = showResponseBody(client.recorder.redact(response.body.toString('utf8')), response.body.length);
+    const text = showResponseBody(client.recorder.redact(response.body.toString('utf8')));
     if (text !== '') process.stdout.write(`${text}\n`);
     return response.status >= 200 && response.status < 300 ? 0 : 1;
   } finally {
@@ -158,11 +159,11 @@ async function curlCommand(built: { url: string; headers: Record<string, string>
   if (built.body.includes(0)) {
     throw new HarnessError('USAGE', 'the body holds a NUL byte, which a shell argument cannot carry', { field: '--dry-run', hint: 'Send it without --dry-run.' });
   }
-  const parts = ['curl', '-sS', '-i', '-X', 'POST', shellQuote(built.url)];
+  const parts = ['curl', '-sS', '-i', '-X', 'POST', shellLiteral(built.url)];
   const caFile = profile.tls.ca === undefined ? undefined : await caFileOf(profilePath);
-  if (caFile !== undefined) parts.push('--cacert', shellQuote(caFile));
-  for (const [name, value] of Object.entries(built.headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
-  parts.push('--data-binary', shellQuote(built.body.toString('utf8')));
+  if (caFile !== undefined) parts.push('--cacert', shellLiteral(caFile));
+  for (const [name, value] of Object.entries(built.headers)) parts.push('-H', shellLiteral(`${name}: ${value}`));
+  parts.push('--data-binary', shellLiteral(built.body.toString('utf8')));
   return parts.join(' ');
 }
 

@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
 import { DEFAULT_SECRET_DOMAIN, UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
 import { defineCommand } from '../command.js';
-import { shellQuote } from './send-text.js';
+import { shellLiteral } from '../../escape.js';
 
 interface ServeArgs {
   seed?: string;
@@ -202,7 +202,7 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
     '    clientSecret: profile.credentials.primary.clientSecret });\n',
     `  const owners = await sdk.appOwners.listOwnerIDs({ appId: '${tenant.apps.owners.appId}' });\n`,
     'Send one signed webhook:\n',
-    `  access-conformance send --profile ${shellQuote(shownProfile)} --listener hmac --data '{"user":"u-1","action":"offboard"}'\n`,
+    `  access-conformance send --profile ${shellLiteral(shownProfile)} --listener hmac --data '{"user":"u-1","action":"offboard"}'\n`,
   ].join('');
 }
 

@@ -141,3 +141,13 @@ export function ghProperty(text: string): string {
 
 /** A prefix for lines of target text on a console, so no such line starts where a CI parser looks. */
 export const TARGET_LINE_PREFIX = '│ ';
+
+/** A literal for POSIX shells: single quotes, or `$'…'` when it holds control characters. */
+export function shellLiteral(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(text)) {
+    const inner = text.replace(/[\\']/g, '\\$&').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+    return `$'${inner}'`;
+  }
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
