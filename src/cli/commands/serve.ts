@@ -4,6 +4,7 @@
  * secret), and stays up until SIGINT or SIGTERM.
  */
 import { dirname, join, relative } from 'node:path';
+import type { Options } from 'yargs';
 import { HarnessError } from '../../errors.js';
 import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
 import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
@@ -25,44 +26,47 @@ interface ServeArgs {
   fault: string[];
 }
 
+/** Every flag of `serve`, declared once: yargs reads it for parsing, --help and ACCESS_CONFORMANCE_<FLAG>. */
+export const SERVE_OPTIONS = {
+  seed: { type: 'string', describe: 'Seed of the generated names and IDs (random when absent)' },
+  port: { type: 'number', default: 0, describe: 'Port to listen on (0 = any free port)' },
+  host: { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' },
+  'profile-out': {
+    type: 'string',
+    default: 'reports/sandbox.target.json',
+    describe: 'Where to write the target profile (it holds the sandbox secrets; written mode 0600)',
+  },
+  hooks: { type: 'boolean', default: false, describe: 'Offer the test hooks (clock, runs) under /__hooks/v1' },
+  'public-url': {
+    type: 'string',
+    describe: 'Base URL written to the profile when clients reach the server at another address (NAT, container)',
+  },
+  'jwks-host': {
+    type: 'string',
+    describe: "Host in the JWT listener's JWKS URL, as this server reaches the machine serving it (default 127.0.0.1)",
+  },
+  'secret-domain': {
+    type: 'string',
+    default: DEFAULT_SECRET_DOMAIN,
+    describe: 'Service-domain segment of the Client Secrets (the official TypeScript and Python SDKs refuse any other than the default)',
+  },
+  tls: {
+    type: 'boolean',
+    default: false,
+    describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed',
+  },
+  fault: {
+    type: 'string',
+    array: true,
+    default: [] as string[],
+    describe: 'Serve a faulty variant (repeatable); see the list in the error message of an unknown name',
+  },
+} as const satisfies Record<string, Options>;
+
 export const serveCommand = defineCommand<ServeArgs>({
   command: 'serve',
   describe: 'Run the reference implementation with a generated tenant and write its target profile',
-  builder: (y) =>
-    y
-      .option('seed', { type: 'string', describe: 'Seed of the generated names and IDs (random when absent)' })
-      .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0 = any free port)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
-      .option('profile-out', {
-        type: 'string',
-        default: 'reports/sandbox.target.json',
-        describe: 'Where to write the target profile (it holds the sandbox secrets; written mode 0600)',
-      })
-      .option('hooks', { type: 'boolean', default: false, describe: 'Offer the test hooks (clock, runs) under /__hooks/v1' })
-      .option('public-url', {
-        type: 'string',
-        describe: 'Base URL written to the profile when clients reach the server at another address (NAT, container)',
-      })
-      .option('jwks-host', {
-        type: 'string',
-        describe: 'Host in the JWT listener\'s JWKS URL, as this server reaches the machine serving it (default 127.0.0.1)',
-      })
-      .option('secret-domain', {
-        type: 'string',
-        default: DEFAULT_SECRET_DOMAIN,
-        describe: 'Service-domain segment of the Client Secrets (the official TypeScript and Python SDKs refuse any other than the default)',
-      })
-      .option('tls', {
-        type: 'boolean',
-        default: false,
-        describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed',
-      })
-      .option('fault', {
-        type: 'string',
-        array: true,
-        default: [] as string[],
-        describe: 'Serve a faulty variant (repeatable); see the list in the error message of an unknown name',
-      }) as never,
+  builder: (y) => y.options(SERVE_OPTIONS) as never,
   run: async (args) => {
     const options = validate(args);
     const sandbox = await startSandbox({ ...options, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
