@@ -14,6 +14,8 @@ import { webhookHmacRequirements } from './requirements/webhook-hmac.js';
 import { webhookJwtRequirements } from './requirements/webhook-jwt.js';
 import { idempotencyRequirements } from './requirements/idempotency.js';
 import { automationsRequirements } from './requirements/automations.js';
+import { webhookJwtAttackRequirements } from './requirements/webhook-jwt-attacks.js';
+import { tokenAttackRequirements } from './requirements/token-attacks.js';
 
 export type { Level, Need, RequirementSpec } from './requirements/types.js';
 
@@ -28,6 +30,8 @@ const areas = {
   ...webhookJwtRequirements,
   ...idempotencyRequirements,
   ...automationsRequirements,
+  ...webhookJwtAttackRequirements,
+  ...tokenAttackRequirements,
 } as const;
 
 export const catalogue = areas satisfies Record<string, RequirementSpec>;

@@ -27,6 +27,7 @@ export type Need =
   | 'webhooks.jwt.RS256'
   | 'webhooks.jwt.ES256'
   | 'webhooks.jwt.EdDSA'
+  | 'webhooks.jwt.serveJwks'
   | 'webhooks.jwtUnreachableJwks'
   | 'webhooks.ipRestricted'
   | 'webhooks.inactive'
