@@ -67,6 +67,25 @@ import { jwtKidIgnored } from './jwt/jwt-kid-ignored.js';
 import { jwtRs256Unsupported } from './jwt/jwt-rs256-unsupported.js';
 import { jwtSignatureUnverified } from './jwt/jwt-signature-unverified.js';
 import { jwtSubIgnored } from './jwt/jwt-sub-ignored.js';
+import { jwtHeaderJwkTrusted } from './jwt/jwt-header-jwk-trusted.js';
+import { jwtJkuFollowed } from './jwt/jwt-jku-followed.js';
+import { jwtKidPathRead } from './jwt/jwt-kid-path-read.js';
+import { jwtCritIgnored } from './jwt/jwt-crit-ignored.js';
+import { jwtKeyChosenByAlg } from './jwt/jwt-key-chosen-by-alg.js';
+import { jwtEcdsaZeroAccepted } from './jwt/jwt-ecdsa-zero-accepted.js';
+import { jwtEcdsaUnreduced } from './jwt/jwt-ecdsa-unreduced.js';
+import { jwtEcdsaDerAccepted } from './jwt/jwt-ecdsa-der-accepted.js';
+import { jwtSignatureTrailingBytes } from './jwt/jwt-signature-trailing-bytes.js';
+import { jwtVerifiedSignatureCache } from './jwt/jwt-verified-signature-cache.js';
+import { jwtNumericDateStrings } from './jwt/jwt-numeric-date-strings.js';
+import { jwtExpComparedAsDate } from './jwt/jwt-exp-compared-as-date.js';
+import { jwtNbfIgnored } from './jwt/jwt-nbf-ignored.js';
+import { jwtAudNormalised } from './jwt/jwt-aud-normalised.js';
+import { jwtSubPrefixMatch } from './jwt/jwt-sub-prefix-match.js';
+import { jwtAudAnyOf } from './jwt/jwt-aud-any-of.js';
+import { jwtClaimsFirstWins } from './jwt/jwt-claims-first-wins.js';
+import { jwtDuplicateClaimsLastWins } from './jwt/jwt-duplicate-claims-last-wins.js';
+import { jwksCachedForever } from './jwt/jwks-cached-forever.js';
 import { ownersIdsAsObjects } from './owners/owners-ids-as-objects.js';
 import { ownersLastDropped } from './owners/owners-last-dropped.js';
 import { ownersRouteTrailingSlash } from './owners/owners-route-trailing-slash.js';
@@ -131,6 +150,16 @@ import { tokenRefusalsAs401 } from './tokens/token-refusals-as-401.js';
 import { tokenResponseTextPlain } from './tokens/token-response-text-plain.js';
 import { tokenSecretNotVerified } from './tokens/token-secret-not-verified.js';
 import { tokenTypeJwt } from './tokens/token-type-jwt.js';
+import { assertionHeaderJwkTrusted } from './tokens/assertion-header-jwk-trusted.js';
+import { assertionJkuFollowed } from './tokens/assertion-jku-followed.js';
+import { assertionKidPathRead } from './tokens/assertion-kid-path-read.js';
+import { assertionCritIgnored } from './tokens/assertion-crit-ignored.js';
+import { assertionSignatureTrailingBytes } from './tokens/assertion-signature-trailing-bytes.js';
+import { assertionVerifiedSignatureCache } from './tokens/assertion-verified-signature-cache.js';
+import { assertionIssCaseInsensitive } from './tokens/assertion-iss-case-insensitive.js';
+import { assertionSubPrefixMatch } from './tokens/assertion-sub-prefix-match.js';
+import { tokenBasicCredentialsAccepted } from './tokens/token-basic-credentials-accepted.js';
+import { tokenQueryCredentialsAccepted } from './tokens/token-query-credentials-accepted.js';
 import { bodyLimitExclusive } from './webhooks/body-limit-exclusive.js';
 import { bodyLimitNotEnforced } from './webhooks/body-limit-not-enforced.js';
 import { contentTypeExactMatch } from './webhooks/content-type-exact-match.js';
@@ -204,6 +233,17 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [
   tokenResponseTextPlain,
   tokenSecretNotVerified,
   tokenTypeJwt,
+  // token attacks
+  assertionHeaderJwkTrusted,
+  assertionJkuFollowed,
+  assertionKidPathRead,
+  assertionCritIgnored,
+  assertionSignatureTrailingBytes,
+  assertionVerifiedSignatureCache,
+  assertionIssCaseInsensitive,
+  assertionSubPrefixMatch,
+  tokenBasicCredentialsAccepted,
+  tokenQueryCredentialsAccepted,
   // api
   api401WithoutChallenge,
   api403ForInvalidToken,
@@ -309,6 +349,26 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [
   jwtRs256Unsupported,
   jwtSignatureUnverified,
   jwtSubIgnored,
+  // jwt attacks
+  jwtHeaderJwkTrusted,
+  jwtJkuFollowed,
+  jwtKidPathRead,
+  jwtCritIgnored,
+  jwtKeyChosenByAlg,
+  jwtEcdsaZeroAccepted,
+  jwtEcdsaUnreduced,
+  jwtEcdsaDerAccepted,
+  jwtSignatureTrailingBytes,
+  jwtVerifiedSignatureCache,
+  jwtNumericDateStrings,
+  jwtExpComparedAsDate,
+  jwtNbfIgnored,
+  jwtAudNormalised,
+  jwtSubPrefixMatch,
+  jwtAudAnyOf,
+  jwtClaimsFirstWins,
+  jwtDuplicateClaimsLastWins,
+  jwksCachedForever,
   // idempotency
   duplicateAnswered200,
   idempotencyBeforeAuth,
