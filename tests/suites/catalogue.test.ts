@@ -14,7 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const suitesDir = join(root, 'suites');
 const SUFFIX = '.suite.ts';
 
-const ID_PATTERN = /^[A-Z]+(-[A-Z0-9]+)*-\d{2}$/;
+/** `PREFIX-NN`; an attack-class requirement keeps its area's prefix and marks the number with X (`WH-JWT-X01`). */
+const ID_PATTERN = /^[A-Z]+(-[A-Z0-9]+)*-X?\d{2}$/;
 const LEVELS = new Set(['MUST', 'SHOULD', 'INFO']);
 /** A service.md section number (`4.4`, `7`) or `rulings` when only a ruling states it. */
 const SECTION_PATTERN = /^(\d+(\.\d+)*|rulings)$/;
@@ -35,7 +36,7 @@ function idLiterals(): Array<{ id: string; file: string }> {
     const text = readFileSync(join(suitesDir, file), 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/^\s*\/\/.*$/gm, '');
-    for (const match of text.matchAll(/(['"`])([A-Z]+(?:-[A-Z0-9]+)*-\d{2})\1/g)) found.push({ id: match[2]!, file });
+    for (const match of text.matchAll(/(['"`])([A-Z]+(?:-[A-Z0-9]+)*-X?\d{2})\1/g)) found.push({ id: match[2]!, file });
   }
   return found;
 }
@@ -99,7 +100,8 @@ describe('requirement catalogue', () => {
   });
 
   test('no ID prefix spans two groups', () => {
-    const prefixOf = (id: string): string => id.replace(/-\d{2}$/, '');
+    // `WH-JWT-` and `WH-JWT-X` are distinct prefixes: the attack checks are a group of their own.
+    const prefixOf = (id: string): string => id.replace(/\d{2}$/, '');
     const groupsByPrefix = new Map<string, Set<string>>();
     for (const r of requirements) {
       const set = groupsByPrefix.get(prefixOf(r.id)) ?? new Set<string>();
