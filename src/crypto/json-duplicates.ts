@@ -36,12 +36,19 @@ function memberName(raw: string): string {
   }
 }
 
+const QUOTE = 0x22;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+
 export function hasDuplicateMember(text: string): boolean {
   const stack: Frame[] = [];
   for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     const top = stack[stack.length - 1];
-    if (c === '"') {
+    if (c === QUOTE) {
       const end = stringEnd(text, i);
       if (end < 0) return false;
       if (top?.names && top.expectName) {
@@ -51,13 +58,13 @@ export function hasDuplicateMember(text: string): boolean {
         top.expectName = false;
       }
       i = end;
-    } else if (c === '{') {
+    } else if (c === OPEN_OBJECT) {
       stack.push({ names: new Set(), expectName: true });
-    } else if (c === '[') {
+    } else if (c === OPEN_ARRAY) {
       stack.push({ names: null, expectName: false });
-    } else if (c === '}' || c === ']') {
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       stack.pop();
-    } else if (c === ',' && top?.names) {
+    } else if (c === COMMA && top?.names) {
       top.expectName = true;
     }
   }
