@@ -29,8 +29,9 @@ const ROTATION_POLL_MS = 250;
 
 const is401 = (res: HttpResponse): boolean => res.status === 401;
 
-function variant(ctx: CheckContext, what: string, jwt: WebhookJwtOptions, extra: { body?: string } = {}): Variant {
-  return { what, send: () => ctx.client.sendWebhook('jwt', { ...extra, jwt, label: `webhook jwt attack: ${what}` }) };
+/** One attack variant: a valid webhook to the JWT listener whose JWT is built with these options. */
+function variant(ctx: CheckContext, what: string, jwt: WebhookJwtOptions): Variant {
+  return { what, send: () => ctx.client.sendWebhook('jwt', { jwt, label: `webhook jwt attack: ${what}` }) };
 }
 
 async function expectAll401(variants: readonly Variant[]): Promise<void> {
