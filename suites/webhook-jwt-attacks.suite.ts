@@ -17,6 +17,7 @@ import {
   certifiedSigningKey,
   expectBaitUntouched,
   expectEveryVariantRefused,
+  sendRetryingReset,
   startBait,
   type Variant,
 } from './support/jwt-attacks.js';
@@ -260,7 +261,8 @@ describe('§5.4 Webhook JWT: known attacks', () => {
     let tries = 0;
     while (Date.now() - started < ROTATION_DEADLINE_MS) {
       tries += 1;
-      last = await ctx.client.sendWebhook('jwt', { jwt: { key: rotated }, label: `webhook jwt: key rotated in (try ${tries})` });
+      const label = `webhook jwt: key rotated in (try ${tries})`;
+      last = await sendRetryingReset(() => ctx.client.sendWebhook('jwt', { jwt: { key: rotated }, label }));
       if (last.status === 200) break;
       await new Promise((resolve) => setTimeout(resolve, ROTATION_POLL_MS));
     }

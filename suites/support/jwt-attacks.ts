@@ -8,6 +8,7 @@ import { startBaitServer, type BaitServer } from '../../src/client/index.js';
 import type { HttpResponse } from '../../src/client/types.js';
 import { buildJwks, createSelfSignedSigningKey, generateSigningKey, toPublicJwk, type SelfSignedSigningKey } from '../../src/crypto/index.js';
 import type { JwtAlg, SigningJwk } from '../../src/profile/types.js';
+import { isHarnessError } from '../../src/errors.js';
 import { describeResponse, fail } from './expect.js';
 
 /** The empty key: what reading /dev/null (the classic path-traversal `kid`) gives an HMAC verifier. */
@@ -64,11 +65,26 @@ export interface Variant {
 }
 
 /**
+ * Sends once more when the connection was reset before any answer. Sending variants at once leaves several
+ * pooled keep-alive connections, and on a loaded machine one may be reused just as the server times it out.
+ * Safe for what the attack checks send: every `send()` builds a new request (a fresh event ID), and a
+ * refused request consumes nothing.
+ */
+export async function sendRetryingReset(send: () => Promise<HttpResponse>): Promise<HttpResponse> {
+  try {
+    return await send();
+  } catch (error) {
+    if (isHarnessError(error) && error.code === 'CONNECTION_RESET') return send();
+    throw error;
+  }
+}
+
+/**
  * Sends every variant at once; each must satisfy `refused`. The failure lists each variant that was not
  * refused with its response, so one report shows every hole of the class.
  */
 export async function expectEveryVariantRefused(variants: readonly Variant[], refused: (res: HttpResponse) => boolean, expected: string): Promise<void> {
-  const responses = await Promise.all(variants.map((variant) => variant.send()));
+  const responses = await Promise.all(variants.map((variant) => sendRetryingReset(variant.send)));
   const accepted = variants.map((variant, i) => ({ variant, res: responses[i]! })).filter(({ res }) => !refused(res));
   if (accepted.length === 0) return;
   const lines = accepted.map(({ variant, res }) => `${variant.what}: ${describeResponse(res)}`);
