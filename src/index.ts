@@ -99,6 +99,19 @@ export { generateSigningKey } from './crypto/index.js';
 /** A JWKS document of the public halves of private JWKs (safe to serve). */
 export { buildJwks } from './crypto/index.js';
 
+/**
+ * Attack building blocks (docs/attacks.md): a valid signature broken one named way (zero, r/s zero, r/s =
+ * n, DER, a byte appended or cut), a valid signature moved onto another message, and claim-set JSON with a
+ * claim written twice (for the signers' `serialize` option).
+ */
+export { duplicateClaims, spliceSignature, tamperSignature } from './crypto/index.js';
+
+/** Serves documents on 127.0.0.1 and counts every connection: a URL to put in `jku` / `x5u` and watch. */
+export { startBaitServer } from './client/index.js';
+
+/** Serves more keys from a JWKS server started by startProfileJwksServers, from another process (a key rotated in). */
+export { setServedExtraKeys } from './client/index.js';
+
 // ---------------------------------------------------------------------------------------------------------
 // Errors and exit codes
 
@@ -152,6 +165,8 @@ export type {
   WebhookOptions,
 } from './client/types.js';
 export type { BuiltWebhook, JwksMode, JwksServer, JwksServerOptions, RecorderOptions, WebhookAuth } from './client/index.js';
+export type { BaitDocument, BaitServer, JwksControl } from './client/index.js';
+export type { SignatureTamper } from './crypto/index.js';
 export type {
   CredentialKey,
   JwtAlg,

@@ -20,6 +20,8 @@ import { credentialAttackRequirements } from './requirements/credential-attacks.
 import { idempotencyAttackRequirements } from './requirements/idempotency-attacks.js';
 import { contextFidelityRequirements } from './requirements/context-fidelity.js';
 import { apiAttackRequirements } from './requirements/api-attacks.js';
+import { webhookJwtAttackRequirements } from './requirements/webhook-jwt-attacks.js';
+import { tokenAttackRequirements } from './requirements/token-attacks.js';
 
 export type { Level, Need, RequirementSpec } from './requirements/types.js';
 
@@ -40,6 +42,8 @@ const areas = {
   ...idempotencyAttackRequirements,
   ...contextFidelityRequirements,
   ...apiAttackRequirements,
+  ...webhookJwtAttackRequirements,
+  ...tokenAttackRequirements,
 } as const;
 
 export const catalogue = areas satisfies Record<string, RequirementSpec>;

@@ -5,9 +5,10 @@
  */
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
-import { buildJwks } from '../crypto/index.js';
+import { buildJwks, type JWK } from '../crypto/index.js';
 import { HarnessError } from '../errors.js';
 import type { ResolvedJwtListener, ResolvedProfile } from '../profile/types.js';
+import { startJwksControl, type JwksControl, type JwksControlServer } from './jwks-control.js';
 
 export type JwksMode = 'normal' | { omitKid: string } | 'unavailable';
 
@@ -15,6 +16,11 @@ export interface JwksServer {
   /** The URL it answers on (with the real port when port 0 was asked for). */
   readonly url: string;
   setMode(mode: JwksMode): void;
+  /**
+   * Public keys served besides the listener's own, replacing any set before: a key rotated in mid-run.
+   * Private members are dropped, so a private JWK can be passed as is.
+   */
+  setExtraKeys(keys: ReadonlyArray<Record<string, unknown>>): void;
   /** Requests served since start (a target that never fetched the JWKS shows 0). */
   readonly requestCount: number;
   close(): Promise<void>;
@@ -53,6 +59,7 @@ export async function startJwksServer(listener: ResolvedJwtListener, options: Jw
   if (!cert || !key) throw jwksError(`listener ${listener.listenerId} needs serveJwks.tlsCertFile and tlsKeyFile to serve its JWKS over HTTPS`);
 
   let mode: JwksMode = 'normal';
+  let extraKeys: JWK[] = [];
   let requestCount = 0;
   const sockets = new Set<Socket>();
   const path = url.pathname;
@@ -73,7 +80,7 @@ export async function startJwksServer(listener: ResolvedJwtListener, options: Jw
       }
       const omit = typeof mode === 'object' ? mode.omitKid : undefined;
       const keys = listener.signingKeys.filter((k) => k.kid !== omit);
-      const body = JSON.stringify(buildJwks(keys));
+      const body = JSON.stringify(buildJwks([...keys, ...extraKeys]));
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
@@ -106,6 +113,9 @@ export async function startJwksServer(listener: ResolvedJwtListener, options: Jw
     setMode(next) {
       mode = next;
     },
+    setExtraKeys(next) {
+      extraKeys = buildJwks(next as JWK[]).keys;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -114,22 +124,27 @@ export async function startJwksServer(listener: ResolvedJwtListener, options: Jw
   };
 }
 
-/** One server per profile JWT listener that has serveJwks (except the one meant to be unreachable). */
+/**
+ * One server per profile JWT listener that has serveJwks (except the one meant to be unreachable), and a
+ * control endpoint on 127.0.0.1 through which suite workers (other processes) change the served key set.
+ */
 export async function startProfileJwksServers(
   profile: ResolvedProfile,
   options: Omit<JwksServerOptions, 'tlsCert' | 'tlsKey'> = {},
-): Promise<{ servers: JwksServer[]; close(): Promise<void> }> {
+): Promise<{ servers: JwksServer[]; control?: JwksControl; close(): Promise<void> }> {
   const servers: JwksServer[] = [];
+  let control: JwksControlServer | undefined;
   const close = async (): Promise<void> => {
-    await Promise.all(servers.map((server) => server.close()));
+    await Promise.all([...servers.map((server) => server.close()), control?.close()]);
   };
   try {
     for (const listener of [profile.webhooks.jwt]) {
       if (listener?.serveJwks) servers.push(await startJwksServer(listener, options));
     }
+    if (servers[0] !== undefined) control = await startJwksControl(servers[0]);
   } catch (error) {
     await close();
     throw error;
   }
-  return { servers, close };
+  return { servers, ...(control ? { control: control.control } : {}), close };
 }

@@ -35,6 +35,20 @@ function tokensInBody(_status: number, body: Buffer): string[] {
   }
 }
 
+/** The client-authentication fields, removed from `fields` when they are to travel outside the body. */
+function credentialFields(fields: Record<string, string>, where: 'body' | 'basic' | 'query'): Record<string, string> {
+  const moved: Record<string, string> = {};
+  if (where === 'body') return moved;
+  for (const name of ['client_id', 'client_secret', 'client_assertion_type', 'client_assertion']) {
+    const value = fields[name];
+    if (value !== undefined) {
+      moved[name] = value;
+      delete fields[name];
+    }
+  }
+  return moved;
+}
+
 export class TokenManager {
   private readonly cache = new Map<string, CachedToken>();
   private readonly inflight = new Map<string, Promise<AccessToken>>();
@@ -86,15 +100,27 @@ export class TokenManager {
         if (name === 'client_secret' || name === 'client_assertion') this.recorder.addSecret(value);
       }
     }
+    const headers: Record<string, string> = {
+      'content-type': options.asJson ? 'application/json' : 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      ...(options.headers ?? {}),
+    };
+    let query = '';
+    const moved = credentialFields(fields, options.credentialsIn ?? 'body');
+    if (options.credentialsIn === 'basic') {
+      // RFC 6749 §2.3.1: each part form-urlencoded, then joined by ':' and base64-encoded.
+      const encode = (value: string | undefined): string => new URLSearchParams({ v: value ?? '' }).toString().slice(2);
+      const basic = Buffer.from(`${encode(moved.client_id)}:${encode(moved.client_secret)}`).toString('base64');
+      this.recorder.addSecret(basic);
+      headers.authorization = `Basic ${basic}`;
+    } else if (options.credentialsIn === 'query') {
+      query = `?${new URLSearchParams(moved).toString()}`;
+    }
     const body = options.asJson ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
     return this.transport.send({
       method: 'POST',
-      url: `${this.profile.baseUrl}/auth/v1/token`,
-      headers: {
-        'content-type': options.asJson ? 'application/json' : 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        ...(options.headers ?? {}),
-      },
+      url: `${this.profile.baseUrl}/auth/v1/token${query}`,
+      headers,
       body,
       label: options.label ?? `token: ${options.method === 'secret' ? 'client secret' : 'client assertion'} (credentials.${key})`,
       secretsIn: tokensInBody,

@@ -4,6 +4,7 @@
  * option here, so suites never build HTTP requests by hand except through {@link TargetClient.request}.
  */
 import type { HarnessErrorCode } from '../errors.js';
+import type { SignatureTamper } from '../crypto/jws-tamper.js';
 import type { CredentialKey, JwtAlg, ResolvedProfile, SigningJwk } from '../profile/types.js';
 
 /** One request and its answer (or transport error), secrets already redacted. */
@@ -120,6 +121,14 @@ export interface AssertionOptions {
   otherKey?: boolean;
   /** Unsigned JWT with `alg: none`. */
   algNone?: boolean;
+  /** Sign with this private JWK (e.g. an attacker's key also embedded in the header); `header.alg` must fit it. */
+  key?: Record<string, unknown>;
+  /** HS256 keyed with these bytes instead of an EdDSA signature (e.g. empty: a `kid` naming /dev/null). */
+  hs256Key?: Uint8Array;
+  /** The exact JSON text signed instead of JSON.stringify(claims) (e.g. with a repeated member). */
+  serialize?: (claims: Record<string, unknown>) => string;
+  /** Breaks the signature after signing. */
+  tamper?: SignatureTamper;
   /** Seconds the clock reads; default: the target's clock (hook) or local time. */
   now?: number;
 }
@@ -140,6 +149,13 @@ export interface TokenRequestOptions {
   asJson?: boolean;
   /** Further request headers (e.g. forwarding headers), set after the defaults. */
   headers?: Record<string, string>;
+  /**
+   * Where the client credentials go instead of the form body (§4.1: "in the request body, never in
+   * headers"): `basic` sends client_id and client_secret as `Authorization: Basic` (RFC 6749 §2.3.1
+   * encoding); `query` sends the credential fields (client_id and client_secret or the assertion pair) in
+   * the URL's query string. grant_type stays in the body.
+   */
+  credentialsIn?: 'body' | 'basic' | 'query';
   label?: string;
 }
 
@@ -255,6 +271,12 @@ export interface WebhookJwtOptions {
   header?: Record<string, unknown | null>;
   /** `none`: unsigned; `HS256-public`: HS256 with the public key's JSON as the secret. */
   forge?: 'none' | 'HS256-public';
+  /** HS256 keyed with these bytes (e.g. empty: what a `kid` naming /dev/null yields). */
+  hs256Key?: Uint8Array;
+  /** The exact JSON text signed instead of JSON.stringify(claims) (e.g. with a repeated member). */
+  serialize?: (claims: Record<string, unknown>) => string;
+  /** Breaks the signature after signing (see SignatureTamper). */
+  tamper?: SignatureTamper;
   /** `exp` seconds from now; default +300. */
   expIn?: number;
   /** Sets the whole Authorization header value. */

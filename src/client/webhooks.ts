@@ -154,7 +154,15 @@ export async function buildWebhook(listenerId: string, auth: WebhookAuth, option
         if (value === null) delete claims[name];
         else claims[name] = value;
       }
-      const token = await signWebhookJwt({ key, claims, header: jwt.header, forge: jwt.forge });
+      const token = await signWebhookJwt({
+        key,
+        claims,
+        header: jwt.header,
+        forge: jwt.forge,
+        hs256Key: jwt.hs256Key,
+        serialize: jwt.serialize,
+        tamper: jwt.tamper,
+      });
       secrets.push(token);
       authorization = `Bearer ${token}`;
     }

@@ -111,3 +111,34 @@ export async function issueServerCertificate(ca: PemPair, options: ServerCertifi
   });
   return { certPem: cert.toString('pem'), keyPem: await privateKeyPem(keys.privateKey) };
 }
+
+/** A key pair an attacker controls with a self-signed certificate for it: what a forged `x5c` carries. */
+export interface SelfSignedSigningKey {
+  /** The private JWK (ES256, P-256) with `alg` and `kid` (its certificate's SHA-256 thumbprint). */
+  privateJwk: Record<string, unknown> & { kty: string; kid: string; alg: 'ES256' };
+  /** RFC 7515 §4.1.6 `x5c` value: base64 (not base64url) DER certificates, leaf first. */
+  x5c: string[];
+  certPem: string;
+}
+
+/** A fresh ES256 signing key whose self-signed certificate says it belongs to `commonName`. */
+export async function createSelfSignedSigningKey(commonName: string): Promise<SelfSignedSigningKey> {
+  const keys = await generateEcKeys();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serialNumber(),
+    name: [{ CN: [commonName] }],
+    ...validity(1),
+    signingAlgorithm: SIGNING_ALGORITHM,
+    keys,
+    extensions: [new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)],
+  });
+  const jwk = (await webcrypto.subtle.exportKey('jwk', keys.privateKey)) as Record<string, unknown> & { kty: string };
+  const thumbprint = Buffer.from(await cert.getThumbprint('SHA-256')).toString('base64url');
+  delete jwk.key_ops;
+  delete jwk.ext;
+  return {
+    privateJwk: { ...jwk, kid: thumbprint, alg: 'ES256' },
+    x5c: [Buffer.from(cert.rawData).toString('base64')],
+    certPem: cert.toString('pem'),
+  };
+}

@@ -7,7 +7,9 @@ import { jwtVerify } from 'jose';
 import type { AssertionOptions } from '../client/types.js';
 import { parseClientId } from './client-id.js';
 import { parseClientSecret } from './client-secret.js';
-import { joseRefusal, signCompact, unsignedCompact, type JwtRefusal } from './jws.js';
+import { jwsHasDuplicateMember } from './json-duplicates.js';
+import { hs256Compact, joseRefusal, signCompact, unsignedCompact, type JwtRefusal } from './jws.js';
+import { tamperSignature } from './jws-tamper.js';
 import type { JWK, VerifyResult } from './types.js';
 
 export interface ClientAssertionInput extends AssertionOptions {
@@ -38,16 +40,21 @@ export async function buildClientAssertion(input: ClientAssertionInput): Promise
   Object.assign(claims, input.claims ?? {});
 
   const header: Record<string, unknown> = { alg: 'EdDSA', ...(input.header ?? {}) };
-  if (input.algNone) return unsignedCompact(header, claims);
+  const payload = input.serialize ? input.serialize(claims) : claims;
+  if (input.algNone) return unsignedCompact(header, payload);
+  if (input.hs256Key !== undefined) return hs256Compact(header, payload, Buffer.from(input.hs256Key));
 
   let key: JWK;
-  if (input.otherKey) {
+  if (input.key !== undefined) {
+    key = input.key as JWK;
+  } else if (input.otherKey) {
     key = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as JWK;
   } else {
     key = parseClientSecret(input.clientSecret).privateJwk;
   }
   // The secret's JWK may carry a kid; the header only gets one when the caller asks (ruling 3: optional).
-  return signCompact(header, claims, key);
+  const token = await signCompact(header, payload, key);
+  return input.tamper === undefined ? token : tamperSignature(token, input.tamper);
 }
 
 export type AssertionRefusal =
@@ -62,7 +69,8 @@ export type AssertionRefusal =
   | 'expired'
   | 'exp-too-far'
   | 'nbf-in-future'
-  | 'claim-invalid';
+  | 'claim-invalid'
+  | 'duplicate-member';
 
 export interface AssertionExpectation {
   clientId: string;
@@ -86,6 +94,8 @@ export async function verifyClientAssertion(
   expected: AssertionExpectation,
 ): Promise<VerifyResult<AssertionRefusal>> {
   const maxLifetime = expected.maxLifetimeSeconds ?? 300;
+  // A repeated header parameter or claim is refused whichever copy a parser would keep (RFC 7519 §4).
+  if (jwsHasDuplicateMember(jwt)) return { ok: false, reason: 'duplicate-member' };
   let payload: Record<string, unknown>;
   try {
     const result = await jwtVerify(jwt, expected.publicJwk, {

@@ -62,4 +62,22 @@ export {
   type WebhookJwtRefusal,
 } from './webhook-jwt.js';
 export { decodeJwtParts, type DecodedJwt } from './decode.js';
-export { createLocalCa, issueServerCertificate, type PemPair, type ServerCertificateOptions } from './certificates.js';
+export {
+  createLocalCa,
+  createSelfSignedSigningKey,
+  issueServerCertificate,
+  type PemPair,
+  type SelfSignedSigningKey,
+  type ServerCertificateOptions,
+} from './certificates.js';
+export {
+  P256_ORDER,
+  SIGNATURE_TAMPERS,
+  duplicateClaims,
+  p1363ToDer,
+  spliceSignature,
+  tamperSignature,
+  tamperSignatureBytes,
+  type SignatureTamper,
+} from './jws-tamper.js';
+export { hasDuplicateMember, jwsHasDuplicateMember } from './json-duplicates.js';

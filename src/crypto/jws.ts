@@ -18,15 +18,29 @@ export function withoutNulls(record: Record<string, unknown>): Record<string, un
   return out;
 }
 
-/** Signs `payload` with `header.alg` (which must be set) using a private JWK. */
-export async function signCompact(header: Header, payload: Record<string, unknown>, key: JWK | Uint8Array): Promise<string> {
+/** A claim set as an object (serialised with JSON.stringify) or as the exact JSON text to sign. */
+export type Payload = Record<string, unknown> | string;
+
+function payloadText(payload: Payload): string {
+  return typeof payload === 'string' ? payload : JSON.stringify(payload);
+}
+
+/**
+ * Signs `payload` with `header.alg` (which must be set) using a private JWK. Extensions a `crit` header
+ * lists are declared understood to jose so that it lets the harness produce them (a verifier that does not
+ * understand them must refuse the token: RFC 7515 §4.1.11).
+ */
+export async function signCompact(header: Header, payload: Payload, key: JWK | Uint8Array): Promise<string> {
   if (typeof header.alg !== 'string') {
     throw new HarnessError('KEY_INVALID', 'A JWS header needs an "alg" to be signed.');
   }
+  const crit = Array.isArray(header.crit)
+    ? Object.fromEntries(header.crit.filter((name): name is string => typeof name === 'string').map((name) => [name, true]))
+    : undefined;
   try {
-    return await new CompactSign(Buffer.from(JSON.stringify(payload)))
+    return await new CompactSign(Buffer.from(payloadText(payload)))
       .setProtectedHeader(header as { alg: string })
-      .sign(key);
+      .sign(key, crit === undefined ? undefined : { crit });
   } catch (error) {
     // jose's message names algorithms and key types only, never key material.
     const message = error instanceof Error ? error.message : String(error);
@@ -35,16 +49,16 @@ export async function signCompact(header: Header, payload: Record<string, unknow
 }
 
 /** `header.payload.` with an empty signature: RFC 7519 §6 unsecured JWT (alg forced to "none"). */
-export function unsignedCompact(header: Header, payload: Record<string, unknown>): string {
-  return `${toBase64Url(JSON.stringify({ ...header, alg: 'none' }))}.${toBase64Url(JSON.stringify(payload))}.`;
+export function unsignedCompact(header: Header, payload: Payload): string {
+  return `${toBase64Url(JSON.stringify({ ...header, alg: 'none' }))}.${toBase64Url(payloadText(payload))}.`;
 }
 
 /**
  * HS256 over arbitrary key bytes. jose would accept a Uint8Array too, but doing it with node:crypto keeps
  * the forged token independent of any key-type checks a jose version might add.
  */
-export function hs256Compact(header: Header, payload: Record<string, unknown>, keyBytes: Buffer): string {
-  const input = `${toBase64Url(JSON.stringify({ ...header, alg: 'HS256' }))}.${toBase64Url(JSON.stringify(payload))}`;
+export function hs256Compact(header: Header, payload: Payload, keyBytes: Buffer): string {
+  const input = `${toBase64Url(JSON.stringify({ ...header, alg: 'HS256' }))}.${toBase64Url(payloadText(payload))}`;
   return `${input}.${createHmac('sha256', keyBytes).update(input).digest('base64url')}`;
 }
 

@@ -5,6 +5,8 @@
 import { jwtVerify, type JWTHeaderParameters } from 'jose';
 import { HarnessError } from '../errors.js';
 import { sha256Base64Url } from './encoding.js';
+import { jwsHasDuplicateMember } from './json-duplicates.js';
+import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
 import { hs256Compact, joseRefusal, signCompact, unsignedCompact, withoutNulls, type JwtRefusal } from './jws.js';
 import { SIGNING_ALGS, toPublicJwk } from './signing-keys.js';
 import type { JWK, SigningJwk, VerifyResult } from './types.js';
@@ -43,20 +45,29 @@ export interface SignWebhookJwtInput {
   header?: Record<string, unknown | null>;
   /** `none`: unsigned; `HS256-public`: HS256 keyed with the public JWK's JSON text (algorithm confusion). */
   forge?: 'none' | 'HS256-public';
+  /** HS256 keyed with these bytes (e.g. empty: what a `kid` naming /dev/null yields). */
+  hs256Key?: Uint8Array;
+  /** The exact JSON text signed instead of JSON.stringify(claims) (e.g. with a repeated member). */
+  serialize?: (claims: Record<string, unknown>) => string;
+  /** Breaks the signature after signing. */
+  tamper?: SignatureTamper;
 }
 
 export async function signWebhookJwt(input: SignWebhookJwtInput): Promise<string> {
   const header = withoutNulls({ alg: input.key.alg, kid: input.key.kid, typ: 'JWT', ...(input.header ?? {}) });
   const claims = withoutNulls(input.claims);
-  if (input.forge === 'none') return unsignedCompact(header, claims);
+  const payload = input.serialize ? input.serialize(claims) : claims;
+  if (input.forge === 'none') return unsignedCompact(header, payload);
   if (input.forge === 'HS256-public') {
     // The text an attacker can fetch: the key's JWKS entry, serialised as the JWKS server does.
-    return hs256Compact(header, claims, Buffer.from(JSON.stringify(toPublicJwk(input.key)), 'utf8'));
+    return hs256Compact(header, payload, Buffer.from(JSON.stringify(toPublicJwk(input.key)), 'utf8'));
   }
+  if (input.hs256Key !== undefined) return hs256Compact(header, payload, Buffer.from(input.hs256Key));
   if (header.alg !== input.key.alg) {
     throw new HarnessError('KEY_INVALID', `A ${input.key.alg} key cannot produce a token whose header says alg "${String(header.alg)}".`);
   }
-  return signCompact(header, claims, input.key as JWK);
+  const token = await signCompact(header, payload, input.key as JWK);
+  return input.tamper === undefined ? token : tamperSignature(token, input.tamper);
 }
 
 export type WebhookJwtRefusal =
@@ -76,7 +87,8 @@ export type WebhookJwtRefusal =
   | 'jti-mismatch'
   | 'htm-mismatch'
   | 'htb-mismatch'
-  | 'claim-invalid';
+  | 'claim-invalid'
+  | 'duplicate-member';
 
 export interface WebhookJwtExpectation {
   /** Expected `sub`. */
@@ -112,6 +124,8 @@ export async function verifyWebhookJwt(
   expected: WebhookJwtExpectation,
 ): Promise<VerifyResult<WebhookJwtRefusal>> {
   const maxExp = expected.maxExpSeconds ?? 600;
+  // Before any key lookup: a repeated header parameter or claim is refused whichever copy would win.
+  if (jwsHasDuplicateMember(jwt)) return { ok: false, reason: 'duplicate-member' };
   let payload: Record<string, unknown>;
   try {
     const result = await jwtVerify(
@@ -138,6 +152,11 @@ export async function verifyWebhookJwt(
   } catch (error) {
     return { ok: false, ...refusalOf(error) };
   }
+  // jose accepts any array that contains the audience; §5.4 names one audience, and a token addressed to
+  // two listeners could be replayed on the other (idempotency is per listener).
+  if (Array.isArray(payload.aud) && payload.aud.length !== 1) {
+    return { ok: false, reason: 'aud-mismatch', detail: 'aud array must hold exactly the listener URL' };
+  }
   if ((payload.exp as number) > expected.now + maxExp + WEBHOOK_JWT_SKEW_SECONDS) {
     return { ok: false, reason: 'exp-too-far', detail: `exp more than ${maxExp} s ahead` };
   }
@@ -153,6 +172,8 @@ function refusalOf(error: unknown): JwtRefusal<WebhookJwtRefusal> {
     // Every claim of §5.4 is required: a missing one is reported as such, whichever it is.
     if (reason === 'missing') return { reason: 'claim-missing', detail: claim };
     if (claim === 'exp') return { reason: 'exp-invalid' };
+    // A NumericDate of the wrong JSON type is malformed, not "not yet valid" or "expired".
+    if (reason === 'invalid') return { reason: 'claim-invalid', detail: claim };
     return undefined;
   });
 }

@@ -2,6 +2,7 @@
  * What a check hands its reporter beyond pass/fail: carried from the vitest worker to the CLI process in
  * vitest's task meta. Everything here is already redacted by the client's recorder.
  */
+import type { JwksControl } from '../client/jwks-control.js';
 import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import type { Level } from '../requirements/types.js';
@@ -35,6 +36,8 @@ export interface RunContext {
   seed: string;
   /** Hooks the target answered when probed before the run. */
   capabilities: { clock: boolean; runs: boolean };
+  /** How a check changes the JWKS the harness serves (absent when it serves none: no serveJwks). */
+  jwksControl?: JwksControl;
 }
 
 declare module 'vitest' {

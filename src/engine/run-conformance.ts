@@ -60,7 +60,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
       const groups = collector.runnableGroups();
       if (groups.length > 0) {
         const effectiveWorkers = Math.max(1, Math.min(workers, groups.length));
-        const context = runContext(options, capabilities, effectiveWorkers);
+        const context = { ...runContext(options, capabilities, effectiveWorkers), ...(jwks.control ? { jwksControl: jwks.control } : {}) };
         const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
         try {
           const { unhandled } = await runPhase(

@@ -28,6 +28,7 @@ export type Need =
   | 'webhooks.jwt.RS256'
   | 'webhooks.jwt.ES256'
   | 'webhooks.jwt.EdDSA'
+  | 'webhooks.jwt.serveJwks'
   | 'webhooks.jwtUnreachableJwks'
   | 'webhooks.ipRestricted'
   | 'webhooks.ipRestricted.allowedCidrs'

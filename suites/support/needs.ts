@@ -46,6 +46,8 @@ function satisfied(run: RunContext, need: Need): boolean {
       return hasAlg(run, 'ES256');
     case 'webhooks.jwt.EdDSA':
       return hasAlg(run, 'EdDSA');
+    case 'webhooks.jwt.serveJwks':
+      return run.jwksControl !== undefined;
     case 'hooks.clock':
       return run.capabilities.clock;
     case 'hooks.runs':
@@ -58,6 +60,7 @@ function reason(need: Need): string {
   if (need === 'hooks.runs') return 'target offers no runs hook';
   const alg = /^webhooks\.jwt\.(RS256|ES256|EdDSA)$/.exec(need);
   if (alg) return `profile has no ${alg[1]} signing key in webhooks.jwt`;
+  if (need === 'webhooks.jwt.serveJwks') return 'the harness serves no JWKS for webhooks.jwt (no serveJwks in the profile), so it cannot rotate a key in';
   if (need === 'apps.owners.ownerIds') return 'profile lists no apps.owners.ownerIds';
   if (need.endsWith('.allowedCidrs')) {
     return `profile lists no ${need} (the blocks the restriction allows), so no address inside them can be claimed`;

@@ -86,8 +86,9 @@ describe('verifyWebhookJwt (ruling 22)', () => {
     expect(await verify(await signWebhookJwt({ key: key(alg), claims: claims() }))).toEqual({ ok: true });
   });
 
-  it('accepts aud as an array holding the URL', async () => {
-    expect(await verify(await signWebhookJwt({ key: key('EdDSA'), claims: { ...claims(), aud: ['x', URL_] } }))).toEqual({ ok: true });
+  it('accepts aud as a one-element array holding the URL, refuses one holding other audiences too', async () => {
+    expect(await verify(await signWebhookJwt({ key: key('EdDSA'), claims: { ...claims(), aud: [URL_] } }))).toEqual({ ok: true });
+    expect(await verify(await signWebhookJwt({ key: key('EdDSA'), claims: { ...claims(), aud: ['x', URL_] } }))).toMatchObject({ ok: false, reason: 'aud-mismatch' });
   });
 
   const brokenClaims: Array<[string, Record<string, unknown>, WebhookJwtRefusal]> = [

@@ -62,10 +62,10 @@ export function ignoring(reasons: (verdict: { reason: WebhookJwtRefusal; detail?
 
 /**
  * The reference's verdict on the JWT's claims alone: its payload re-signed with the listener's key named by
- * its `kid` (or the first). For faults that skip the signature but still check claims.
+ * its `kid` (or the first). For faults that skip the signature but still check claims; `payload` replaces
+ * the decoded claims for faults that read them differently (coerced types, first of repeated members).
  */
-export async function claimsVerdict(check: JwtCheck): Promise<VerifyResult<WebhookJwtRefusal> | undefined> {
-  const payload = check.decoded?.payload;
+export async function claimsVerdict(check: JwtCheck, payload = check.decoded?.payload): Promise<VerifyResult<WebhookJwtRefusal> | undefined> {
   if (payload === undefined) return undefined;
   const kid = check.decoded?.header?.kid;
   const key = check.listener.signingKeys.find((candidate) => candidate.kid === kid) ?? check.listener.signingKeys[0];
@@ -105,4 +105,52 @@ export function signatureValid(jwt: string, jwk: JWK): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether the JWT's signature verifies with the listed key its `kid` names (under the header's `alg`). */
+export function signedByListedKey(check: JwtCheck): boolean {
+  const key = listedKey(check.listener, check.decoded?.header?.kid);
+  return check.jwt !== undefined && key !== undefined && signatureValid(check.jwt, key);
+}
+
+/** A refused JWT whose signature is the listed key's and whose claims (as given) pass: the faulty accept. */
+export async function acceptIfSignedAndClaimsPass(check: JwtCheck, payload = check.decoded?.payload): Promise<JwtDecision> {
+  return signedByListedKey(check) && (await claimsVerdict(check, payload))?.ok ? 'accept' : 'reference';
+}
+
+/**
+ * The top-level members of a JSON object text, first occurrence wins (a first-wins parser's view).
+ * Splits at top-level commas and the first top-level colon of each member, skipping strings; undefined
+ * when the text is not an object whose pieces parse.
+ */
+export function firstWinsObject(text: string): Record<string, unknown> | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return undefined;
+  const inner = trimmed.slice(1, -1);
+  const members: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i += 1) {
+    const c = inner[i];
+    if (c === '"') {
+      for (i += 1; i < inner.length && inner[i] !== '"'; i += 1) if (inner[i] === '\\') i += 1;
+    } else if (c === '{' || c === '[') depth += 1;
+    else if (c === '}' || c === ']') depth -= 1;
+    else if (c === ',' && depth === 0) {
+      members.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (inner.trim() !== '') members.push(inner.slice(start));
+  const out: Record<string, unknown> = {};
+  try {
+    for (const member of members) {
+      const nameEnd = member.indexOf('":') + 1;
+      const name = JSON.parse(member.slice(0, nameEnd)) as string;
+      if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = JSON.parse(member.slice(nameEnd + 1));
+    }
+  } catch {
+    return undefined;
+  }
+  return out;
 }

@@ -67,10 +67,10 @@ export async function createSuiteSession(options: SessionOptions): Promise<Suite
     async run(profile, ids, seed) {
       const { requirements } = resolveSelection({ only: [...ids], skip: [] });
       const { capabilities } = await preflight(profile, options.timeoutMs);
-      const context: RunContext = { profile, client: { timeoutMs: options.timeoutMs }, seed, capabilities };
       const results = new Map<string, CheckResult>();
       reporter.unhandled = [];
       const jwks = await startProfileJwksServers(profile);
+      const context: RunContext = { profile, client: { timeoutMs: options.timeoutMs }, seed, capabilities, ...(jwks.control ? { jwksControl: jwks.control } : {}) };
       try {
         await phase('main', requirements.filter((req) => !req.movesClock), results, context, false);
         await phase('clock', requirements.filter((req) => req.movesClock), results, context, true);
