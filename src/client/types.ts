@@ -101,37 +101,9 @@ export interface ClientOptions {
 // ---------------------------------------------------------------------------------------------------------
 // Token endpoint
 
-/** Claim-level breakage of a client assertion; each maps to one ruling-3 case. */
-export interface AssertionOptions {
-  /** Seconds from now; default +120. `null` leaves `exp` out. */
-  expIn?: number | null;
-  /** Seconds from now for `nbf`; default -120. `null` leaves it out. */
-  nbfIn?: number | null;
-  /** `iat`: default now; `null` leaves it out. */
-  iat?: number | null;
-  /** Default: the tenant domain as a string. */
-  aud?: string | string[];
-  iss?: string;
-  sub?: string;
-  /** Extra or replacement header parameters (e.g. `kid`, `typ`, `nonce`). */
-  header?: Record<string, unknown>;
-  /** Extra claims (e.g. `jti`, `nonce`). */
-  claims?: Record<string, unknown>;
-  /** Sign with another Ed25519 key than the secret's. */
-  otherKey?: boolean;
-  /** Unsigned JWT with `alg: none`. */
-  algNone?: boolean;
-  /** Sign with this private JWK (e.g. an attacker's key also embedded in the header); `header.alg` must fit it. */
-  key?: Record<string, unknown>;
-  /** HS256 keyed with these bytes instead of an EdDSA signature (e.g. empty: a `kid` naming /dev/null). */
-  hs256Key?: Uint8Array;
-  /** The exact JSON text signed instead of JSON.stringify(claims) (e.g. with a repeated member). */
-  serialize?: (claims: Record<string, unknown>) => string;
-  /** Breaks the signature after signing. */
-  tamper?: SignatureTamper;
-  /** Seconds the clock reads; default: the target's clock (hook) or local time. */
-  now?: number;
-}
+// AssertionOptions belongs to crypto, which builds the assertion; the client passes it through.
+import type { AssertionOptions } from '../crypto/client-assertion.js';
+export type { AssertionOptions };
 
 export interface TokenRequestOptions {
   /** `secret` (client_secret in the form) or `assertion` (signed EdDSA client assertion). */
