@@ -50,6 +50,10 @@ export const HARNESS_ERROR_CODES = [
   'INTERNAL',
   // transport (appended): the target's answer is not HTTP the client can parse
   'HTTP_PROTOCOL',
+  // run limits (appended): a 429 asking to wait past the cap, the run's deadline, SIGINT/SIGTERM
+  'RATE_LIMITED',
+  'DEADLINE',
+  'INTERRUPTED',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

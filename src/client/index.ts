@@ -4,6 +4,8 @@
 export { createTargetClient, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './target-client.js';
 export { createRecorder, type InternalRecorder, type RecorderOptions } from './recorder.js';
 export { REDACTED, Redactor, redact, secretShapes } from './redact.js';
+export { SecretRegistry, runSecrets } from './secret-registry.js';
+export { profileSecrets } from './profile-secrets.js';
 export { startJwksServer, startProfileJwksServers, type JwksMode, type JwksServer, type JwksServerOptions } from './jwks-server.js';
 export { buildWebhook, defaultWebhookBody, listenerPath, padJson, type BuiltWebhook, type WebhookAuth, type WebhookContext } from './webhooks.js';
 export { PageWalkError, DEFAULT_MAX_PAGES } from './api.js';
