@@ -74,6 +74,12 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), workers: concurrency, parallel: true });
   if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), workers: 1, parallel: false });
 
+  // At once, not after the phase closes: vitest ends the cancelled modules first, and a check they never
+  // reported must read "not finished", not "not implemented".
+  guard.signal.addEventListener('abort', () => {
+    for (const { collector } of phases) if (guard.reason) collector.abort(guard.reason);
+  }, { once: true });
+
   let runStarted = false;
   try {
     // The deadline and signals hold from here: a preflight against a hung target is bounded too.

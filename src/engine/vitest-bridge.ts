@@ -211,6 +211,7 @@ export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<
   // Loaded on first use: vitest/node brings vite, which `list`, `diff` and `serve` never need.
   const { createVitest } = await import('vitest/node');
   const [options, viteOverrides] = suiteVitestOptions({ root, files: request.files, reporter: bridge, maxWorkers: request.maxWorkers, testTimeoutMs: request.testTimeoutMs });
+  const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   const vitest = await createVitest(
     'test',
     {
@@ -222,6 +223,11 @@ export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<
     viteOverrides,
   );
   debug('vitest created');
+  // vitest's logger ends the process 1 ms after SIGINT/SIGTERM; the CLI's own handler must decide instead
+  // (stop the run, write the reports, then exit 130/143).
+  for (const name of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(name)) if (!signalListeners[name].includes(listener)) process.off(name, listener);
+  }
   const { signal } = request;
   try {
     const started = vitest.start();
