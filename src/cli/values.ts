@@ -48,7 +48,7 @@ export function parseDuration(value: string | number, options: DurationOptions):
     }
     if (consumed === '' || consumed.replace(/\s+/g, '') !== text.replace(/\s+/g, '')) {
       const bareText = options.bare === 'ms' ? 'a bare number is milliseconds' : 'a bare number is seconds';
-      throw bad(options, `${options.flag} must be a duration such as 250ms, 10s, 2m or 1h30m (${bareText}); got "${text}"`);
+      throw bad(options, `"${text}" is not a duration: ${options.flag} must be a duration such as 250ms, 10s, 2m or 1h30m (${bareText})`);
     }
   }
   const maxMs = options.maxMs ?? MAX_TIMER_MS;

@@ -16,7 +16,8 @@ import { rootCertificates } from 'node:tls';
 import { connect as tlsConnect } from 'node:tls';
 import { Pool } from 'undici';
 import { ParseError, ResponseParser } from './load-response-parser.js';
-import { toTransportError } from './transport-errors.js';
+import { HarnessError } from '../errors.js';
+import { responseTooLarge, toTransportError } from './transport-errors.js';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -40,12 +41,19 @@ export interface LoadTransportOptions {
   /** PEM bundle trusted besides the system store. */
   ca?: string;
   insecureSkipVerify?: boolean;
+  /** Largest body `fetch` reads (priming answers); default 1 MiB. */
+  maxFetchBytes?: number;
+  /** Ctrl-C: aborts every `fetch` in flight (priming is not measured, but must stop as fast). */
+  signal?: AbortSignal;
 }
 
 export interface LoadTransport {
   readonly origin: string;
   send(req: LoadRequest, done: LoadDone): void;
-  /** One request with its body read (priming, warm-up); never on the measured path. */
+  /**
+   * One request with its body read (priming, warm-up); never on the measured path. Bounded like every other
+   * request: the timeout for the whole exchange, the body cap, and the run's signal. Fails as a HarnessError.
+   */
   fetch(req: LoadRequest): Promise<{ status: number; body: Buffer }>;
   /** Waits for requests in flight, then closes the connections. */
   close(): Promise<void>;
@@ -75,6 +83,8 @@ const IDLE_REUSE_MS = 2000;
 /** How often requests are checked against the timeout (one timer for all, not one per request). */
 const SWEEP_MS = 100;
 const UNSAFE = /[\r\n]/;
+/** Body bytes a priming answer may have. */
+const DEFAULT_FETCH_BYTES = 1024 * 1024;
 
 export function createLoadTransport(options: LoadTransportOptions): LoadTransport {
   const url = new URL(options.origin);
@@ -258,10 +268,48 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
       fetchPool ??= new Pool(origin, {
         connections: 4,
         connect: { timeout: connectTimeoutMs, rejectUnauthorized: !options.insecureSkipVerify, ...(ca ? { ca } : {}) },
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
       });
-      const response = await fetchPool.request({ path: req.path, method: req.method, headers: req.headers, body: req.body ?? null });
-      const body = Buffer.from(await response.body.arrayBuffer());
-      return { status: response.statusCode, body };
+      const url = origin + req.path;
+      const limit = options.maxFetchBytes ?? DEFAULT_FETCH_BYTES;
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, options.timeoutMs);
+      const onAbort = (): void => controller.abort();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const fail = (error: unknown): never => {
+        if (options.signal?.aborted && !timedOut) throw new HarnessError('INTERRUPTED', `${req.method} ${url} was stopped (interrupted)`);
+        throw toTransportError(error, { method: req.method, url, timeoutMs: options.timeoutMs, connectTimeoutMs, timedOut });
+      };
+      try {
+        if (options.signal?.aborted || destroyed) fail(new Error('aborted'));
+        const response = await fetchPool
+          .request({ path: req.path, method: req.method, headers: req.headers, body: req.body ?? null, signal: controller.signal })
+          .catch(fail);
+        const chunks: Buffer[] = [];
+        let received = 0;
+        try {
+          for await (const chunk of response.body) {
+            received += (chunk as Buffer).length;
+            if (received > limit) {
+              response.body.on('error', () => {});
+              response.body.destroy();
+              throw responseTooLarge(req.method, url, limit);
+            }
+            chunks.push(chunk as Buffer);
+          }
+        } catch (error) {
+          fail(error);
+        }
+        return { status: response.statusCode, body: Buffer.concat(chunks) };
+      } finally {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      }
     },
     async close() {
       if (!quiet()) {

@@ -108,6 +108,8 @@ export function runHostile(args: string[], options: SpawnOptions): Promise<CliRe
       stderr += chunk.toString('utf8');
       maybeSignal();
     });
+    // The condition may hold without new output (a hung target, --quiet): checked on a timer too.
+    const poll = options.signal ? setInterval(maybeSignal, 100) : undefined;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`access-conformance ${args.join(' ')} did not finish in ${options.timeoutMs} ms\n${stdout}\n${stderr}`));
@@ -115,6 +117,7 @@ export function runHostile(args: string[], options: SpawnOptions): Promise<CliRe
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (poll) clearInterval(poll);
       resolve({ code: code ?? (signal ? -1 : null), stdout, stderr, wallMs: Date.now() - started });
     });
   });

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { startProfileJwksServers } from '../../client/index.js';
 import { EXIT, HarnessError } from '../../errors.js';
 import {
+  DEFAULT_ERROR_THRESHOLD,
   MAX_WEBHOOK_JWT_EXP_SECONDS,
   SCENARIOS,
   describeWindow,
@@ -74,8 +75,13 @@ export const loadCommand = defineCommand<LoadArgs>({
       .option('corpus', { type: 'string', describe: 'webhook-jwt: replay a prepared corpus instead of signing during the run' })
       .option('dup-pool', { type: 'number', describe: 'webhook-duplicates: accepted event IDs re-sent round-robin (default 100)' })
       .option('page-size', { type: 'number', describe: 'pages: page_size (default 25)' })
-      .option('timeout', { type: 'string', describe: 'Per-request timeout (default 10s)' })
-      .option('threshold', { type: 'string', array: true, default: [] as string[], describe: "Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable)" })
+      .option('timeout', { type: 'string', describe: 'Per-request timeout, priming and set-up included (default 10s)' })
+      .option('threshold', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off)`,
+      })
       .option('out', { type: 'string', describe: 'Report directory (default reports); with prepare: the corpus file' })
       .option('seed', { type: 'string', describe: 'Seed of bodies and of the embedded reference' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress line each second' })
@@ -90,12 +96,15 @@ async function load(args: LoadArgs): Promise<number> {
     if (args[flag] !== undefined) throw new HarnessError('USAGE', `--${flag} belongs to \`load prepare\``, { field: `--${flag}` });
   }
   const controller = new AbortController();
+  // SIGTERM (a CI job's timeout) stops the run like Ctrl-C: the partial report is still written.
   const onSigint = (): void => {
     process.stderr.write('\nInterrupted: stopping and writing the partial report (Ctrl-C again to quit at once)\n');
     process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigint);
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   try {
     const outcome = await runLoad({
       scenario: args.scenario as Scenario,
@@ -124,6 +133,7 @@ async function load(args: LoadArgs): Promise<number> {
     return outcome.report.passed ? EXIT.CONFORMANT : EXIT.NOT_CONFORMANT;
   } finally {
     process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigint);
   }
 }
 
