@@ -108,7 +108,11 @@ export class PhaseCollector implements PhaseSink {
     return { running, elapsedMs: now - runStartedAt };
   }
 
+  /** Told each result a check reported (not the ones a stop filled in): the run guard's fallback count. */
+  onResult: ((result: CheckResult) => void) | undefined;
+
   private record(state: GroupState, result: CheckResult): void {
+    if (!this.stoppedBy) this.onResult?.(result);
     state.seen.add(result.id);
     state.counts[result.state] += 1;
     this.results.set(result.id, result);

@@ -74,6 +74,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), workers: concurrency, parallel: true });
   if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), workers: 1, parallel: false });
 
+  for (const { collector } of phases) collector.onResult = (result) => guard.checkOutcome(result.state, result.harnessError);
   // At once, not after the phase closes: vitest ends the cancelled modules first, and a check they never
   // reported must read "not finished", not "not implemented".
   guard.signal.addEventListener('abort', () => {

@@ -15,6 +15,7 @@ export class RunGuard {
   private readonly controller = new AbortController();
   private abortReason: RunAbort | undefined;
   private streak = 0;
+  private heardRequests = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly maxConsecutiveFailures: number) {}
@@ -34,8 +35,23 @@ export class RunGuard {
     this.controller.abort();
   }
 
+  /**
+   * A finished check, for pools whose workers cannot reach the run channel (no request outcomes heard):
+   * a check errored on a transport code counts as one failure, any decided check as an answer.
+   */
+  checkOutcome(state: string, harnessError: { code: string; message: string } | undefined): void {
+    if (this.heardRequests) return;
+    if (state === 'passed' || state === 'failed') this.count({ ok: true });
+    else if (state === 'errored' && harnessError) this.count({ ok: false, code: harnessError.code, message: harnessError.message });
+  }
+
   /** Counts one request's fate from any worker; a streak of failures long enough stops the run. */
   outcome(outcome: RequestOutcome): void {
+    this.heardRequests = true;
+    this.count(outcome);
+  }
+
+  private count(outcome: RequestOutcome): void {
     if (outcome.ok) {
       this.streak = 0;
       return;

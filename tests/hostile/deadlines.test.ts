@@ -68,6 +68,25 @@ describe('a target that answers GET / and then hangs', () => {
   }, 90_000);
 });
 
+describe('a target that is not there at all', () => {
+  it('a closed port: exit 2 naming the URL, all four reports saying why', async () => {
+    server = await hostileServer(hang);
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const { path, material } = await hostileProfile(dir, url);
+    const out = join(dir, 'reports');
+    const result = await runHostile(['run', '--profile', path, ...ALL_REPORTERS, '--out', out], { env: material.env, timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('error[TARGET_UNREACHABLE]');
+    expect(result.stderr).toContain(url);
+    const reports = await readReports(out);
+    expect(reports.json.verdict.status).toBe('error');
+    expect(reports.json.verdict.reason).toContain('does not answer');
+    expect(reports.json.results.every((r) => r.state === 'errored' || r.state === 'skipped')).toBe(true);
+  }, 90_000);
+});
+
 describe('other ways of not answering give up just as fast', () => {
   it('a drip (one byte every 300 ms) times out and gives up', async () => {
     const drip: HostileHandler = (_req, res) => {

@@ -99,3 +99,20 @@ describe('429 Retry-After in the client', () => {
     }
   });
 });
+
+describe('the run guard without the run channel (workers in other processes)', () => {
+  it('counts checks errored on a transport code, until a request outcome is heard', () => {
+    const guard = new RunGuard(2);
+    guard.checkOutcome('errored', { code: 'TIMEOUT', message: 'a' });
+    guard.checkOutcome('passed', undefined);
+    guard.checkOutcome('errored', { code: 'TIMEOUT', message: 'b' });
+    expect(guard.signal.aborted).toBe(false);
+    guard.checkOutcome('errored', { code: 'TARGET_UNREACHABLE', message: 'c' });
+    expect(guard.reason?.code).toBe('TARGET_UNREACHABLE');
+    const live = new RunGuard(2);
+    live.outcome({ ok: true });
+    live.checkOutcome('errored', { code: 'TIMEOUT', message: 'a' });
+    live.checkOutcome('errored', { code: 'TIMEOUT', message: 'b' });
+    expect(live.signal.aborted).toBe(false);
+  });
+});
