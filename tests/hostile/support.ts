@@ -4,14 +4,79 @@
  * with a bound (and a signal sent mid-run when asked), and the four report files read and parsed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { BIN, ROOT, assertBuilt, cleanEnv, type CliResult } from '../cli/support.js';
-import { fixtureDoc, material, writeJson, type Material } from '../profile/helpers.js';
+import { generateClientSecret, generateHmacSecret, generateSigningKey } from '../../src/crypto/index.js';
+import type { ResolvedProfile } from '../../src/profile/types.js';
+
+// Self-contained on purpose: the other test folders' helpers move between files; these tests need little.
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/access-conformance.js', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../../fixtures/profiles/valid.target.json', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function assertBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+}
+
+/** The environment of a child: ours without ACCESS_CONFORMANCE_* (a developer's settings must not leak in). */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('ACCESS_CONFORMANCE_') && key !== 'GITHUB_STEP_SUMMARY') env[key] = value;
+  }
+  return { ...env, NO_COLOR: '1', ...extra };
+}
+
+export interface Material {
+  /** The variables the fixture profile's `{"env": …}` secrets name. */
+  env: Record<string, string>;
+  /** Every secret value, to search the outputs for. */
+  all: string[];
+}
+
+/** Fresh secrets for the fixture profile (generated per run, never checked in). */
+async function material(): Promise<Material> {
+  const keys = [await generateSigningKey('ES256', 'es'), await generateSigningKey('EdDSA', 'ed')];
+  const env = {
+    AC_TEST_CLIENT_SECRET: (await generateClientSecret('svc.example')).secret,
+    AC_TEST_IP_CLIENT_SECRET: (await generateClientSecret('svc.example')).secret,
+    AC_TEST_HMAC_SECRET: generateHmacSecret(),
+    AC_TEST_HOOKS_TOKEN: generateHmacSecret(),
+    AC_TEST_JWT_KEYS: JSON.stringify(keys),
+  };
+  const all = [env.AC_TEST_CLIENT_SECRET, env.AC_TEST_IP_CLIENT_SECRET, env.AC_TEST_HMAC_SECRET, env.AC_TEST_HOOKS_TOKEN];
+  for (const key of keys) all.push(key.d as string);
+  for (const secret of [env.AC_TEST_CLIENT_SECRET, env.AC_TEST_IP_CLIENT_SECRET]) all.push(secret.split(':')[3] as string);
+  return { env, all };
+}
+
+/** The smallest resolved profile a client needs, pointing at `baseUrl` (in-process tests). */
+export function minimalProfile(baseUrl: string): ResolvedProfile {
+  return {
+    version: 1,
+    name: 'hostile',
+    baseUrl,
+    tenantDomain: '127.0.0.1',
+    webhookBaseUrl: baseUrl,
+    tls: { insecureSkipVerify: false },
+    credentials: { primary: { clientId: 'hostile-client-0001@127.0.0.1/test', clientSecret: 'not-used' } },
+    apps: { entitlements: {} },
+    webhooks: { hmac: { listenerId: 'wh_hostile', secret: 'hostile-hmac-secret' } },
+    limits: { webhookBodyBytes: 65_536 },
+    secrets: ['not-used', 'hostile-hmac-secret'],
+  };
+}
 
 export interface HostileServer {
   url: string;
@@ -71,11 +136,12 @@ export const hang: HostileHandler = () => {};
 
 /** Writes a profile for `url` (no hooks, JWKS hosted elsewhere) in `dir`; returns its path and secrets. */
 export async function hostileProfile(dir: string, url: string): Promise<{ path: string; material: Material }> {
-  const doc = fixtureDoc();
+  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { baseUrl: string; hooks?: unknown; webhooks: { jwt: { serveJwks?: unknown } } };
   doc.baseUrl = url;
   delete doc.hooks;
   delete doc.webhooks.jwt.serveJwks;
-  const path = await writeJson(join(dir, 'target.json'), doc);
+  const path = join(dir, 'target.json');
+  await writeFile(path, JSON.stringify(doc, null, 2));
   return { path, material: await material() };
 }
 
