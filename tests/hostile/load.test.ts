@@ -90,3 +90,19 @@ describe('load without --threshold', () => {
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
   }, 70_000);
 });
+
+describe('load flags within their real range', () => {
+  for (const [args, message] of [
+    [['--rate', '1e9', '--duration', '1s'], /--rate must be at most 1000000/],
+    [['--rate', '10', '--duration', '1s', '--connections', '1000000'], /--connections must be at most 10000/],
+    [['--rate', '10', '--duration', '1s', '--timeout', '3000000000'], /--timeout must be at most/],
+    [['--rate', '10', '--duration', '30d'], /not a duration/],
+  ] as const) {
+    it(args.join(' '), async () => {
+      const result = await runHostile(['load', ...args], { timeoutMs: 30_000 });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('error[LOAD_CONFIG]');
+      expect(result.stderr).toMatch(message);
+    }, 40_000);
+  }
+});

@@ -109,19 +109,19 @@ async function load(args: LoadArgs): Promise<number> {
     const outcome = await runLoad({
       scenario: args.scenario as Scenario,
       profilePath: args.profile,
-      rate: args.rate === undefined ? undefined : parseRate(args.rate),
+      rate: args.rate === undefined ? undefined : atMost(parseRate(args.rate), MAX_RATE, '--rate'),
       durationMs: args.duration === undefined ? undefined : parseDurationMs(args.duration),
-      stages: args.stages === undefined ? undefined : parseStages(args.stages),
-      connections: optionalCount(args.connections, '--connections'),
-      maxInFlight: optionalCount(args['max-in-flight'], '--max-in-flight'),
+      stages: args.stages === undefined ? undefined : parseStages(args.stages).map((stage) => ({ ...stage, target: atMost(stage.target, MAX_RATE, '--stages') })),
+      connections: optionalCount(args.connections, '--connections', 1, 10_000),
+      maxInFlight: optionalCount(args['max-in-flight'], '--max-in-flight', 1, 1_000_000),
       maxRequests: optionalCount(args['max-requests'], '--max-requests'),
-      bodyBytes: optionalCount(args['body-bytes'], '--body-bytes', 2),
+      bodyBytes: optionalCount(args['body-bytes'], '--body-bytes', 2, 64 * 1024 * 1024),
       alg: args.alg as JwtAlg | undefined,
       listener: args.listener as HmacListenerKey | undefined,
       tokenMethod: args['token-method'] as 'secret' | 'assertion' | undefined,
       corpusPath: args.corpus,
-      dupPool: optionalCount(args['dup-pool'], '--dup-pool'),
-      pageSize: optionalCount(args['page-size'], '--page-size'),
+      dupPool: optionalCount(args['dup-pool'], '--dup-pool', 1, 100_000),
+      pageSize: optionalCount(args['page-size'], '--page-size', 1, 100_000),
       timeoutMs: args.timeout === undefined ? undefined : parseDurationMs(args.timeout, '--timeout'),
       thresholds: args.threshold,
       outDir: args.out ?? 'reports',
@@ -137,8 +137,18 @@ async function load(args: LoadArgs): Promise<number> {
   }
 }
 
-function optionalCount(value: number | undefined, field: string, min = 1): number | undefined {
-  return value === undefined ? undefined : parseCount(value, field, min);
+/** Arrivals per second past which the schedule's prebuilt queues would not fit in memory. */
+const MAX_RATE = 1_000_000;
+
+function optionalCount(value: number | undefined, field: string, min = 1, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const count = parseCount(value, field, min);
+  return atMost(count, max, field);
+}
+
+function atMost(value: number, max: number, field: string): number {
+  if (value > max) throw new HarnessError('LOAD_CONFIG', `${field} must be at most ${max} (got ${value})`, { field });
+  return value;
 }
 
 async function prepare(args: LoadArgs): Promise<number> {
