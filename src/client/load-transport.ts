@@ -17,7 +17,8 @@ import { connect as tlsConnect } from 'node:tls';
 import { Pool } from 'undici';
 import { ParseError, ResponseParser } from './load-response-parser.js';
 import { HarnessError } from '../errors.js';
-import { responseTooLarge, toTransportError } from './transport-errors.js';
+import { boundedFetch } from './load-fetch.js';
+import { toTransportError } from './transport-errors.js';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -271,45 +272,14 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
       });
-      const url = origin + req.path;
-      const limit = options.maxFetchBytes ?? DEFAULT_FETCH_BYTES;
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, options.timeoutMs);
-      const onAbort = (): void => controller.abort();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      const fail = (error: unknown): never => {
-        if (options.signal?.aborted && !timedOut) throw new HarnessError('INTERRUPTED', `${req.method} ${url} was stopped (interrupted)`);
-        throw toTransportError(error, { method: req.method, url, timeoutMs: options.timeoutMs, connectTimeoutMs, timedOut });
-      };
-      try {
-        if (options.signal?.aborted || destroyed) fail(new Error('aborted'));
-        const response = await fetchPool
-          .request({ path: req.path, method: req.method, headers: req.headers, body: req.body ?? null, signal: controller.signal })
-          .catch(fail);
-        const chunks: Buffer[] = [];
-        let received = 0;
-        try {
-          for await (const chunk of response.body) {
-            received += (chunk as Buffer).length;
-            if (received > limit) {
-              response.body.on('error', () => {});
-              response.body.destroy();
-              throw responseTooLarge(req.method, url, limit);
-            }
-            chunks.push(chunk as Buffer);
-          }
-        } catch (error) {
-          fail(error);
-        }
-        return { status: response.statusCode, body: Buffer.concat(chunks) };
-      } finally {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-      }
+      if (destroyed) throw new HarnessError('INTERRUPTED', `${req.method} ${origin}${req.path} was not sent: the transport is closed`);
+      return boundedFetch(fetchPool, req, {
+        origin,
+        timeoutMs: options.timeoutMs,
+        connectTimeoutMs,
+        maxBytes: options.maxFetchBytes ?? DEFAULT_FETCH_BYTES,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     },
     async close() {
       if (!quiet()) {
