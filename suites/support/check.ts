@@ -15,6 +15,9 @@ import type { ResolvedProfile } from '../../src/profile/types.js';
 import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
 import { missingNeed } from './needs.js';
 
+/** Secrets shorter than this stay with the worker that learned them (see onSecret below). */
+const MIN_SHARED_SECRET_CHARS = 8;
+
 /** Exchanges kept per check in reports: enough to show what happened, bounded for 25-way races. */
 const MAX_EXCHANGES_PER_CHECK = 12;
 
@@ -59,6 +62,9 @@ export function suiteClient(): TargetClient {
     recorder = createRecorder({
       secrets: profileSecrets(run.profile),
       onSecret: (value) => {
+        // Short values are the checks' own deliberate junk (a wrong secret word), not credentials: shared run-wide
+        // they would blank that word from every report; this worker still redacts them in its exchanges.
+        if (value.length < MIN_SHARED_SECRET_CHARS) return;
         learned.push(value);
         channel?.post({ kind: 'secret', value });
       },
