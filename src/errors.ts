@@ -52,6 +52,10 @@ export const HARNESS_ERROR_CODES = [
   'HTTP_PROTOCOL',
   // an optional dependency (testcontainers for --image) is not installed
   'DEPENDENCY_MISSING',
+  // run limits (appended): a 429 asking to wait past the cap, the run's deadline, SIGINT/SIGTERM
+  'RATE_LIMITED',
+  'DEADLINE',
+  'INTERRUPTED',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

@@ -6,6 +6,8 @@ export { createRecorder, type InternalRecorder, type RecorderOptions } from './r
 export { REDACTED, Redactor, redact, secretShapes } from './redact.js';
 export { startBaitServer, type BaitDocument, type BaitServer } from './bait-server.js';
 export { setServedExtraKeys, startJwksControl, type JwksControl, type JwksControlServer } from './jwks-control.js';
+export { SecretRegistry, runSecrets } from './secret-registry.js';
+export { profileSecrets } from './profile-secrets.js';
 export { startJwksServer, startProfileJwksServers, type JwksMode, type JwksServer, type JwksServerOptions } from './jwks-server.js';
 export { buildWebhook, defaultWebhookBody, listenerPath, padJson, type BuiltWebhook, type WebhookAuth, type WebhookContext } from './webhooks.js';
 export { PageWalkError, DEFAULT_MAX_PAGES } from './api.js';

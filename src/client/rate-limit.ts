@@ -44,6 +44,14 @@ export function tokenBucket(perSecond: number, now: () => number = Date.now): Pa
  * bounded to [0, MAX_RETRY_AFTER_MS]. Absent or unreadable gives the default wait.
  */
 export function retryAfterMs(value: string | undefined, nowMs: number = Date.now()): number {
+  return Math.min(MAX_RETRY_AFTER_MS, requestedRetryAfterMs(value, nowMs));
+}
+
+/**
+ * What the target asked for, unbounded (an hour, a date in 2100): the transport compares it with its cap
+ * and the request's time left rather than silently waiting for less than asked.
+ */
+export function requestedRetryAfterMs(value: string | undefined, nowMs: number = Date.now()): number {
   if (value === undefined || value.trim() === '') return DEFAULT_RETRY_AFTER_MS;
   const text = value.trim();
   let ms: number;
@@ -54,7 +62,7 @@ export function retryAfterMs(value: string | undefined, nowMs: number = Date.now
     if (Number.isNaN(date)) return DEFAULT_RETRY_AFTER_MS;
     ms = date - nowMs;
   }
-  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
+  return Number.isFinite(ms) ? Math.max(0, ms) : Number.MAX_SAFE_INTEGER;
 }
 
 export { sleep };

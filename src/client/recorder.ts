@@ -3,7 +3,10 @@
  * Failure reports show these records, so nothing secret may ever reach the array.
  */
 import type { ExchangeRecorder, RecordedExchange } from './types.js';
-import { CREDENTIAL_HEADERS, OPAQUE_HEADERS, REDACTED, Redactor } from './redact.js';
+import { CREDENTIAL_HEADERS, OPAQUE_HEADERS, REDACTED, Redactor, replaceShapes, shapesLongestFirst } from './redact.js';
+
+/** One-request values remembered for the texts a check builds after the exchange (failure messages). */
+const RECENT_EPHEMERAL = 64;
 
 export interface RecorderOptions {
   /** Values redacted for the recorder's life (the profile's `secrets`). */
@@ -12,6 +15,11 @@ export interface RecorderOptions {
   recordBodyBytes?: number;
   /** Exchanges kept; older ones are dropped (sequence numbers keep counting). Default 10 000. */
   maxExchanges?: number;
+  /**
+   * Told each new lasting secret (an access token obtained, a secret handed in): the run shares them with
+   * every other worker and the reporters, which could otherwise meet them echoed by the target.
+   */
+  onSecret?: (value: string) => void;
 }
 
 /** What the transport hands over: raw values, redacted here. */
@@ -22,6 +30,8 @@ export interface RawExchange {
   error?: RecordedExchange['error'];
   startedAt: number;
   durationMs: number;
+  /** Values made for this request only (its HMAC signature): redacted from this exchange in every shape. */
+  ephemeral?: readonly string[];
 }
 
 /** The recorder the client implementation needs beyond the public contract. */
@@ -29,6 +39,10 @@ export interface InternalRecorder extends ExchangeRecorder {
   record(raw: RawExchange): RecordedExchange;
   /** Adds a value redacted for the recorder's life (not subject to the bounded most-recent set). */
   addFixedSecret(value: string): void;
+  /** Adds a one-request value (an HMAC signature) to the recent ones `redact` still applies. */
+  addEphemeralSecret(value: string): void;
+  /** Adds a lasting secret learned elsewhere (another worker) without announcing it again. */
+  learnSecret(value: string): void;
   readonly recordBodyBytes: number;
 }
 
@@ -39,24 +53,31 @@ export function createRecorder(options: RecorderOptions = {}): InternalRecorder 
   let exchanges: RecordedExchange[] = [];
   let nextSeq = 1;
 
-  const redactHeaders = (headers: Record<string, string>): Record<string, string> => {
+  let recent: string[][] = [];
+  const redactText = (text: string): string => {
+    let out = redactor.redact(text);
+    for (const shapes of recent) out = replaceShapes(out, shapes);
+    return out;
+  };
+
+  const redactHeaders = (headers: Record<string, string>, redact: (text: string) => string): Record<string, string> => {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();
-      if (CREDENTIAL_HEADERS.has(lower)) out[name] = redactor.redactCredentialHeader(redactor.redact(value));
+      if (CREDENTIAL_HEADERS.has(lower)) out[name] = redactor.redactCredentialHeader(redact(value));
       else if (OPAQUE_HEADERS.has(lower)) out[name] = REDACTED;
-      else out[name] = redactor.redact(value);
+      else out[name] = redact(value);
     }
     return out;
   };
 
-  const redactBody = (body: Buffer | undefined, totalBytes?: number): { body?: string; bodyBytes: number; bodyTruncated: boolean } => {
+  const redactBody = (body: Buffer | undefined, redact: (text: string) => string, totalBytes?: number): { body?: string; bodyBytes: number; bodyTruncated: boolean } => {
     if (body === undefined) return { bodyBytes: totalBytes ?? 0, bodyTruncated: false };
     const bodyBytes = totalBytes ?? body.length;
     // Redact a window past the bound (the longest secret shape, as UTF-8 can take 4 bytes a char) so a
     // secret that starts before the cut is replaced whole, then cut the redacted text.
     const window = body.subarray(0, bodyBound + redactor.longestShape() * 4 + 64);
-    const redacted = Buffer.from(redactor.redact(window.toString('utf8')), 'utf8');
+    const redacted = Buffer.from(redact(window.toString('utf8')), 'utf8');
     const truncated = bodyBytes > bodyBound || redacted.length > bodyBound;
     const kept = redacted.subarray(0, bodyBound).toString('utf8').replace(/\uFFFD+$/, '');
     return { body: kept, bodyBytes, bodyTruncated: truncated };
@@ -64,9 +85,20 @@ export function createRecorder(options: RecorderOptions = {}): InternalRecorder 
 
   const recorder: InternalRecorder = {
     recordBodyBytes: bodyBound,
-    addSecret: (value) => redactor.add(value),
-    addFixedSecret: (value) => redactor.addFixed(value),
-    redact: (text) => redactor.redact(text),
+    addSecret: (value) => {
+      if (redactor.add(value)) options.onSecret?.(value);
+    },
+    addFixedSecret: (value) => {
+      if (redactor.addFixed(value)) options.onSecret?.(value);
+    },
+    addEphemeralSecret: (value) => {
+      recent.push(shapesLongestFirst([value]));
+      if (recent.length > RECENT_EPHEMERAL) recent = recent.slice(-RECENT_EPHEMERAL);
+    },
+    learnSecret: (value) => {
+      redactor.addFixed(value);
+    },
+    redact: (text) => redactText(text),
     all: () => exchanges,
     mark: () => nextSeq - 1,
     since: (mark) => {
@@ -78,25 +110,27 @@ export function createRecorder(options: RecorderOptions = {}): InternalRecorder 
       exchanges = [];
     },
     record(raw) {
+      const own = raw.ephemeral && raw.ephemeral.length > 0 ? shapesLongestFirst(raw.ephemeral) : [];
+      const redact = own.length === 0 ? (text: string) => redactor.redact(text) : (text: string) => replaceShapes(redactor.redact(text), own);
       const exchange: RecordedExchange = {
         seq: nextSeq,
-        ...(raw.label === undefined ? {} : { label: redactor.redact(raw.label) }),
+        ...(raw.label === undefined ? {} : { label: redact(raw.label) }),
         request: {
           method: raw.request.method,
-          url: redactor.redact(raw.request.url),
-          headers: redactHeaders(raw.request.headers),
-          ...redactBody(raw.request.body),
+          url: redact(raw.request.url),
+          headers: redactHeaders(raw.request.headers, redact),
+          ...redactBody(raw.request.body, redact),
         },
         ...(raw.response === undefined
           ? {}
           : {
               response: {
                 status: raw.response.status,
-                headers: redactHeaders(raw.response.headers),
-                ...redactBody(raw.response.body, raw.response.bodyBytes),
+                headers: redactHeaders(raw.response.headers, redact),
+                ...redactBody(raw.response.body, redact, raw.response.bodyBytes),
               },
             }),
-        ...(raw.error === undefined ? {} : { error: { code: raw.error.code, message: redactor.redact(raw.error.message) } }),
+        ...(raw.error === undefined ? {} : { error: { code: raw.error.code, message: redact(raw.error.message) } }),
         startedAt: raw.startedAt,
         durationMs: raw.durationMs,
       };

@@ -53,6 +53,21 @@ function shiftedBase64Core(secret: Buffer, shift: number): string {
   return b64.slice(skipChars, b64.length - dropTail);
 }
 
+/**
+ * Replaces the given shapes (longest first) without compiling anything: for the few values of one request
+ * (its HMAC signature), where building a regular expression per request would cost more than the search.
+ */
+export function replaceShapes(text: string, shapes: readonly string[]): string {
+  let out = text;
+  for (const shape of shapes) if (out.includes(shape)) out = out.split(shape).join(REDACTED);
+  return out;
+}
+
+/** secretShapes of each value, merged, longest first. */
+export function shapesLongestFirst(values: readonly string[]): string[] {
+  return [...new Set(values.flatMap((value) => secretShapes(value)))].sort((a, b) => b.length - a.length);
+}
+
 /** Every text shape in which a secret could appear in a request, response or message. */
 export function secretShapes(secret: string): string[] {
   if (secret.length < MIN_SECRET_CHARS) return [];
@@ -74,7 +89,28 @@ export function secretShapes(secret: string): string[] {
       shapes.add(toBase64Url(core));
     }
   }
+  // Hex is byte-aligned: the secret's hex is a substring of any larger hex dump that holds it.
+  const hex = bytes.toString('hex');
+  shapes.add(hex);
+  shapes.add(hex.toUpperCase());
+  // A base64/base64url value (a signature, a random token) also leaves as its decoded bytes re-encoded.
+  for (const decoded of decodedForms(secret)) {
+    const decodedHex = decoded.toString('hex');
+    shapes.add(decodedHex);
+    shapes.add(decodedHex.toUpperCase());
+    const decodedB64 = decoded.toString('base64');
+    shapes.add(decodedB64);
+    shapes.add(decodedB64.replace(/=+$/, ''));
+    shapes.add(toBase64Url(decodedB64));
+  }
   return [...shapes].filter((shape) => shape.length >= MIN_SECRET_CHARS);
+}
+
+/** The bytes a base64 or base64url text of at least 16 bytes stands for (none for other texts). */
+function decodedForms(secret: string): Buffer[] {
+  if (secret.length < 22 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(secret)) return [];
+  const decoded = Buffer.from(secret.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return decoded.length >= 16 ? [decoded] : [];
 }
 
 /** JWT-shaped values (header and payload are base64url JSON objects): every JWT the harness handles is a credential. */
@@ -87,6 +123,32 @@ const JSON_FIELD_PATTERN = new RegExp(`("(?:${fieldAlternation})"\\s*:\\s*")((?:
 const FORM_FIELD_PATTERN = new RegExp(`((?:^|[&?])(?:${SECRET_FIELDS.map(escapeRegExp).join('|')})=)([^&\\s]*)`, 'g');
 
 /**
+ * V8 stops optimising a regular expression whose source passes 20 KB (it is then interpreted, ~30 times
+ * slower): the shapes are split into alternations below that size.
+ */
+const MAX_PATTERN_SOURCE = 16_000;
+
+/** Shapes, longest first (a longer shape wins over its prefix), as alternations of bounded size. */
+function compileShapes(shapes: string[]): { patterns: RegExp[]; longest: number } {
+  const sorted = [...new Set(shapes)].sort((a, b) => b.length - a.length);
+  const patterns: RegExp[] = [];
+  let chunk: string[] = [];
+  let size = 0;
+  for (const shape of sorted) {
+    const escaped = escapeRegExp(shape);
+    if (chunk.length > 0 && size + escaped.length + 1 > MAX_PATTERN_SOURCE) {
+      patterns.push(new RegExp(chunk.join('|'), 'g'));
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(escaped);
+    size += escaped.length + 1;
+  }
+  if (chunk.length > 0) patterns.push(new RegExp(chunk.join('|'), 'g'));
+  return { patterns, longest: sorted[0]?.length ?? 0 };
+}
+
+/**
  * Holds the secrets and applies every rule. Secrets stay for the redactor's life, except JWTs (assertions,
  * webhook JWTs), kept in a bounded most-recent set: a long run builds thousands, old ones have expired,
  * and the JWT and header rules still catch them.
@@ -96,77 +158,104 @@ export class Redactor {
   private readonly dynamic = new Map<string, true>();
   /** Shapes per secret, so adding one token does not re-derive the shapes of all the others. */
   private readonly shapeCache = new Map<string, string[]>();
-  private pattern: RegExp | null = null;
-  private longest = 0;
-  private dirty = true;
+  private fixedPatterns: RegExp[] = [];
+  private dynamicPatterns: RegExp[] = [];
+  private fixedLongest = 0;
+  private dynamicLongest = 0;
+  private dirtyFixed = true;
+  private dirtyDynamic = true;
 
   constructor(
     secrets: Iterable<string> = [],
-    private readonly maxDynamic = 128,
+    private readonly maxDynamic = 32,
   ) {
     for (const secret of secrets) this.addFixed(secret);
   }
 
-  addFixed(secret: string): void {
-    if (typeof secret !== 'string' || secret.length < MIN_SECRET_CHARS || this.fixed.has(secret)) return;
+  /** Returns true when the secret is new. */
+  addFixed(secret: string): boolean {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_CHARS || this.fixed.has(secret)) return false;
     this.fixed.add(secret);
-    this.dirty = true;
+    this.dirtyFixed = true;
+    return true;
   }
 
-  add(secret: string): void {
-    if (typeof secret !== 'string' || secret.length < MIN_SECRET_CHARS || this.fixed.has(secret)) return;
+  /** Returns true when a new secret was kept for good (a token, a secret handed in), not a JWT. */
+  add(secret: string): boolean {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_CHARS || this.fixed.has(secret)) return false;
     // Only JWTs are numerous (one per assertion and webhook) and the JWT rule catches them anyway once
     // they leave the bounded set; anything else (tokens, secrets handed in) is few and kept for good.
-    if (!JWT_EXACT.test(secret)) {
-      this.addFixed(secret);
-      return;
-    }
+    if (!JWT_EXACT.test(secret)) return this.addFixed(secret);
     if (this.dynamic.has(secret)) {
       this.dynamic.delete(secret);
       this.dynamic.set(secret, true);
-      return;
+      return false;
     }
     this.dynamic.set(secret, true);
     if (this.dynamic.size > this.maxDynamic) {
       const oldest = this.dynamic.keys().next().value;
       if (oldest !== undefined) this.dynamic.delete(oldest);
     }
-    this.dirty = true;
+    this.dirtyDynamic = true;
+    return false;
   }
 
-  private compiled(): RegExp | null {
-    if (this.dirty) {
-      const shapes = new Set<string>();
-      for (const secret of [...this.fixed, ...this.dynamic.keys()]) {
-        let cached = this.shapeCache.get(secret);
-        if (!cached) {
-          cached = secretShapes(secret);
-          this.shapeCache.set(secret, cached);
-        }
-        for (const shape of cached) shapes.add(shape);
-      }
+  /** Each secret's shapes, derived once. */
+  private shapesOf(secret: string): string[] {
+    let cached = this.shapeCache.get(secret);
+    if (!cached) {
+      cached = secretShapes(secret);
+      this.shapeCache.set(secret, cached);
+    }
+    return cached;
+  }
+
+  /**
+   * The lasting secrets and the recent ones compile apart (a new signature per webhook must not recompile
+   * every profile secret), each into patterns small enough for V8 to optimise (see compileShapes).
+   */
+  private compiled(): RegExp[] {
+    if (this.dirtyFixed) {
+      const compiled = compileShapes([...this.fixed].flatMap((secret) => this.shapesOf(secret)));
+      this.fixedPatterns = compiled.patterns;
+      this.fixedLongest = compiled.longest;
+      this.dirtyFixed = false;
+    }
+    if (this.dirtyDynamic) {
       // Forget the shapes of secrets that left the bounded set.
       for (const secret of this.shapeCache.keys()) if (!this.fixed.has(secret) && !this.dynamic.has(secret)) this.shapeCache.delete(secret);
-      // Longest first so a longer shape wins over a shape that is its prefix.
-      const sorted = [...shapes].sort((a, b) => b.length - a.length).map(escapeRegExp);
-      this.longest = sorted.length === 0 ? 0 : [...shapes].reduce((max, shape) => Math.max(max, shape.length), 0);
-      this.pattern = sorted.length === 0 ? null : new RegExp(sorted.join('|'), 'g');
-      this.dirty = false;
+      const compiled = compileShapes([...this.dynamic.keys()].flatMap((secret) => this.shapesOf(secret)));
+      this.dynamicPatterns = compiled.patterns;
+      this.dynamicLongest = compiled.longest;
+      this.dirtyDynamic = false;
     }
-    return this.pattern;
+    return [...this.fixedPatterns, ...this.dynamicPatterns];
+  }
+
+  private replaceShapes(text: string): string {
+    let out = text;
+    for (const pattern of this.compiled()) out = out.replace(pattern, REDACTED);
+    return out;
   }
 
   /** The longest shape: a text cut this far past a bound still holds any secret starting before it whole. */
   longestShape(): number {
     this.compiled();
-    return this.longest;
+    return Math.max(this.fixedLongest, this.dynamicLongest);
+  }
+
+  /**
+   * Only the registered secrets' shapes and raw JWTs, no field rules: safe on a serialised document (JSON,
+   * XML, HTML), where a field rule could eat a closing quote.
+   */
+  scrub(text: string): string {
+    if (!text) return text;
+    return this.replaceShapes(text).replace(JWT_PATTERN, REDACTED);
   }
 
   redact(text: string): string {
     if (!text) return text;
-    let out = text;
-    const pattern = this.compiled();
-    if (pattern) out = out.replace(pattern, REDACTED);
+    let out = this.replaceShapes(text);
     out = out.replace(JWT_PATTERN, REDACTED);
     out = out.replace(JSON_FIELD_PATTERN, (_m, prefix: string, value: string) => (value === '' ? `${prefix}` : `${prefix}${REDACTED}`));
     out = out.replace(FORM_FIELD_PATTERN, (_m, prefix: string, value: string) => (value === '' ? prefix : `${prefix}${REDACTED}`));

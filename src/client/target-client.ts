@@ -56,6 +56,8 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     pacer: options.rateLimit ? tokenBucket(options.rateLimit) : unlimited,
     recorder,
     max429Retries: options.max429Retries,
+    ...(options.retryAfterCapMs === undefined ? {} : { retryAfterCapMs: options.retryAfterCapMs }),
+    ...(options.onRequestOutcome ? { onOutcome: options.onRequestOutcome } : {}),
   });
   const hooksImpl = createHooks(profile, transport);
   const clock = new TargetClock(hooksImpl);
@@ -77,6 +79,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
       scope: `webhook/${webhookCount}`,
     });
     for (const secret of built.secrets) recorder.addSecret(secret);
+    for (const value of built.ephemeral) recorder.addEphemeralSecret(value);
     return transport.send({
       method: built.method,
       url: built.url,
@@ -84,6 +87,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
       body: built.body,
       label: webhookOptions.label ?? `webhook to ${listenerId}`,
       ...(webhookOptions.repeatHeaders ? { repeatedHeaders: webhookOptions.repeatHeaders } : {}),
+      ephemeral: built.ephemeral,
     });
   };
 

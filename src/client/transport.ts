@@ -8,9 +8,9 @@ import { Agent } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HarnessError } from '../errors.js';
 import type { InternalRecorder } from './recorder.js';
-import { retryAfterMs, sleep, type Pacer } from './rate-limit.js';
+import { MAX_RETRY_AFTER_MS, requestedRetryAfterMs, sleep, type Pacer } from './rate-limit.js';
 import { responseTooLarge, toTransportError } from './transport-errors.js';
-import type { HttpResponse, RecordedExchange } from './types.js';
+import type { HttpResponse, RecordedExchange, RequestOutcome } from './types.js';
 
 export interface TransportOptions {
   timeoutMs: number;
@@ -23,6 +23,9 @@ export interface TransportOptions {
   recorder: InternalRecorder;
   /** Retries after a 429 (each waits for its Retry-After). Default 3. */
   max429Retries?: number;
+  /** Longest Retry-After honoured; default MAX_RETRY_AFTER_MS. */
+  retryAfterCapMs?: number;
+  onOutcome?: (outcome: RequestOutcome) => void;
 }
 
 export interface TransportRequest {
@@ -39,6 +42,8 @@ export interface TransportRequest {
   maxResponseBytes?: number;
   /** Further lines of these headers, sent after the one in `headers` (repeated-header checks). */
   repeatedHeaders?: Record<string, string[]>;
+  /** Values made for this request only (its HMAC signature): redacted from its exchange. */
+  ephemeral?: readonly string[];
   /** Credentials inside the answer (an access token) to register with the recorder before it stores it. */
   secretsIn?: (status: number, body: Buffer) => string[];
 }
@@ -147,6 +152,7 @@ export function createTransport(options: TransportOptions): Transport {
         ...(error ? { error: { code: error.code, message: error.message } } : {}),
         startedAt,
         durationMs: performance.now() - started,
+        ...(req.ephemeral ? { ephemeral: req.ephemeral } : {}),
       });
 
     const fail = (error: unknown): never => {
@@ -159,6 +165,7 @@ export function createTransport(options: TransportOptions): Transport {
         closed: cancelled,
       });
       record(harnessError);
+      options.onOutcome?.({ ok: false, code: harnessError.code, message: harnessError.message });
       throw harnessError;
     };
 
@@ -222,8 +229,28 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
+  const retryAfterCap = options.retryAfterCapMs ?? MAX_RETRY_AFTER_MS;
+
+  /**
+   * After a 429: how long to wait before the next attempt, or a RATE_LIMITED error when the target asks for
+   * longer than the cap or than the request's timeout has left (a wait never holds a run past its bounds).
+   */
+  function retryWait(req: TransportRequest, response: HttpResponse, firstSentAt: number): number {
+    const header = response.headers['retry-after'];
+    const asked = requestedRetryAfterMs(header);
+    const left = (req.timeoutMs ?? options.timeoutMs) - (Date.now() - firstSentAt);
+    if (asked <= retryAfterCap && asked <= left) return asked;
+    const why = asked > retryAfterCap ? `more than the ${retryAfterCap} ms the run waits at most (--retry-after-cap)` : `more than the ${Math.max(0, left)} ms the request's timeout has left`;
+    const error = new HarnessError('RATE_LIMITED', `the target rate-limits ${req.method} ${recorder.redact(req.url)}: it answered 429 with Retry-After: ${recorder.redact(header ?? '')}, ${why}`, {
+      hint: 'The target is throttling the harness: lower --rate-limit or --concurrency, or raise --retry-after-cap and --timeout if waiting is acceptable.',
+    });
+    options.onOutcome?.({ ok: false, code: error.code, message: error.message });
+    throw error;
+  }
+
   return {
     async send(req) {
+      const firstSentAt = Date.now();
       for (let retry = 0; ; retry += 1) {
         await options.pacer.acquire();
         // Checked before every attempt: a 429 wait or the pacer may outlast close().
@@ -233,8 +260,13 @@ export function createTransport(options: TransportOptions): Transport {
           });
         }
         const response = await attempt(req);
-        if (response.status !== 429 || req.retryOn429 === false || retry >= max429) return response;
-        await sleep(retryAfterMs(response.headers['retry-after']));
+        if (response.status !== 429) options.onOutcome?.({ ok: true });
+        if (response.status !== 429 || req.retryOn429 === false) return response;
+        if (retry >= max429) {
+          options.onOutcome?.({ ok: false, code: 'RATE_LIMITED', message: `${req.method} ${recorder.redact(req.url)} was answered 429 ${retry + 1} times` });
+          return response;
+        }
+        await sleep(retryWait(req, response, firstSentAt));
       }
     },
     async close() {

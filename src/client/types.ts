@@ -96,7 +96,17 @@ export interface ClientOptions {
   seed?: string;
   /** Retries after a 429 before the 429 is returned; default 3. */
   max429Retries?: number;
+  /**
+   * Longest Retry-After a 429 may impose (default 30 000 ms). A target asking for more, or for more than the
+   * request's timeout has left, fails the request with RATE_LIMITED instead of holding it.
+   */
+  retryAfterCapMs?: number;
+  /** Told after every attempt: `ok` for any HTTP answer but 429, else the failure's code (the run's give-up counter). */
+  onRequestOutcome?: (outcome: RequestOutcome) => void;
 }
+
+/** One attempt's fate, as the run's give-up counter sees it. */
+export type RequestOutcome = { ok: true } | { ok: false; code: string; message: string };
 
 // ---------------------------------------------------------------------------------------------------------
 // Token endpoint

@@ -22,6 +22,8 @@ export interface BuiltWebhook {
   timestamp: string;
   /** Values the recorder must redact: the JWT built, secrets handed in through options. */
   secrets: string[];
+  /** Values made for this request only (the HMAC signature): redacted from the answers that follow it. */
+  ephemeral: string[];
 }
 
 export interface WebhookContext {
@@ -116,6 +118,7 @@ export async function buildWebhook(listenerId: string, auth: WebhookAuth, option
     : String(Math.floor(ctx.now) + (options.timestampOffset ?? 0));
   const url = `${ctx.baseUrl}${listenerPath(listenerId)}`;
   const secrets: string[] = [];
+  const ephemeral: string[] = [];
   const headers: Record<string, string> = {};
   if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
   headers['webhook-timestamp'] = timestamp;
@@ -136,6 +139,7 @@ export async function buildWebhook(listenerId: string, auth: WebhookAuth, option
       standardBase64: hmac.standardBase64,
     });
     headers['webhook-signature'] = signature;
+    ephemeral.push(signature);
   } else if ('jwtKeys' in auth) {
     const jwt = options.jwt ?? {};
     let authorization = jwt.authorization;
@@ -172,5 +176,5 @@ export async function buildWebhook(listenerId: string, auth: WebhookAuth, option
   const omit = new Set((options.omitHeaders ?? []).map((name) => name.toLowerCase()));
   for (const name of Object.keys(headers)) if (omit.has(name.toLowerCase())) delete headers[name];
   for (const [name, value] of Object.entries(options.headers ?? {})) setHeader(headers, name, value);
-  return { method: 'POST', url, headers, body, eventId, timestamp, secrets };
+  return { method: 'POST', url, headers, body, eventId, timestamp, secrets, ephemeral };
 }

@@ -9,6 +9,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, ftruncateSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
+import { runSecrets } from '../client/secret-registry.js';
 
 export const DEFAULT_TAIL_LINES = 30;
 const REDACTED = '[redacted]';
@@ -107,6 +108,15 @@ export class ContainerLog {
 
   close(): void {
     this.flush();
+    // The last pass: tokens the run obtained after a line was written (any worker) are known by now.
+    if (this.fd !== undefined && this.secrets.length > 0) {
+      const before = readFileSync(this.filePath, 'utf8');
+      const after = runSecrets().redact(before);
+      if (after !== before) {
+        ftruncateSync(this.fd, 0);
+        writeSync(this.fd, after);
+      }
+    }
     if (this.fd !== undefined) {
       closeSync(this.fd);
       this.fd = undefined;
@@ -123,6 +133,7 @@ export class ContainerLog {
   private redactLine(line: string): string {
     let out = line;
     for (const secret of this.secrets) out = out.split(secret).join(REDACTED);
-    return out;
+    // Once the profile is known, the run's registry too: every shape of every secret and token so far.
+    return this.secrets.length > 0 ? runSecrets().redact(out) : out;
   }
 }

@@ -25,13 +25,20 @@ export interface CheckMeta {
   observations: string[];
   /** The exchanges the check made (bounded). */
   exchanges: RecordedExchange[];
+  /**
+   * Lasting secrets the worker's client learned during the check (access tokens), for the run's redaction
+   * registry; never shown. The run channel usually delivers them first; this is the path any pool has.
+   */
+  secrets?: string[];
 }
 
 /** Values the engine provides to every suite worker (vitest `provide` / `inject`). */
 export interface RunContext {
   profile: ResolvedProfile;
   /** Options the suites' client is built with. */
-  client: { timeoutMs: number; rateLimit?: number };
+  client: { timeoutMs: number; rateLimit?: number; retryAfterCapMs?: number };
+  /** The run channel's name (run-channel.ts): secrets and request outcomes go to the engine through it. */
+  channel?: string;
   /** Seed of every generated value; per-check fakers derive from it and the requirement ID. */
   seed: string;
   /** Hooks the target answered when probed before the run. */

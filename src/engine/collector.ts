@@ -2,10 +2,11 @@
  * Collects one phase's outcomes per group, fills in checks no test reported, and emits group and check
  * events. Groups are suite files; a group can appear in both phases (its clock-moving checks run later).
  */
+import { runSecrets } from '../client/secret-registry.js';
 import type { Requirement } from '../requirements.js';
 import type { Emitter } from './emitter.js';
-import { toCheckResult, unreportedResult } from './outcome.js';
-import type { CheckResult, GroupCounts, HeartbeatEvent, Phase } from './types.js';
+import { abortedResult, toCheckResult, unreportedResult } from './outcome.js';
+import type { CheckResult, GroupCounts, HeartbeatEvent, Phase, RunAbort } from './types.js';
 import type { PhaseSink, RawCheckOutcome } from './vitest-bridge.js';
 
 interface GroupState {
@@ -22,6 +23,8 @@ export class PhaseCollector implements PhaseSink {
   private readonly byId = new Map<string, Requirement>();
   /** Last time a group ended, for the heartbeat. */
   lastProgressAt = Date.now();
+  /** Set once the run stopped: later outcomes (a check still winding down) are not recorded. */
+  private stoppedBy: RunAbort | undefined;
 
   constructor(
     readonly phase: Phase,
@@ -63,6 +66,9 @@ export class PhaseCollector implements PhaseSink {
   }
 
   check(group: string, outcome: RawCheckOutcome): void {
+    // Before anything is emitted: the reporters' redaction must know the tokens this check obtained.
+    if (outcome.meta?.secrets) runSecrets().addAll(outcome.meta.secrets);
+    if (this.stoppedBy) return;
     const req = this.byId.get(outcome.id);
     const state = this.groups.get(req?.group ?? group);
     // A title whose ID is defined twice counts once: the first result stands.
@@ -72,12 +78,27 @@ export class PhaseCollector implements PhaseSink {
   }
 
   moduleEnd(group: string, errors: string[]): void {
+    if (this.stoppedBy) return;
     this.finishGroup(group, errors);
   }
 
   /** Closes every group still open (no suite file, or a module vitest never reported). */
   finishAll(): void {
     for (const group of this.groups.keys()) this.finishGroup(group, []);
+  }
+
+  /** The run stopped: every check without a result is errored with the reason, and every group closed. */
+  abort(reason: RunAbort): void {
+    if (this.stoppedBy) return;
+    this.stoppedBy = reason;
+    for (const [group, state] of this.groups) {
+      if (state.ended) continue;
+      if (!state.started) this.moduleStart(group);
+      for (const req of state.requirements) {
+        if (!state.seen.has(req.id)) this.record(state, abortedResult(req, this.phase, reason));
+      }
+      this.finishGroup(group, []);
+    }
   }
 
   heartbeat(now: number, runStartedAt: number): HeartbeatEvent {
@@ -87,7 +108,11 @@ export class PhaseCollector implements PhaseSink {
     return { running, elapsedMs: now - runStartedAt };
   }
 
+  /** Told each result a check reported (not the ones a stop filled in): the run guard's fallback count. */
+  onResult: ((result: CheckResult) => void) | undefined;
+
   private record(state: GroupState, result: CheckResult): void {
+    if (!this.stoppedBy) this.onResult?.(result);
     state.seen.add(result.id);
     state.counts[result.state] += 1;
     this.results.set(result.id, result);

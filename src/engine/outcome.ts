@@ -5,7 +5,7 @@
  */
 import { HARNESS_ERROR_CODES, type HarnessErrorCode } from '../errors.js';
 import type { Requirement } from '../requirements.js';
-import type { CheckResult, Phase } from './types.js';
+import type { CheckResult, Phase, RunAbort } from './types.js';
 import type { RawCheckOutcome } from './vitest-bridge.js';
 
 const KNOWN_CODES = new Set<string>(HARNESS_ERROR_CODES);
@@ -85,5 +85,14 @@ export function unreportedResult(req: Requirement, phase: Phase, moduleErrors: s
     ...baseResult(req, phase),
     state: 'skipped',
     reason: hasSuite ? `not implemented: suites/${req.group}.suite.ts has no test for ${req.id}` : `not implemented: no suite file for group ${req.group}`,
+  };
+}
+
+/** A selected check the run stopped before it finished (deadline, giving up, interruption). */
+export function abortedResult(req: Requirement, phase: Phase, reason: RunAbort): CheckResult {
+  return {
+    ...baseResult(req, phase),
+    state: 'errored',
+    harnessError: { code: reason.code, message: `not finished: ${reason.message}` },
   };
 }

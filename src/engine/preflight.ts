@@ -15,11 +15,12 @@ export interface PreflightResult {
 }
 
 export async function preflight(profile: ResolvedProfile, timeoutMs: number): Promise<PreflightResult> {
-  const client = createTargetClient(profile, { timeoutMs });
+  const client = createTargetClient(profile, { timeoutMs, max429Retries: 0 });
   try {
     try {
       // Any HTTP answer will do (even 404): the point is that something listens there.
-      await client.request({ method: 'GET', url: profile.baseUrl, label: 'preflight: does the target answer' });
+      // Never retried (a 429 is an answer too): a rate-limited target must not hold the run before it starts.
+      await client.request({ method: 'GET', url: profile.baseUrl, label: 'preflight: does the target answer', retryOn429: false });
     } catch (error) {
       if (isHarnessError(error) && NO_ANSWER.has(error.code)) {
         const hung = error.code === 'TIMEOUT';

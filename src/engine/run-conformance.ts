@@ -1,30 +1,45 @@
 /**
  * runConformance: selection → preflight (does the target answer, which hooks) → JWKS servers → phase 1
  * (every check that leaves the clock alone, in parallel) → phase 2 (clock-moving checks, one worker, one
- * file at a time) → verdict. Reporters see events throughout and the summary at the end.
+ * file at a time) → verdict. Reporters see events throughout and the summary at the end, on every exit
+ * path: a target that does not answer, the deadline, giving up after consecutive failures, an interruption
+ * or a harness error all end with a summary whose `aborted` says why (the unfinished checks errored).
  */
-import { startProfileJwksServers } from '../client/index.js';
+import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/index.js';
+import { isHarnessError } from '../errors.js';
 import { CATALOGUE_VERSION } from '../requirements.js';
 import type { RunContext } from './check-meta.js';
 import { PhaseCollector } from './collector.js';
+import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_RETRY_AFTER_CAP_MS, defaultMaxDurationMs } from './limits.js';
+import { joinRunChannel, newRunChannelName } from './run-channel.js';
+import { RunGuard } from './run-guard.js';
 import { Emitter } from './emitter.js';
 import { TOOL_NAME, toolVersion } from '../package.js';
 import { preflight } from './preflight.js';
 import { resolveSelection } from './selection.js';
-import type { CheckResult, RunHeader, RunOptions, RunSummary } from './types.js';
+import type { CheckResult, RunAbort, RunHeader, RunOptions, RunSummary } from './types.js';
 import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
 import { discoverSuites, runPhase } from './vitest-bridge.js';
 
-/** A check makes many requests (a pagination walk, a 25-way race): its limit is this many request timeouts. */
-export const CHECK_TIMEOUT_FACTOR = 12;
+export { CHECK_TIMEOUT_FACTOR } from './limits.js';
 const DEFAULT_HEARTBEAT_MS = 15_000;
 
 export async function runConformance(options: RunOptions): Promise<RunSummary> {
   const startedAt = Date.now();
   const { requirements } = resolveSelection(options.selection);
-  const { capabilities, notes } = await preflight(options.profile, options.timeoutMs);
+  const maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, options.timeoutMs);
+  const guard = new RunGuard(options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES);
+  guard.follow(options.interrupt);
+  guard.startDeadline(maxDurationMs);
+  runSecrets().addAll(profileSecrets(options.profile));
+  const channelName = newRunChannelName();
+  // Workers announce the tokens they obtain (redacted everywhere at once) and each request's fate.
+  const channel = joinRunChannel(channelName, (message) => {
+    if (message.kind === 'secret') runSecrets().add(message.value);
+    else guard.outcome(message.outcome);
+  });
 
-  const header: RunHeader = {
+  let header: RunHeader = {
     tool: { name: TOOL_NAME, version: toolVersion() },
     catalogueVersion: CATALOGUE_VERSION,
     profileName: options.profile.name,
@@ -34,80 +49,137 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     date: new Date(startedAt).toISOString(),
     selection: { only: options.selection.only, skip: options.selection.skip, selected: requirements.length },
     strict: options.strict,
-    settings: { timeoutMs: options.timeoutMs, concurrency: options.concurrency, ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }) },
-    capabilities,
-    notes,
+    settings: {
+      timeoutMs: options.timeoutMs,
+      concurrency: options.concurrency,
+      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+      maxDurationMs,
+      maxConsecutiveFailures: options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
+      retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
+    },
+    capabilities: { clock: false, runs: false },
+    notes: [],
     selectedIds: requirements.map((req) => req.id),
   };
 
   const emitter = new Emitter(options.reporters);
-  emitter.emit('onRunStart', header);
-
   const results = new Map<string, CheckResult>();
   const outsideErrors: RunSummary['harnessErrors'] = [];
   const suites = discoverSuites();
   const suiteGroups = new Set(suites.keys());
-  const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
-  try {
-    const phases: Array<{ collector: PhaseCollector; workers: number; parallel: boolean }> = [];
-    const main = requirements.filter((req) => !req.movesClock);
-    const clock = requirements.filter((req) => req.movesClock);
-    const concurrency = Math.max(1, Math.floor(options.concurrency));
-    if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), workers: concurrency, parallel: true });
-    if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), workers: 1, parallel: false });
+  const main = requirements.filter((req) => !req.movesClock);
+  const clock = requirements.filter((req) => req.movesClock);
+  const concurrency = Math.max(1, Math.floor(options.concurrency));
+  const phases: Array<{ collector: PhaseCollector; workers: number; parallel: boolean }> = [];
+  if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), workers: concurrency, parallel: true });
+  if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), workers: 1, parallel: false });
 
-    for (const { collector, workers, parallel } of phases) {
-      const groups = collector.runnableGroups();
-      if (groups.length > 0) {
-        const effectiveWorkers = Math.max(1, Math.min(workers, groups.length));
-        const context = { ...runContext(options, capabilities, effectiveWorkers), ...(jwks.control ? { jwksControl: jwks.control } : {}) };
-        const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
-        try {
-          const { unhandled } = await runPhase(
-            {
-              ids: collector.ids(),
-              files: groups.map((group) => suites.get(group)!),
-              maxWorkers: effectiveWorkers,
-              fileParallelism: parallel,
-              testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
-              context,
-            },
-            collector,
-          );
-          for (const message of unhandled) outsideErrors.push({ code: 'INTERNAL', message: `${collector.phase} phase: ${message}` });
-        } finally {
-          stopHeartbeat();
+  for (const { collector } of phases) collector.onResult = (result) => guard.checkOutcome(result.state, result.harnessError);
+  // At once, not after the phase closes: vitest ends the cancelled modules first, and a check they never
+  // reported must read "not finished", not "not implemented".
+  guard.signal.addEventListener('abort', () => {
+    for (const { collector } of phases) if (guard.reason) collector.abort(guard.reason);
+  }, { once: true });
+
+  let runStarted = false;
+  try {
+    // The deadline and signals hold from here: a preflight against a hung target is bounded too.
+    const { capabilities, notes } = await untilAborted(preflight(options.profile, options.timeoutMs), guard.signal);
+    header = { ...header, capabilities, notes };
+    emitter.emit('onRunStart', header);
+    runStarted = true;
+    const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
+    try {
+      for (const { collector, workers, parallel } of phases) {
+        if (guard.signal.aborted) break;
+        const groups = collector.runnableGroups();
+        if (groups.length > 0) {
+          const effectiveWorkers = Math.max(1, Math.min(workers, groups.length));
+          const context = { ...runContext(options, capabilities, effectiveWorkers, channelName), ...(jwks.control ? { jwksControl: jwks.control } : {}) };
+          const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+          try {
+            const { unhandled } = await runPhase(
+              {
+                ids: collector.ids(),
+                files: groups.map((group) => suites.get(group)!),
+                maxWorkers: effectiveWorkers,
+                fileParallelism: parallel,
+                testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
+                context,
+                signal: guard.signal,
+              },
+              collector,
+            );
+            if (!guard.signal.aborted) for (const message of unhandled) outsideErrors.push({ code: 'INTERNAL', message: `${collector.phase} phase: ${message}` });
+          } finally {
+            stopHeartbeat();
+          }
         }
+        if (guard.reason) collector.abort(guard.reason);
+        collector.finishAll();
       }
-      collector.finishAll();
+    } finally {
+      await jwks.close();
     }
+  } catch (error) {
+    // The target did not answer, a JWKS port was taken, a bug: the run still ends with reports saying why.
+    guard.abort(abortOf(error));
   } finally {
-    await jwks.close();
+    guard.stopDeadline();
+    channel.close();
   }
+  if (!runStarted) emitter.emit('onRunStart', header);
+  const aborted = guard.reason;
+  if (aborted) for (const { collector } of phases) collector.abort(aborted);
 
   const ordered = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
   const baseline = options.baseline ? applyBaseline(ordered, options.baseline) : undefined;
+  const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);
   const summary: RunSummary = {
     header,
     results: ordered,
     totals: computeTotals(ordered),
-    verdict: computeVerdict(ordered, options.strict, outsideErrors.length),
+    verdict: aborted ? { status: 'error', exitCode: 2, reason: `the run stopped before it finished: ${aborted.message}` } : verdict,
     warnings: shouldWarnings(ordered, options.strict),
     ...(baseline ? { baseline } : {}),
     durationMs: Date.now() - startedAt,
     harnessErrors: outsideErrors,
+    ...(aborted ? { aborted } : {}),
   };
   emitter.emit('onRunEnd', summary);
   await emitter.flush();
   return summary;
 }
 
-function runContext(options: RunOptions, capabilities: RunContext['capabilities'], workers: number): RunContext {
+/** A harness error keeps its code, message and hint; anything else is a harness bug. */
+function abortOf(error: unknown): RunAbort {
+  if (isHarnessError(error)) return { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  return { code: 'INTERNAL', message: `the run failed: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+/** Rejects as soon as the run is stopped (the guard's reason is then the run's). */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) throw new Error('stopped');
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Error('stopped'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  try {
+    return await Promise.race([promise, stopped]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function runContext(options: RunOptions, capabilities: RunContext['capabilities'], workers: number, channel: string): RunContext {
   // The rate limit is for the whole run; every worker has its own client, so each gets a share.
   const rateLimit = options.rateLimit === undefined ? undefined : options.rateLimit / workers;
   return {
     profile: options.profile,
-    client: { timeoutMs: options.timeoutMs, ...(rateLimit === undefined ? {} : { rateLimit }) },
+    client: { timeoutMs: options.timeoutMs, ...(rateLimit === undefined ? {} : { rateLimit }), retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS },
+    channel,
     seed: options.seed,
     capabilities,
   };

@@ -31,8 +31,12 @@ export interface RunHeader {
   date: string;
   selection: SelectionInput & { selected: number };
   strict: boolean;
-  /** How the run talks to the target. */
-  settings: { timeoutMs: number; concurrency: number; rateLimit?: number };
+  /**
+   * How the run talks to the target. `maxDurationMs`: the run's deadline (given or derived);
+   * `maxConsecutiveFailures`: requests in a row that may fail before the run gives up (0: never);
+   * `retryAfterCapMs`: the longest 429 Retry-After honoured.
+   */
+  settings: { timeoutMs: number; concurrency: number; rateLimit?: number; maxDurationMs?: number; maxConsecutiveFailures?: number; retryAfterCapMs?: number };
   capabilities: { clock: boolean; runs: boolean };
   /** Things the preflight noticed that change what gets checked (e.g. declared hooks that do not answer). */
   notes: string[];
@@ -133,7 +137,21 @@ export interface RunSummary {
   durationMs: number;
   /** Errors outside any check (a suite file that failed to load, an unhandled rejection). */
   harnessErrors: Array<{ code: HarnessErrorCode; message: string }>;
-  aborted?: { code: HarnessErrorCode; message: string; signal?: 'SIGINT' | 'SIGTERM' };
+  /**
+   * Set when the run stopped before every check finished (the target did not answer, the deadline, giving
+   * up after consecutive failures, a harness error, SIGINT/SIGTERM): `results` hold what finished, every
+   * other selected check is errored with this reason, and `verdict.status` is `error`.
+   */
+  aborted?: RunAbort;
+}
+
+/** Why a run stopped early. `signal` is set when SIGINT or SIGTERM stopped it (exit 130 / 143). */
+export interface RunAbort {
+  code: HarnessErrorCode;
+  message: string;
+  /** What the user can do about it, when the cause was a harness error that said. */
+  hint?: string;
+  signal?: 'SIGINT' | 'SIGTERM';
 }
 
 type Awaitable<T> = T | Promise<T>;
@@ -171,6 +189,14 @@ export interface RunOptions {
   targetDescription?: string;
   /** Interval of heartbeat events while a group runs long; default 15 s. */
   heartbeatMs?: number;
+  /** Deadline of the whole run; default derived from the selection and the timeout (defaultMaxDurationMs). */
+  maxDurationMs?: number;
+  /** Requests in a row that time out, cannot connect or are rate-limited before the run gives up; 0 never. Default 5. */
+  maxConsecutiveFailures?: number;
+  /** Longest 429 Retry-After honoured; default 10 s. */
+  retryAfterCapMs?: number;
+  /** Aborting it stops the run (reports still written); a `RunAbort` reason is kept (the CLI's signals). */
+  interrupt?: AbortSignal;
   /**
    * Address the harness's JWKS servers listen on instead of their URL's host: for a container behind a
    * mapped port, whose JWKS URL names host.docker.internal (not a name this machine can bind), the address

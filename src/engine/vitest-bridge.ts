@@ -39,7 +39,12 @@ export interface PhaseRequest {
   fileParallelism: boolean;
   testTimeoutMs: number;
   context: RunContext;
+  /** Stops the phase: vitest cancels, its workers are ended within a bound, whatever they were waiting for. */
+  signal?: AbortSignal;
 }
+
+/** How long a stopped phase may take to close vitest before the engine goes on without it. */
+const STOP_CLOSE_MS = 5_000;
 
 /** Suite files by group (file name without `.suite.ts`), searched under <root>/suites. */
 export function discoverSuites(root = packageRoot()): Map<string, string> {
@@ -206,6 +211,7 @@ export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<
   // Loaded on first use: vitest/node brings vite, which `list`, `diff` and `serve` never need.
   const { createVitest } = await import('vitest/node');
   const [options, viteOverrides] = suiteVitestOptions({ root, files: request.files, reporter: bridge, maxWorkers: request.maxWorkers, testTimeoutMs: request.testTimeoutMs });
+  const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   const vitest = await createVitest(
     'test',
     {
@@ -217,11 +223,40 @@ export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<
     viteOverrides,
   );
   debug('vitest created');
+  // vitest's logger ends the process 1 ms after SIGINT/SIGTERM; the CLI's own handler must decide instead
+  // (stop the run, write the reports, then exit 130/143).
+  for (const name of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(name)) if (!signalListeners[name].includes(listener)) process.off(name, listener);
+  }
+  const { signal } = request;
   try {
-    await vitest.start();
+    const started = vitest.start();
+    if (!signal) await started;
+    else {
+      // A stopped run does not wait for the checks in flight (a hung target holds each for its timeout).
+      started.catch(() => {});
+      let onAbort: (() => void) | undefined;
+      const stopped = new Promise<void>((resolve) => {
+        onAbort = () => resolve();
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      });
+      await Promise.race([started, stopped]);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      if (signal.aborted) {
+        debug('phase stopped');
+        await vitest.cancelCurrentRun('keyboard-input').catch(() => {});
+      }
+    }
     debug('vitest run finished');
   } finally {
-    await vitest.close();
+    const closed = vitest.close();
+    if (signal?.aborted) {
+      closed.catch(() => {});
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_CLOSE_MS).unref())]);
+    } else {
+      await closed;
+    }
     debug('vitest closed');
     // vitest marks failed tests on the process; the verdict is the engine's, not vitest's.
     process.exitCode = savedExitCode;

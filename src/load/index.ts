@@ -3,7 +3,7 @@
  * times into HDR histograms, JSON and HTML reports, k6-style thresholds, and the webhook-JWT corpus that
  * the k6 scripts in load/ replay.
  */
-export { runLoad, LOAD_DEFAULTS, type LoadOptions, type LoadOutcome } from './run.js';
+export { runLoad, LOAD_DEFAULTS, DEFAULT_ERROR_THRESHOLD, type LoadOptions, type LoadOutcome } from './run.js';
 export { ArrivalSchedule, type ScheduleSpec } from './schedule.js';
 export { parseDurationMs, parseRate, parseStages, parseCount, formatMs, type Stage } from './parse.js';
 export { parseThreshold, evaluateThresholds, type Threshold, type ThresholdResult } from './thresholds.js';

@@ -7,15 +7,16 @@
  * Why not undici on this path: measured on the bench machine, undici's dispatch cost ~40 µs of CPU per
  * request, as much as the whole of autocannon's per-request cost; with HMAC signing on top the driver could
  * not reach the capacity goal (≥ 80% of autocannon). This client does only what a load request needs.
- * `fetch()` (priming, never measured) still goes through undici.
+ * `fetch()` (priming, never measured) goes through the client's undici pool (src/client/load-fetch.ts).
  *
  * Timing is the caller's: `done` runs the moment a response ends (or fails); the caller reads its own clock.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { connect as tlsConnect } from 'node:tls';
-import { Pool } from 'undici';
 import { ParseError, ResponseParser } from './load-response-parser.js';
+import { HarnessError } from '../errors.js';
+import { createPrimingClient } from '../client/load-fetch.js';
 import { toTransportError } from '../client/transport-errors.js';
 
 export interface LoadRequest {
@@ -40,12 +41,19 @@ export interface LoadTransportOptions {
   /** PEM bundle trusted besides the system store. */
   ca?: string;
   insecureSkipVerify?: boolean;
+  /** Largest body `fetch` reads (priming answers); default 1 MiB. */
+  maxFetchBytes?: number;
+  /** Ctrl-C: aborts every `fetch` in flight (priming is not measured, but must stop as fast). */
+  signal?: AbortSignal;
 }
 
 export interface LoadTransport {
   readonly origin: string;
   send(req: LoadRequest, done: LoadDone): void;
-  /** One request with its body read (priming, warm-up); never on the measured path. */
+  /**
+   * One request with its body read (priming, warm-up); never on the measured path. Bounded like every other
+   * request: the timeout for the whole exchange, the body cap, and the run's signal. Fails as a HarnessError.
+   */
   fetch(req: LoadRequest): Promise<{ status: number; body: Buffer }>;
   /** Waits for requests in flight, then closes the connections. */
   close(): Promise<void>;
@@ -75,6 +83,8 @@ const IDLE_REUSE_MS = 2000;
 /** How often requests are checked against the timeout (one timer for all, not one per request). */
 const SWEEP_MS = 100;
 const UNSAFE = /[\r\n]/;
+/** Body bytes a priming answer may have. */
+const DEFAULT_FETCH_BYTES = 1024 * 1024;
 
 export function createLoadTransport(options: LoadTransportOptions): LoadTransport {
   const url = new URL(options.origin);
@@ -92,7 +102,7 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
   let queueHead = 0;
   let closing: (() => void) | undefined;
   let destroyed = false;
-  let fetchPool: Pool | undefined;
+  const priming = createPrimingClient(origin, { connectTimeoutMs, timeoutMs: options.timeoutMs, insecureSkipVerify: options.insecureSkipVerify ?? false, ...(ca ? { ca } : {}) });
 
   const codeOf = (error: unknown, req: LoadRequest): string =>
     toTransportError(error, { method: req.method, url: origin + req.path, timeoutMs: options.timeoutMs, connectTimeoutMs, timedOut: false }).code;
@@ -255,13 +265,14 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
       else queue.push(job);
     },
     async fetch(req) {
-      fetchPool ??= new Pool(origin, {
-        connections: 4,
-        connect: { timeout: connectTimeoutMs, rejectUnauthorized: !options.insecureSkipVerify, ...(ca ? { ca } : {}) },
+      if (destroyed) throw new HarnessError('INTERRUPTED', `${req.method} ${origin}${req.path} was not sent: the transport is closed`);
+      return priming.fetch(req, {
+        origin,
+        timeoutMs: options.timeoutMs,
+        connectTimeoutMs,
+        maxBytes: options.maxFetchBytes ?? DEFAULT_FETCH_BYTES,
+        ...(options.signal ? { signal: options.signal } : {}),
       });
-      const response = await fetchPool.request({ path: req.path, method: req.method, headers: req.headers, body: req.body ?? null });
-      const body = Buffer.from(await response.body.arrayBuffer());
-      return { status: response.statusCode, body };
     },
     async close() {
       if (!quiet()) {
@@ -277,7 +288,7 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
       }
       conns.clear();
       idle.length = 0;
-      await fetchPool?.close();
+      await priming.close();
     },
     async destroy() {
       destroyed = true;
@@ -293,7 +304,7 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
       }
       conns.clear();
       idle.length = 0;
-      await fetchPool?.destroy();
+      await priming.destroy();
     },
   };
 }

@@ -2,33 +2,16 @@
  * Parsing of the load flags: durations (`10s`, `2m`, `1h30m`, `250ms`), rates (`500`, `500/s`) and ramp
  * stages (`30s:100,1m:500`). Every error is a LOAD_CONFIG HarnessError naming the flag.
  */
+import { parseDuration } from '../cli/values.js';
 import { HarnessError } from '../errors.js';
-
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-const DURATION_SCALE: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 function configError(message: string, field: string, hint?: string): HarnessError {
   return new HarnessError('LOAD_CONFIG', message, { field, hint });
 }
 
-/** Milliseconds of a duration; a bare number is seconds (k6's convention). */
+/** Milliseconds of a duration (`10s`, `1h30m`, `250ms`); a bare number is seconds (k6's convention). */
 export function parseDurationMs(text: string, field = '--duration'): number {
-  const trimmed = text.trim();
-  let ms: number;
-  if (/^\d+(\.\d+)?$/.test(trimmed)) ms = Number(trimmed) * 1000;
-  else {
-    ms = 0;
-    let consumed = '';
-    for (const match of trimmed.matchAll(DURATION_PART)) {
-      ms += Number(match[1]) * DURATION_SCALE[match[2]];
-      consumed += match[0];
-    }
-    if (consumed !== trimmed || consumed === '') {
-      throw configError(`"${text}" is not a duration`, field, 'Write e.g. 500ms, 10s, 2m or 1h30m.');
-    }
-  }
-  if (!(ms > 0) || !Number.isFinite(ms)) throw configError(`a duration must be more than zero, got "${text}"`, field);
-  return ms;
+  return parseDuration(text, { flag: field, bare: 's', code: 'LOAD_CONFIG' });
 }
 
 /** Requests per second: `500` or `500/s`. */

@@ -57,6 +57,40 @@ export interface LoadOutcome {
 
 export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: 10_000 } as const;
 
+/**
+ * Applied when no --threshold names `errors`: a run where most requests fail is not a passing run, even when
+ * nobody asked. `--threshold 'errors<=100%'` turns it off.
+ */
+export const DEFAULT_ERROR_THRESHOLD = 'errors<1%';
+
+function withDefaultErrorThreshold(expressions: string[]): string[] {
+  const namesErrors = expressions.some((expression) => {
+    const metric = parseThreshold(expression).metric;
+    return metric === 'errors';
+  });
+  return namesErrors ? expressions : [...expressions, DEFAULT_ERROR_THRESHOLD];
+}
+
+/** The set-up, or an INTERRUPTED error as soon as the signal fires (`onInterrupt` marks the run cancelled). */
+async function untilInterrupted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onInterrupt: () => void): Promise<T> {
+  if (!signal) return promise;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      onInterrupt();
+      reject(new HarnessError('INTERRUPTED', 'the load run was interrupted while it prepared (priming, tokens); nothing was measured'));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  try {
+    return await Promise.race([promise, stopped]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
 function usage(message: string, field: string, hint?: string): HarnessError {
   return new HarnessError('LOAD_CONFIG', message, { field, hint });
 }
@@ -107,7 +141,7 @@ function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedP
 
 export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const scenario = options.scenario ?? 'webhook-hmac';
-  const thresholdExprs = options.thresholds ?? [];
+  const thresholdExprs = withDefaultErrorThreshold(options.thresholds ?? []);
   const thresholds = thresholdExprs.map(parseThreshold);
   const { schedule, peakRate, capped } = buildSchedule(options);
   const connections = options.connections ?? LOAD_DEFAULTS.connections;
@@ -141,13 +175,23 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       cleanups.push(() => jwks.close());
     }
 
-    const transport = createLoadTransport({ origin: profile.baseUrl, connections, timeoutMs, ca: profile.tls.ca, insecureSkipVerify: profile.tls.insecureSkipVerify });
+    const transport = createLoadTransport({
+      origin: profile.baseUrl,
+      connections,
+      timeoutMs,
+      ca: profile.tls.ca,
+      insecureSkipVerify: profile.tls.insecureSkipVerify,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     let cancelled = false;
     cleanups.push(() => (cancelled ? transport.destroy() : transport.close()));
 
     const source = makeSource(scenario, options, profile, transport, peakRate, corpus);
     cleanups.push(() => source.close());
-    await source.start();
+    // Set-up (priming, a first token) stops on Ctrl-C too, not only the measured sends.
+    await untilInterrupted(source.start(), options.signal, () => {
+      cancelled = true;
+    });
 
     const stats = new LoadStats((status) => source.expected(status));
     const result = await drive({

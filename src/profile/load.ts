@@ -1,7 +1,7 @@
 /** Reading a profile file and resolving it (see resolve.ts). */
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { HarnessError } from '../errors.js';
+import { FileRefused, readBoundedFile } from './read-file.js';
 import { resolveProfile } from './resolve.js';
 import { jsonErrorLocation } from './sources.js';
 import type { ResolvedProfile } from './types.js';
@@ -10,9 +10,14 @@ export async function loadProfile(path: string, options: { env?: NodeJS.ProcessE
   const full = resolve(path);
   let text: string;
   try {
-    text = await readFile(full, 'utf8');
+    text = await readBoundedFile(full);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof FileRefused && error.code !== 'EISDIR') {
+      throw new HarnessError('PROFILE_UNREADABLE', `The target profile ${full} cannot be read: ${error.message}.`, {
+        hint: 'Give the path of the profile\'s JSON file (a regular file of at most a few MB).',
+      });
+    }
+    const code = error instanceof FileRefused ? error.code : (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new HarnessError('PROFILE_NOT_FOUND', `No target profile at ${full}.`, {
         hint: 'Check the path given to --profile (relative paths start from the current directory).',

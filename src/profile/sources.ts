@@ -2,8 +2,8 @@
  * Reading the values a profile points at: environment variables and files (relative to the profile).
  * Problems are collected, not thrown, so one run reports every missing variable or file at once.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { FileRefused, readBoundedFile } from './read-file.js';
 
 export interface Missing {
   /** Dotted profile path of the field that points at it. */
@@ -37,9 +37,9 @@ export class SourceReader {
   async fromFile(path: string, field: string): Promise<string | undefined> {
     const full = this.resolvePath(path);
     try {
-      return await readFile(full, 'utf8');
+      return await readBoundedFile(full);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      const code = error instanceof FileRefused ? error.message : (error as NodeJS.ErrnoException).code ?? 'unreadable';
       this.missingFiles.push({ field, what: full, why: code });
       return undefined;
     }

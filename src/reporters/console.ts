@@ -32,7 +32,8 @@ export class ConsoleReporter implements EngineReporter {
       `  target    ${oneLine(header.target)}${header.targetDescription ? ` (${oneLine(header.targetDescription)})` : ''}`,
       `  seed      ${header.seed}   (--seed ${header.seed} repeats every generated value)`,
       `  selection ${header.selection.selected} checks${describeSelection(header)}${header.strict ? ', --strict' : ''}`,
-      `  limits    ${header.settings.timeoutMs} ms per request, concurrency ${header.settings.concurrency}${header.settings.rateLimit === undefined ? '' : `, at most ${header.settings.rateLimit} requests/s`}`,
+      `  limits    ${header.settings.timeoutMs} ms per request, concurrency ${header.settings.concurrency}${header.settings.rateLimit === undefined ? '' : `, at most ${header.settings.rateLimit} requests/s`}` +
+        (header.settings.maxDurationMs === undefined ? '' : `, deadline ${formatDuration(header.settings.maxDurationMs)} (--max-duration)`),
       `  hooks     clock ${header.capabilities.clock ? 'yes' : 'no'}, runs ${header.capabilities.runs ? 'yes' : 'no'}`,
       ...header.notes.map((note) => `  note: ${oneLine(note)}`),
       '',

@@ -5,8 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { createRecorder } from '../client/recorder.js';
-import { REDACTED, secretShapes } from '../client/redact.js';
+import { runSecrets } from '../client/secret-registry.js';
 import type { ResolvedProfile } from '../profile/types.js';
 
 export interface ReporterOutput {
@@ -33,16 +32,20 @@ export interface ReporterContext {
   harPath?: string;
 }
 
+/**
+ * Both read the run's redaction registry (src/client/secret-registry.ts) at the moment they are called:
+ * besides the profile's secrets, every token any worker obtained so far.
+ */
 export function createRedact(profile: Pick<ResolvedProfile, 'secrets'>): (text: string) => string {
-  const recorder = createRecorder({ secrets: profile.secrets });
-  return (text) => recorder.redact(text);
+  const registry = runSecrets();
+  registry.addAll(profile.secrets);
+  return (text) => registry.redact(text);
 }
 
 export function createScrub(profile: Pick<ResolvedProfile, 'secrets'>): (text: string) => string {
-  const shapes = [...new Set(profile.secrets.flatMap((secret) => secretShapes(secret)))].sort((a, b) => b.length - a.length);
-  if (shapes.length === 0) return (text) => text;
-  const pattern = new RegExp(shapes.map((shape) => shape.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
-  return (text) => text.replace(pattern, REDACTED);
+  const registry = runSecrets();
+  registry.addAll(profile.secrets);
+  return (text) => registry.scrub(text);
 }
 
 /** Applies `redact` to every string inside a JSON-like value (before it is escaped for XML or HTML). */

@@ -5,14 +5,18 @@
  * with the reason, never pass it.
  */
 import { inject, test, type TestContext } from 'vitest';
-import { createTargetClient } from '../../src/client/index.js';
+import { createRecorder, createTargetClient, profileSecrets, type InternalRecorder } from '../../src/client/index.js';
 import type { TargetClient } from '../../src/client/types.js';
 import type { CheckMeta, RunContext } from '../../src/engine/check-meta.js';
+import { joinRunChannel, type RunChannel } from '../../src/engine/run-channel.js';
 import { seededFaker, type Faker } from '../../src/data/fake.js';
 import { ConformanceFailure, isConformanceFailure, isHarnessError } from '../../src/errors.js';
 import type { ResolvedProfile } from '../../src/profile/types.js';
 import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
 import { missingNeed } from './needs.js';
+
+/** Secrets shorter than this stay with the worker that learned them (see onSecret below). */
+const MIN_SHARED_SECRET_CHARS = 8;
 
 /** Exchanges kept per check in reports: enough to show what happened, bounded for 25-way races. */
 const MAX_EXCHANGES_PER_CHECK = 12;
@@ -31,12 +35,47 @@ export interface CheckContext {
 }
 
 let sharedClient: TargetClient | undefined;
+let sharedChannel: { name: string; channel: RunChannel } | undefined;
+/** Lasting secrets this worker's client learned since the last check ended (they go in the check's meta). */
+let learned: string[] = [];
+
+/** The run channel of this run (one per worker thread; a new run in the same worker joins its own). */
+function runChannel(run: RunContext, recorder: () => InternalRecorder | undefined): RunChannel | undefined {
+  if (run.channel === undefined) return undefined;
+  if (sharedChannel?.name !== run.channel) {
+    sharedChannel?.channel.close();
+    const channel = joinRunChannel(run.channel, (message) => {
+      // A token another worker obtained: redacted here too before any answer can echo it.
+      if (message.kind === 'secret') recorder()?.learnSecret(message.value);
+    });
+    sharedChannel = { name: run.channel, channel };
+  }
+  return sharedChannel.channel;
+}
 
 /** One client per suite worker: token cache and rate limit are shared by the checks of a file. */
 export function suiteClient(): TargetClient {
   if (!sharedClient) {
     const run = inject('acRun');
-    sharedClient = createTargetClient(run.profile, { timeoutMs: run.client.timeoutMs, rateLimit: run.client.rateLimit });
+    let recorder: InternalRecorder | undefined;
+    const channel = runChannel(run, () => recorder);
+    recorder = createRecorder({
+      secrets: profileSecrets(run.profile),
+      onSecret: (value) => {
+        // Short values are the checks' own deliberate junk (a wrong secret word), not credentials: shared run-wide
+        // they would blank that word from every report; this worker still redacts them in its exchanges.
+        if (value.length < MIN_SHARED_SECRET_CHARS) return;
+        learned.push(value);
+        channel?.post({ kind: 'secret', value });
+      },
+    });
+    sharedClient = createTargetClient(run.profile, {
+      timeoutMs: run.client.timeoutMs,
+      rateLimit: run.client.rateLimit,
+      recorder,
+      ...(run.client.retryAfterCapMs === undefined ? {} : { retryAfterCapMs: run.client.retryAfterCapMs }),
+      ...(channel ? { onRequestOutcome: (outcome) => channel.post({ kind: 'outcome', outcome }) } : {}),
+    });
   }
   return sharedClient;
 }
@@ -84,7 +123,9 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
       await body(ctx);
     } catch (error) {
       if (isConformanceFailure(error)) {
-        meta.failure = { message: error.message, expected: error.expected, actual: error.actual };
+        // Texts a check built from raw values (a header it compared) go through the same rules as exchanges.
+        const redact = (text: string): string => client.recorder.redact(text);
+        meta.failure = { message: redact(error.message), expected: redact(error.expected), actual: redact(error.actual) };
       } else if (isHarnessError(error) && (error.code === 'CLIENT_SECRET_INVALID' || error.code === 'CLIENT_ID_INVALID')) {
         // The target issued a malformed credential: the CRED checks fail for it; checks that need to sign
         // with it cannot say anything more, so they are skipped with that reason rather than errored.
@@ -92,13 +133,17 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
         meta.skipReason = why;
         vitestCtx.skip(why);
       } else if (isHarnessError(error)) {
-        meta.harnessError = { code: error.code, message: error.message, hint: error.hint };
+        meta.harnessError = { code: error.code, message: client.recorder.redact(error.message), hint: error.hint };
       } else if (error instanceof Error && error.name !== 'PendingError' && !('code' in error && error.code === 'VITEST_PENDING')) {
         // A plain assertion error from expect(): still the target's fault, described by vitest's message.
         meta.failure = { message: client.recorder.redact(error.message), expected: '', actual: '' };
       }
       throw error;
     } finally {
+      if (learned.length > 0) {
+        meta.secrets = learned;
+        learned = [];
+      }
       const exchanges = client.recorder.since(mark);
       meta.exchanges = exchanges.length > MAX_EXCHANGES_PER_CHECK
         ? [...exchanges.slice(0, MAX_EXCHANGES_PER_CHECK - 1), exchanges[exchanges.length - 1]]

@@ -21,12 +21,14 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function expectHarnessExit(result: { code: number | null; stdout: string; stderr: string }, code: string): void {
+function expectHarnessExit(result: { code: number | null; stdout: string; stderr: string }, code: string, started = false): void {
   expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(2);
   expect(result.stderr).toContain(`error[${code}]`);
-  // A harness error never prints a stack trace or a partial summary line.
+  // A harness error never prints a stack trace; before the run started, no partial summary line either.
   expect(result.stderr).not.toMatch(/\n\s+at /);
-  expect(result.stdout).not.toMatch(/\d+ passed, \d+ failed, \d+ skipped/);
+  // Once the run started (the target is known), the summary says why it stopped and the reports exist.
+  if (started) expect(result.stdout).toMatch(/verdict: error \(exit 2\)/);
+  else expect(result.stdout).not.toMatch(/\d+ passed, \d+ failed, \d+ skipped/);
 }
 
 describe('run: profile problems exit 2', { timeout: 120_000 }, () => {
@@ -83,7 +85,7 @@ describe('run: an unreachable target exits 2 naming the URL', { timeout: 120_000
       doc.hooks.baseUrl = `http://127.0.0.1:${port}/__hooks/v1`;
       const path = await writeJson(join(dir, 'target.json'), doc);
       const result = await runCli(['run', '--profile', path, '--out', join(dir, 'reports')], { env });
-      expectHarnessExit(result, 'TARGET_UNREACHABLE');
+      expectHarnessExit(result, 'TARGET_UNREACHABLE', true);
       expect(result.stderr).toContain(`http://127.0.0.1:${port}`);
       for (const secret of all) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
     });
@@ -108,7 +110,7 @@ describe('run: a target that accepts connections and never answers exits 2 withi
         doc.hooks.baseUrl = `http://127.0.0.1:${port}/__hooks/v1`;
         const path = await writeJson(join(dir, 'target.json'), doc);
         const result = await runCli(['run', '--profile', path, '--timeout', '1000', '--out', join(dir, 'reports')], { env, timeoutMs: 60_000 });
-        expectHarnessExit(result, 'TARGET_UNREACHABLE');
+        expectHarnessExit(result, 'TARGET_UNREACHABLE', true);
         expect(result.stderr).toContain(`http://127.0.0.1:${port}`);
         expect(result.stderr).toContain('sends no answer');
       });

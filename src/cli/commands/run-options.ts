@@ -6,7 +6,9 @@
 import type { Options } from 'yargs';
 import type { NetworkRequest } from '../../containers/index.js';
 import { splitPatterns } from '../../engine/selection.js';
+import { CHECK_TIMEOUT_FACTOR } from '../../engine/limits.js';
 import { HarnessError } from '../../errors.js';
+import { MAX_TIMER_MS, parseDuration as parseDurationValue, parseInteger, parseRate } from '../values.js';
 import { REPORTER_NAMES, isReporterName, type ReporterName } from '../../reporters/index.js';
 
 export const RUN_OPTIONS = {
@@ -34,9 +36,27 @@ export const RUN_OPTIONS = {
     describe: 'Seed of every generated value (event IDs, bodies, tenant data); printed in the header, random when absent. e.g. --seed 5eed1234',
   },
   timeout: {
+    type: 'string',
+    default: '10000',
+    describe: 'Per-request timeout: milliseconds, or with a unit (ms, s, m); a check may take up to 12 times this. e.g. --timeout 20000 or --timeout 20s',
+  },
+  'max-duration': {
+    type: 'string',
+    describe:
+      'Deadline of the whole run (ms, s, m; a bare number is seconds); the checks not finished by then are recorded as errored and the reports written. ' +
+      'Default: 30 s plus 0.5 s a selected check, at least 3 request timeouts, at most 2 min unless --timeout asks for more; printed in the header. e.g. --max-duration 10m',
+  },
+  'max-consecutive-failures': {
     type: 'number',
-    default: 10_000,
-    describe: 'Per-request timeout in milliseconds; a check may take up to 12 times this. e.g. --timeout 20000',
+    default: 5,
+    describe:
+      'Give up after this many requests in a row timed out, could not connect or were refused by a rate limit: the remaining checks are recorded as errored at once. 0 never gives up. e.g. --max-consecutive-failures 20',
+  },
+  'retry-after-cap': {
+    type: 'string',
+    default: '10s',
+    describe:
+      'Longest 429 Retry-After the run waits for (within the request timeout and the run deadline); a target asking for more is reported as rate limiting. e.g. --retry-after-cap 30s',
   },
   concurrency: {
     type: 'number',
@@ -118,7 +138,10 @@ export interface RunArgs {
   skip?: Array<string | number>;
   strict: boolean;
   seed?: string | number;
-  timeout: number;
+  timeout: string | number;
+  maxDuration?: string | number;
+  maxConsecutiveFailures: number;
+  retryAfterCap: string | number;
   concurrency: number;
   rateLimit?: string | number;
   baseline?: string;
@@ -146,6 +169,11 @@ export interface RunPlan {
   strict: boolean;
   seed?: string;
   timeoutMs: number;
+  /** The run's deadline when given; else the engine derives one from the selection. */
+  maxDurationMs?: number;
+  /** 0: never give up. */
+  maxConsecutiveFailures: number;
+  retryAfterCapMs: number;
   concurrency: number;
   rateLimit?: number;
   baselinePath?: string;
@@ -160,21 +188,12 @@ function usage(message: string, field: string, hint?: string): HarnessError {
 
 /** `20`, `20/s` → 20. */
 export function parseRateLimit(value: string | number): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*s(?:ec(?:ond)?)?)?\s*$/i.exec(String(value));
-  const rate = match ? Number(match[1]) : NaN;
-  if (!Number.isFinite(rate) || rate <= 0) throw usage(`--rate-limit must be a positive number of requests per second, like 20/s (got "${value}")`, '--rate-limit');
-  return rate;
+  return parseRate(value, { flag: '--rate-limit' });
 }
 
 /** `60`, `60s`, `90000ms`, `2m` → milliseconds. A bare number means seconds. */
 export function parseDuration(value: string | number, flag: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(String(value));
-  if (!match) throw usage(`${flag} must be a duration such as 60, 60s, 2m or 90000ms (got "${value}")`, flag);
-  const amount = Number(match[1]);
-  const unit = (match[2] ?? 's').toLowerCase();
-  const ms = unit === 'ms' ? amount : unit === 'm' ? amount * 60_000 : amount * 1000;
-  if (ms <= 0) throw usage(`${flag} must be more than zero`, flag);
-  return Math.round(ms);
+  return parseDurationValue(value, { flag, bare: 's' });
 }
 
 function parseEnvPairs(values: Array<string | number> | undefined): Record<string, string> {
@@ -195,9 +214,8 @@ function networkRequest(value: string): NetworkRequest {
   throw usage(`--image-network takes auto, host or bridge (got "${value}")`, '--image-network');
 }
 
-function positiveInteger(value: number, flag: string): number {
-  if (!Number.isFinite(value) || value < 1 || !Number.isInteger(value)) throw usage(`${flag} must be a positive whole number (got ${value})`, flag);
-  return value;
+function positiveInteger(value: number, flag: string, max = 1024): number {
+  return parseInteger(value, { flag, min: 1, max });
 }
 
 export function parseRunArgs(args: RunArgs): RunPlan {
@@ -211,9 +229,8 @@ export function parseRunArgs(args: RunArgs): RunPlan {
   if (args.image === undefined && (args.imageEnv?.length || args.imagePort !== undefined || args.keepContainer || args.imageNetwork !== 'auto')) {
     throw usage('--image-env, --image-port, --image-network and --keep-container need --image', '--image');
   }
-  if (args.timeout === undefined || !Number.isFinite(args.timeout) || args.timeout <= 0) {
-    throw usage(`--timeout must be a positive number of milliseconds (got ${String(args.timeout)})`, '--timeout');
-  }
+  // A check may take CHECK_TIMEOUT_FACTOR request timeouts: that product must still be a valid timer.
+  const timeoutMs = parseDurationValue(args.timeout ?? '', { flag: '--timeout', bare: 'ms', maxMs: Math.floor(MAX_TIMER_MS / CHECK_TIMEOUT_FACTOR) });
   const reporters = splitPatterns(args.reporter);
   for (const name of reporters) {
     if (!isReporterName(name)) throw usage(`unknown reporter "${name}"; available: ${REPORTER_NAMES.join(', ')}`, '--reporter');
@@ -224,7 +241,7 @@ export function parseRunArgs(args: RunArgs): RunPlan {
       kind: 'image',
       image: args.image,
       env: parseEnvPairs(args.imageEnv),
-      ...(args.imagePort === undefined ? {} : { port: positiveInteger(args.imagePort, '--image-port') }),
+      ...(args.imagePort === undefined ? {} : { port: positiveInteger(args.imagePort, '--image-port', 65_535) }),
       network: networkRequest(args.imageNetwork),
       startupTimeoutMs: parseDuration(args.imageStartupTimeout, '--image-startup-timeout'),
       keepContainer: args.keepContainer,
@@ -241,7 +258,10 @@ export function parseRunArgs(args: RunArgs): RunPlan {
     skip: splitPatterns(args.skip),
     strict: args.strict,
     ...(seed === undefined ? {} : { seed }),
-    timeoutMs: args.timeout,
+    timeoutMs,
+    ...(args.maxDuration === undefined ? {} : { maxDurationMs: parseDurationValue(args.maxDuration, { flag: '--max-duration', bare: 's', minMs: 1000 }) }),
+    maxConsecutiveFailures: parseInteger(args.maxConsecutiveFailures ?? 5, { flag: '--max-consecutive-failures', min: 0, max: 1_000_000 }),
+    retryAfterCapMs: parseDurationValue(args.retryAfterCap ?? '10s', { flag: '--retry-after-cap', bare: 's', minMs: 0, maxMs: 3_600_000 }),
     concurrency: positiveInteger(args.concurrency, '--concurrency'),
     ...(args.rateLimit === undefined ? {} : { rateLimit: parseRateLimit(args.rateLimit) }),
     ...(args.baseline === undefined ? {} : { baselinePath: args.baseline }),

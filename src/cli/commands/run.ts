@@ -5,6 +5,8 @@
 import { resolve } from 'node:path';
 import { randomSeed } from '../../data/fake.js';
 import { loadBaseline, resolveSelection, runConformance } from '../../engine/index.js';
+import { runSecrets } from '../../client/index.js';
+import { HarnessError } from '../../errors.js';
 import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
 import { defineCommand } from '../command.js';
 import { parseRunArgs, RUN_EXAMPLES, RUN_OPTIONS, type RunArgs } from './run-options.js';
@@ -31,7 +33,9 @@ export const runCommand = defineCommand<RunArgs>({
     const outDir = resolve(plan.outDir);
 
     const target = await startTarget(plan.target, seed, outDir);
-    const stopOnSignal = closeOnSignal(target.close);
+    // From here the run has started: a signal stops it, the reports are still written, then the process exits.
+    const interrupt = new AbortController();
+    const stopOnSignal = closeOnSignal(target.close, interrupt);
     try {
       const reporters = createReporters(plan.reporters, {
         outDir,
@@ -47,6 +51,9 @@ export const runCommand = defineCommand<RunArgs>({
         selection: { only: plan.only, skip: plan.skip },
         seed,
         timeoutMs: plan.timeoutMs,
+        ...(plan.maxDurationMs === undefined ? {} : { maxDurationMs: plan.maxDurationMs }),
+        maxConsecutiveFailures: plan.maxConsecutiveFailures,
+        retryAfterCapMs: plan.retryAfterCapMs,
         concurrency: plan.concurrency,
         ...(plan.rateLimit === undefined ? {} : { rateLimit: plan.rateLimit }),
         strict: plan.strict,
@@ -54,8 +61,14 @@ export const runCommand = defineCommand<RunArgs>({
         reporters,
         ...(target.description ? { targetDescription: target.description } : {}),
         ...(target.jwksListenHost === undefined ? {} : { jwksListenHost: target.jwksListenHost }),
+        interrupt: interrupt.signal,
       });
-      return summary.verdict.exitCode;
+      const exitCode = summary.aborted?.signal ? signalExitCode(summary.aborted.signal) : summary.verdict.exitCode;
+      if (summary.aborted && !summary.aborted.signal) {
+        const { code, message, hint } = summary.aborted;
+        process.stderr.write(`${new HarnessError(code, runSecrets().redact(message), hint ? { hint } : {}).format()}\n`);
+      }
+      return exitCode;
     } finally {
       stopOnSignal();
       await target.close();
@@ -63,18 +76,26 @@ export const runCommand = defineCommand<RunArgs>({
   },
 });
 
+/** 128 + the signal's number, as a shell reports a process the signal ended. */
+function signalExitCode(signal: 'SIGINT' | 'SIGTERM'): number {
+  return signal === 'SIGINT' ? 130 : 143;
+}
+
 /** How long an interrupted run waits for the target (a container, the embedded reference) to stop. */
 const SIGNAL_CLOSE_MS = 15_000;
 
 /**
- * Ctrl-C or SIGTERM during a run: stop what the run started (a container would otherwise outlive it), then
- * let the signal end the process as it would have. Returns the function that removes the handlers.
+ * Ctrl-C or SIGTERM during a run (a CI job timeout sends SIGTERM): the first stops the run, which records the
+ * unfinished checks, writes every report and exits 130 / 143 once the target is stopped. A second signal,
+ * or reports that take too long, stop the target and end the process at once.
  */
-function closeOnSignal(close: () => Promise<void>): () => void {
-  const handler = (signal: NodeJS.Signals): void => {
+function closeOnSignal(close: () => Promise<void>, interrupt: AbortController): () => void {
+  let forced = false;
+  const force = (signal: NodeJS.Signals): void => {
+    if (forced) return;
+    forced = true;
     remove();
-    process.stderr.write(`\n${signal}: stopping the target...\n`);
-    const timer = setTimeout(() => process.kill(process.pid, signal), SIGNAL_CLOSE_MS);
+    const timer = setTimeout(() => process.exit(signalExitCode(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM')), SIGNAL_CLOSE_MS);
     void close()
       .catch((error: unknown) => {
         // The process is about to end either way; what could not be stopped (a container) must be said.
@@ -82,14 +103,28 @@ function closeOnSignal(close: () => Promise<void>): () => void {
       })
       .finally(() => {
         clearTimeout(timer);
-        process.kill(process.pid, signal);
+        process.exit(signalExitCode(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM'));
       });
+  };
+  const handler = (signal: NodeJS.Signals): void => {
+    if (interrupt.signal.aborted) {
+      force(signal);
+      return;
+    }
+    const name = signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
+    process.stderr.write(`\n${signal}: stopping the run and writing the reports (${signal} again to quit at once)...\n`);
+    interrupt.abort({ code: 'INTERRUPTED', message: `the run was interrupted by ${name}`, signal: name });
+    // Reports that hang must not hold a CI job past its own timeout.
+    setTimeout(() => force(signal), SIGNAL_REPORT_MS).unref();
   };
   const remove = (): void => {
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);
   };
-  process.once('SIGINT', handler);
-  process.once('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
   return remove;
 }
+
+/** How long an interrupted run may take to write its reports before the process is ended anyway. */
+const SIGNAL_REPORT_MS = 20_000;

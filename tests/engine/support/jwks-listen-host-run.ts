@@ -39,6 +39,8 @@ try {
   process.stdout.write(
     `${JSON.stringify({
       jwksUrl: profile.webhooks.jwt?.serveJwks?.url,
+      // A harness error after the run started ends the run with reports; the summary says which.
+      ...(summary.aborted ? { error: summary.aborted.code } : {}),
       exitCode: summary.verdict.exitCode,
       passed: states.filter((state) => state === 'passed').length,
       notPassed: summary.results.filter((result) => result.state !== 'passed' && result.state !== 'skipped').map((result) => result.id),

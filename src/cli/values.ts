@@ -1,0 +1,116 @@
+/**
+ * One grammar for the numeric values of every command: durations (`250ms`, `10s`, `2m`, `1h30m`), rates
+ * (`500`, `500/s`), sizes (`512`, `64kb`, `5mb`) and lists (`a,b` or repeated). Each parser checks the
+ * value's real range (a timer cannot wait more than 2^31-1 ms: Node fires it after 1 ms instead) and throws
+ * a HarnessError naming the flag, so a typo never starts a run with a nonsense setting.
+ */
+import { formatDuration } from '../engine/limits.js';
+import { HarnessError, type HarnessErrorCode } from '../errors.js';
+
+/** The longest delay a Node timer honours; above it setTimeout fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface ValueOptions {
+  /** The flag, for messages and `field` (e.g. `--timeout`). */
+  flag: string;
+  /** Error code of a bad value: USAGE for `run`, LOAD_CONFIG for `load`. */
+  code?: HarnessErrorCode;
+}
+
+export interface DurationOptions extends ValueOptions {
+  /** What a bare number means: `ms` (run --timeout) or `s` (load, k6's convention). */
+  bare: 'ms' | 's';
+  /** Inclusive bounds in ms; default (0, MAX_TIMER_MS]. `min` 0 allows zero. */
+  minMs?: number;
+  maxMs?: number;
+}
+
+const DURATION_PART = /(\d+(?:\.\d+)?)\s*(ms|s|m|h)/gi;
+const DURATION_SCALE: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+function bad(options: ValueOptions, message: string, hint?: string): HarnessError {
+  return new HarnessError(options.code ?? 'USAGE', message, { field: options.flag, ...(hint ? { hint } : {}) });
+}
+
+
+/** Milliseconds of a duration such as `90000`, `90s`, `1m30s` or `250ms`. */
+export function parseDuration(value: string | number, options: DurationOptions): number {
+  const text = String(value).trim();
+  let ms: number;
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    ms = Number(text) * (options.bare === 'ms' ? 1 : 1000);
+  } else {
+    ms = 0;
+    let consumed = '';
+    for (const match of text.matchAll(DURATION_PART)) {
+      ms += Number(match[1]) * DURATION_SCALE[match[2]!.toLowerCase()]!;
+      consumed += match[0];
+    }
+    if (consumed === '' || consumed.replace(/\s+/g, '') !== text.replace(/\s+/g, '')) {
+      const bareText = options.bare === 'ms' ? 'a bare number is milliseconds' : 'a bare number is seconds';
+      throw bad(options, `"${text}" is not a duration: ${options.flag} must be a duration such as 250ms, 10s, 2m or 1h30m (${bareText})`);
+    }
+  }
+  const maxMs = options.maxMs ?? MAX_TIMER_MS;
+  if (!Number.isFinite(ms) || ms < 0 || (ms === 0 && options.minMs !== 0)) throw bad(options, `${options.flag} must be more than zero; got "${text}"`);
+  if (options.minMs !== undefined && ms < options.minMs) throw bad(options, `${options.flag} must be at least ${formatDuration(options.minMs)}; got "${text}"`);
+  if (ms > maxMs) throw bad(options, `${options.flag} must be at most ${formatDuration(maxMs)}; got "${text}"`);
+  return Math.round(ms);
+}
+
+export interface RateOptions extends ValueOptions {
+  /** Inclusive upper bound, requests per second; default 1,000,000. */
+  max?: number;
+}
+
+/** Requests per second: `20`, `20/s`, `20/sec`. */
+export function parseRate(value: string | number, options: RateOptions): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*s(?:ec(?:ond)?)?)?\s*$/i.exec(String(value));
+  const rate = match ? Number(match[1]) : NaN;
+  if (!Number.isFinite(rate) || rate <= 0) {
+    throw bad(options, `${options.flag} must be a positive number of requests per second, like 20/s (got "${value}")`);
+  }
+  const max = options.max ?? 1_000_000;
+  if (rate > max) throw bad(options, `${options.flag} must be at most ${max}/s (got "${value}")`);
+  return rate;
+}
+
+export interface SizeOptions extends ValueOptions {
+  minBytes?: number;
+  maxBytes: number;
+}
+
+const SIZE_SCALE: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+
+/** Bytes of a size: `512`, `64kb`, `5mb` (binary multiples). */
+export function parseSize(value: string | number, options: SizeOptions): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?b?)\s*$/i.exec(String(value));
+  const bytes = match ? Number(match[1]) * SIZE_SCALE[match[2]!.toLowerCase()]! : NaN;
+  if (!Number.isFinite(bytes)) throw bad(options, `${options.flag} must be a size such as 512, 64kb or 5mb (got "${value}")`);
+  const min = options.minBytes ?? 1;
+  if (bytes < min || bytes > options.maxBytes) {
+    throw bad(options, `${options.flag} must be between ${min} and ${options.maxBytes} bytes (got "${value}")`);
+  }
+  return Math.round(bytes);
+}
+
+export interface IntegerOptions extends ValueOptions {
+  min: number;
+  max: number;
+}
+
+/** A whole number within [min, max]. */
+export function parseInteger(value: string | number | undefined, options: IntegerOptions): number {
+  const n = typeof value === 'number' ? value : Number(String(value ?? '').trim() || NaN);
+  if (!Number.isInteger(n) || n < options.min || n > options.max) {
+    throw bad(options, `${options.flag} must be a whole number from ${options.min} to ${options.max} (got ${String(value)})`);
+  }
+  return n;
+}
+
+/** `a,b` and repeated flags alike: trimmed, empty items dropped. */
+export function parseList(values: ReadonlyArray<string | number> | string | number | undefined): string[] {
+  if (values === undefined) return [];
+  const items = Array.isArray(values) ? values : [values];
+  return items.flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter((item) => item.length > 0);
+}

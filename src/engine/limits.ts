@@ -1,0 +1,32 @@
+/**
+ * The bounds of a run: how long one check may take, how long the whole run may take, when it gives up on
+ * a target that stopped answering, and how long a 429 may hold a request.
+ */
+
+/** A check makes many requests (a pagination walk, a 25-way race): its limit is this many request timeouts. */
+export const CHECK_TIMEOUT_FACTOR = 12;
+/** Requests in a row that timed out, could not connect or were rate-limited before the run gives up. */
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 5;
+/** Longest Retry-After the run honours by default. */
+export const DEFAULT_RETRY_AFTER_CAP_MS = 10_000;
+
+const BASE_MS = 30_000;
+const PER_CHECK_MS = 500;
+const CEILING_MS = 120_000;
+
+/**
+ * The default deadline: 30 s plus 0.5 s a selected check, at most 2 min (the full catalogue against a
+ * healthy target takes well under that), but never less than three request timeouts, so a run with a long
+ * --timeout can still finish a few slow checks.
+ */
+export function defaultMaxDurationMs(selectedChecks: number, timeoutMs: number): number {
+  const bySelection = Math.min(CEILING_MS, BASE_MS + PER_CHECK_MS * selectedChecks);
+  return Math.max(bySelection, 3 * timeoutMs);
+}
+
+/** `2 min`, `1.5 s`, `250 ms`: a duration in a header or message. */
+export function formatDuration(ms: number): string {
+  if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms >= 1000) return `${Number((ms / 1000).toFixed(1))} s`;
+  return `${Math.round(ms)} ms`;
+}

@@ -1,0 +1,96 @@
+/**
+ * Why and when a run stops early: its deadline, a target that stopped answering (N requests in a row timed
+ * out, could not connect or were rate-limited past the cap), or an interruption (SIGINT/SIGTERM). The first
+ * reason wins; the engine then records every unfinished check as errored with it and still writes reports.
+ */
+import type { RequestOutcome } from '../client/types.js';
+import type { HarnessErrorCode } from '../errors.js';
+import { formatDuration } from './limits.js';
+import type { RunAbort } from './types.js';
+
+/** Failure codes that mean the target is not answering (or refuses to): each one extends the streak. */
+const GIVE_UP_CODES: ReadonlySet<string> = new Set(['TIMEOUT', 'TARGET_UNREACHABLE', 'CONNECTION_RESET', 'DNS', 'TLS', 'RATE_LIMITED']);
+
+export class RunGuard {
+  private readonly controller = new AbortController();
+  private abortReason: RunAbort | undefined;
+  private streak = 0;
+  private heardRequests = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly maxConsecutiveFailures: number) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get reason(): RunAbort | undefined {
+    return this.abortReason;
+  }
+
+  abort(reason: RunAbort): void {
+    if (this.abortReason) return;
+    this.abortReason = reason;
+    this.stopDeadline();
+    this.controller.abort();
+  }
+
+  /**
+   * A finished check, for pools whose workers cannot reach the run channel (no request outcomes heard):
+   * a check errored on a transport code counts as one failure, any decided check as an answer.
+   */
+  checkOutcome(state: string, harnessError: { code: string; message: string } | undefined): void {
+    if (this.heardRequests) return;
+    if (state === 'passed' || state === 'failed') this.count({ ok: true });
+    else if (state === 'errored' && harnessError) this.count({ ok: false, code: harnessError.code, message: harnessError.message });
+  }
+
+  /** Counts one request's fate from any worker; a streak of failures long enough stops the run. */
+  outcome(outcome: RequestOutcome): void {
+    this.heardRequests = true;
+    this.count(outcome);
+  }
+
+  private count(outcome: RequestOutcome): void {
+    if (outcome.ok) {
+      this.streak = 0;
+      return;
+    }
+    if (!GIVE_UP_CODES.has(outcome.code)) return;
+    this.streak += 1;
+    if (this.maxConsecutiveFailures > 0 && this.streak >= this.maxConsecutiveFailures) {
+      const code = outcome.code as HarnessErrorCode;
+      const what = code === 'RATE_LIMITED' ? 'were refused by the target\'s rate limit (429)' : 'timed out or could not connect';
+      this.abort({
+        code,
+        message: `gave up: ${this.streak} requests in a row ${what} (--max-consecutive-failures ${this.maxConsecutiveFailures}); the last: ${outcome.message}`,
+      });
+    }
+  }
+
+  /** Stops the run when `ms` have passed. */
+  startDeadline(ms: number): void {
+    this.stopDeadline();
+    this.timer = setTimeout(() => {
+      this.abort({ code: 'DEADLINE', message: `the run reached its deadline of ${formatDuration(ms)} (--max-duration)` });
+    }, ms);
+    this.timer.unref();
+  }
+
+  stopDeadline(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Follows an outside signal (the CLI's SIGINT/SIGTERM handler); its reason, when a RunAbort, is kept. */
+  follow(signal: AbortSignal | undefined): void {
+    if (!signal) return;
+    const onAbort = (): void => this.abort(isRunAbort(signal.reason) ? signal.reason : { code: 'INTERRUPTED', message: 'the run was interrupted' });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
+}
+
+function isRunAbort(value: unknown): value is RunAbort {
+  return typeof value === 'object' && value !== null && typeof (value as RunAbort).code === 'string' && typeof (value as RunAbort).message === 'string';
+}
