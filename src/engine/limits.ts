@@ -24,9 +24,3 @@ export function defaultMaxDurationMs(selectedChecks: number, timeoutMs: number):
   return Math.max(bySelection, 3 * timeoutMs);
 }
 
-/** `2 min`, `1.5 s`, `250 ms`: a duration in a header or message. */
-export function formatDuration(ms: number): string {
-  if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms >= 1000) return `${Number((ms / 1000).toFixed(1))} s`;
-  return `${Math.round(ms)} ms`;
-}

@@ -5,7 +5,7 @@
  */
 import type { RequestOutcome } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
-import { formatDuration } from './limits.js';
+import { formatDuration } from '../values.js';
 import type { RunAbort } from './types.js';
 
 /** Failure codes that mean the target is not answering (or refuses to): each one extends the streak. */

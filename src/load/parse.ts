@@ -2,7 +2,7 @@
  * Parsing of the load flags: durations (`10s`, `2m`, `1h30m`, `250ms`), rates (`500`, `500/s`) and ramp
  * stages (`30s:100,1m:500`). Every error is a LOAD_CONFIG HarnessError naming the flag.
  */
-import { parseDuration } from '../cli/values.js';
+import { parseDuration } from '../values.js';
 import { HarnessError } from '../errors.js';
 
 function configError(message: string, field: string, hint?: string): HarnessError {

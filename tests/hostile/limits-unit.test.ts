@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTargetClient } from '../../src/client/index.js';
 import type { RequestOutcome } from '../../src/client/types.js';
-import { MAX_TIMER_MS, parseDuration, parseInteger, parseList, parseRate, parseSize } from '../../src/cli/values.js';
+import { MAX_TIMER_MS, parseDuration, parseInteger, parseList, parseRate, parseSize } from '../../src/values.js';
 import { defaultMaxDurationMs } from '../../src/engine/limits.js';
 import { RunGuard } from '../../src/engine/run-guard.js';
 import { hostileServer, minimalProfile } from './support.js';

@@ -8,7 +8,7 @@ import type { NetworkRequest } from '../../containers/index.js';
 import { splitPatterns } from '../../engine/selection.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/limits.js';
 import { HarnessError } from '../../errors.js';
-import { MAX_TIMER_MS, parseDuration as parseDurationValue, parseInteger, parseRate } from '../values.js';
+import { MAX_TIMER_MS, parseDuration as parseDurationValue, parseInteger, parseRate } from '../../values.js';
 import { REPORTER_NAMES, isReporterName, type ReporterName } from '../../reporters/index.js';
 
 export const RUN_OPTIONS = {

@@ -4,8 +4,7 @@
  * value's real range (a timer cannot wait more than 2^31-1 ms: Node fires it after 1 ms instead) and throws
  * a HarnessError naming the flag, so a typo never starts a run with a nonsense setting.
  */
-import { formatDuration } from '../engine/limits.js';
-import { HarnessError, type HarnessErrorCode } from '../errors.js';
+import { HarnessError, type HarnessErrorCode } from './errors.js';
 
 /** The longest delay a Node timer honours; above it setTimeout fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -113,4 +112,11 @@ export function parseList(values: ReadonlyArray<string | number> | string | numb
   if (values === undefined) return [];
   const items = Array.isArray(values) ? values : [values];
   return items.flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter((item) => item.length > 0);
+}
+
+/** `2 min`, `1.5 s`, `250 ms`: a duration in a header or message. */
+export function formatDuration(ms: number): string {
+  if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms >= 1000) return `${Number((ms / 1000).toFixed(1))} s`;
+  return `${Math.round(ms)} ms`;
 }
