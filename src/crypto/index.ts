@@ -62,4 +62,17 @@ export {
   type WebhookJwtRefusal,
 } from './webhook-jwt.js';
 export { decodeJwtParts, type DecodedJwt } from './decode.js';
-export { createLocalCa, issueServerCertificate, type PemPair, type ServerCertificateOptions } from './certificates.js';
+export type { PemPair, ServerCertificateOptions } from './certificates.js';
+
+// The certificate functions load @peculiar/x509 (with reflect-metadata and tslib) on first use: every
+// process and suite worker that imports the client imports this module, and only a sandbox with TLS issues
+// certificates; loading x509 eagerly cost each of them ~20 MB and a good part of its start-up.
+type Certificates = typeof import('./certificates.js');
+
+export async function createLocalCa(...args: Parameters<Certificates['createLocalCa']>): ReturnType<Certificates['createLocalCa']> {
+  return (await import('./certificates.js')).createLocalCa(...args);
+}
+
+export async function issueServerCertificate(...args: Parameters<Certificates['issueServerCertificate']>): ReturnType<Certificates['issueServerCertificate']> {
+  return (await import('./certificates.js')).issueServerCertificate(...args);
+}

@@ -1,7 +1,7 @@
 /**
  * runConformance: selection → preflight (does the target answer, which hooks) → JWKS servers → phase 1
- * (every check that leaves the clock alone, in parallel) → phase 2 (clock-moving checks, one worker, one
- * file at a time) → verdict. Reporters see events throughout and the summary at the end.
+ * (every check that leaves the clock alone; `concurrency` checks in flight) → phase 2 (clock-moving checks,
+ * one at a time) → verdict. Reporters see events throughout and the summary at the end.
  */
 import { startProfileJwksServers } from '../client/index.js';
 import { CATALOGUE_VERSION } from '../requirements.js';
@@ -13,7 +13,7 @@ import { preflight } from './preflight.js';
 import { resolveSelection } from './selection.js';
 import type { CheckResult, RunHeader, RunOptions, RunSummary } from './types.js';
 import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
-import { discoverSuites, runPhase } from './vitest-bridge.js';
+import { discoverSuites, openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
 
 /** A check makes many requests (a pagination walk, a 25-way race): its limit is this many request timeouts. */
 export const CHECK_TIMEOUT_FACTOR = 12;
@@ -45,35 +45,35 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
 
   const results = new Map<string, CheckResult>();
   const outsideErrors: RunSummary['harnessErrors'] = [];
-  const suites = discoverSuites();
+  const { form, byGroup: suites } = discoverSuites();
   const suiteGroups = new Set(suites.keys());
   const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
+  let runner: SuiteRunner | undefined;
   try {
-    const phases: Array<{ collector: PhaseCollector; workers: number; parallel: boolean }> = [];
+    const phases: Array<{ collector: PhaseCollector; parallel: boolean }> = [];
     const main = requirements.filter((req) => !req.movesClock);
     const clock = requirements.filter((req) => req.movesClock);
     const concurrency = Math.max(1, Math.floor(options.concurrency));
-    if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), workers: concurrency, parallel: true });
-    if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), workers: 1, parallel: false });
+    if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), parallel: true });
+    if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), parallel: false });
 
-    for (const { collector, workers, parallel } of phases) {
+    for (const { collector, parallel } of phases) {
       const groups = collector.runnableGroups();
       if (groups.length > 0) {
-        const effectiveWorkers = Math.max(1, Math.min(workers, groups.length));
-        const context = runContext(options, capabilities, effectiveWorkers);
+        const files = groups.map((group) => suites.get(group)!);
+        // One vitest and one worker thread for both phases: the suites' concurrent groups keep
+        // `concurrency` checks in flight, so waiting checks overlap without a second thread's memory and
+        // start-up. The clock phase runs its files one after another in that worker.
+        runner ??= await openSuiteRunner({
+          files: [...new Set(phases.flatMap((phase) => phase.collector.runnableGroups()))].map((group) => suites.get(group)!),
+          form,
+          maxWorkers: 1,
+          maxConcurrency: concurrency,
+          testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
+        });
         const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
         try {
-          const { unhandled } = await runPhase(
-            {
-              ids: collector.ids(),
-              files: groups.map((group) => suites.get(group)!),
-              maxWorkers: effectiveWorkers,
-              fileParallelism: parallel,
-              testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
-              context,
-            },
-            collector,
-          );
+          const { unhandled } = await runner.runPhase({ ids: collector.ids(), files, fileParallelism: parallel, context: runContext(options, capabilities) }, collector);
           for (const message of unhandled) outsideErrors.push({ code: 'INTERNAL', message: `${collector.phase} phase: ${message}` });
         } finally {
           stopHeartbeat();
@@ -82,6 +82,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
       collector.finishAll();
     }
   } finally {
+    await runner?.close();
     await jwks.close();
   }
 
@@ -102,12 +103,11 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   return summary;
 }
 
-function runContext(options: RunOptions, capabilities: RunContext['capabilities'], workers: number): RunContext {
-  // The rate limit is for the whole run; every worker has its own client, so each gets a share.
-  const rateLimit = options.rateLimit === undefined ? undefined : options.rateLimit / workers;
+function runContext(options: RunOptions, capabilities: RunContext['capabilities']): RunContext {
+  // The rate limit is for the whole run, and the run's one suite worker has one client that carries it.
   return {
     profile: options.profile,
-    client: { timeoutMs: options.timeoutMs, ...(rateLimit === undefined ? {} : { rateLimit }) },
+    client: { timeoutMs: options.timeoutMs, ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }) },
     seed: options.seed,
     capabilities,
   };

@@ -4,9 +4,10 @@
  * expected vs actual. Needs missing from the profile (or hooks the target does not offer) skip the test
  * with the reason, never pass it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, test, type TestContext } from 'vitest';
-import { createTargetClient } from '../../src/client/index.js';
-import type { TargetClient } from '../../src/client/types.js';
+import { createRecorder, createTargetClient, type InternalRecorder } from '../../src/client/index.js';
+import type { RecordedExchange, TargetClient } from '../../src/client/types.js';
 import type { CheckMeta, RunContext } from '../../src/engine/check-meta.js';
 import { seededFaker, type Faker } from '../../src/data/fake.js';
 import { ConformanceFailure, isConformanceFailure, isHarnessError } from '../../src/errors.js';
@@ -32,11 +33,31 @@ export interface CheckContext {
 
 let sharedClient: TargetClient | undefined;
 
+/**
+ * The exchanges of the check whose code is running. Checks of a concurrent group share one client, so a
+ * position in its recorder no longer says which check sent what: each exchange goes to the check in whose
+ * async context it was sent.
+ */
+const checkExchanges = new AsyncLocalStorage<RecordedExchange[]>();
+
+/** The client's recorder, also handing every exchange to the running check. */
+function attributingRecorder(): InternalRecorder {
+  const inner = createRecorder();
+  return {
+    ...inner,
+    record(raw) {
+      const exchange = inner.record(raw);
+      checkExchanges.getStore()?.push(exchange);
+      return exchange;
+    },
+  };
+}
+
 /** One client per suite worker: token cache and rate limit are shared by the checks of a file. */
 export function suiteClient(): TargetClient {
   if (!sharedClient) {
     const run = inject('acRun');
-    sharedClient = createTargetClient(run.profile, { timeoutMs: run.client.timeoutMs, rateLimit: run.client.rateLimit });
+    sharedClient = createTargetClient(run.profile, { timeoutMs: run.client.timeoutMs, rateLimit: run.client.rateLimit, recorder: attributingRecorder() });
   }
   return sharedClient;
 }
@@ -46,9 +67,15 @@ export interface CheckOptions {
   timeout?: number;
 }
 
+/**
+ * Declares the check. A suite whose checks are independent declares its describe block `concurrent` (the
+ * engine bounds how many run at once); a check that moves the target's clock always runs on its own
+ * (`test.sequential`), even inside such a block.
+ */
 export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const req = requirement(id);
-  test(`${id} ${req.text}`, { timeout: options.timeout }, async (vitestCtx: TestContext) => {
+  const declare = req.movesClock ? test.sequential : test;
+  declare(`${id} ${req.text}`, { timeout: options.timeout }, async (vitestCtx: TestContext) => {
     const run = inject('acRun');
     const meta: CheckMeta = {
       requirementId: id,
@@ -66,7 +93,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
     }
 
     const client = suiteClient();
-    const mark = client.recorder.mark();
+    const exchanges: RecordedExchange[] = [];
     const faker = seededFaker(run.seed, id);
     const ctx: CheckContext = {
       client,
@@ -81,7 +108,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
       },
     };
     try {
-      await body(ctx);
+      await checkExchanges.run(exchanges, () => body(ctx));
     } catch (error) {
       if (isConformanceFailure(error)) {
         meta.failure = { message: error.message, expected: error.expected, actual: error.actual };
@@ -99,7 +126,6 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
       }
       throw error;
     } finally {
-      const exchanges = client.recorder.since(mark);
       meta.exchanges = exchanges.length > MAX_EXCHANGES_PER_CHECK
         ? [...exchanges.slice(0, MAX_EXCHANGES_PER_CHECK - 1), exchanges[exchanges.length - 1]]
         : exchanges;
