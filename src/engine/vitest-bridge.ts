@@ -9,6 +9,7 @@ import type { CheckMeta, RunContext } from './check-meta.js';
 import { packageRoot } from './package-root.js';
 import { idFromTitle, testNamePattern } from './selection.js';
 import { discoverSuites, groupOfModule, type SuiteForm } from './suite-files.js';
+import { suitePool } from './suite-pool.js';
 
 /** What one finished test case said, before the engine maps it onto the catalogue. */
 export interface RawCheckOutcome {
@@ -144,8 +145,9 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
       watch: false,
       reporters: [settings.reporter],
       // Threads, not forked processes: the suites share nothing with the CLI process that isolation would
-      // protect, and a thread starts in a fraction of a process's time and memory.
-      pool: 'threads',
+      // protect, and a thread starts in a fraction of a process's time and memory (suite-pool.ts: vitest's
+      // thread worker with a small young generation).
+      pool: suitePool,
       maxWorkers: Math.max(1, settings.maxWorkers),
       maxConcurrency: Math.max(1, settings.maxConcurrency),
       testTimeout: settings.testTimeoutMs,
