@@ -5,14 +5,16 @@ import { configDefaults, defineConfig } from 'vitest/config';
 //
 // Two lanes, as vitest projects:
 // - `fast` (`npm run test:fast`): unit and quick integration tests, about a minute;
-// - `full` (`npm test`, what .ci/run runs): `fast` plus the files below, which run the CLI or the engine
-//   end to end, the fault self-verification, container images and timed load runs.
+// - `full` (`npm test`, what .ci/run runs): `fast` plus the files below, which spawn the CLI or run the
+//   engine end to end, the fault self-verification, container images and timed load runs.
 // A new slow file joins the full lane by its name (`*.e2e.test.ts`) or by an entry here.
 const FULL_LANE_ONLY = [
   'tests/**/*.e2e.test.ts',
   'tests/faults/self-verification.test.ts',
   'tests/containers/**/*.test.ts',
   'tests/cli/run.test.ts',
+  'tests/cli/run-errors.test.ts',
+  'tests/cli/diff-list.test.ts',
   'tests/engine/jwks-listen-host.test.ts',
   'tests/load/cli.test.ts',
   'tests/load/driver.test.ts',
