@@ -1,85 +1,148 @@
 /**
- * Wall time of a full `access-conformance run` against the embedded reference: the CLI is spawned as a user
- * would run it (node bin/access-conformance.js run), BENCH_RUN_REPEATS times (default 3), and the median is
- * reported. Each run must exit 0; the json report gives the engine's own duration (preflight to verdict,
- * without node start-up and the sandbox's key generation) and the totals.
+ * What a full `access-conformance run` costs: wall time, CPU (user + system, every thread) and peak resident
+ * memory of the CLI process, median of BENCH_RUN_REPEATS runs (default 5), in two settings:
+ *
+ * - **embedded**: `node bin/access-conformance.js run`, as a user runs it: node start-up, the embedded
+ *   reference (tenant, keys, local CA) in the same process, both phases, the report;
+ * - **harness alone**: `run --profile` against a `serve` started beforehand in another process (a fresh one
+ *   per run, so the clock the previous run moved is not carried over), which leaves only the harness's cost.
+ *
+ * CPU and peak RSS come from the process itself (bench/rusage-preload.ts: getrusage at exit, what
+ * /usr/bin/time -v prints). Every run must exit 0; the json report gives the totals.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, type Bench, type BenchReport } from './registry.js';
+import { median, type Bench, type BenchMetric, type BenchReport } from './registry.js';
 
 const BIN = fileURLToPath(new URL('../../bin/access-conformance.js', import.meta.url));
-const REPEATS = Math.max(1, Number(process.env.BENCH_RUN_REPEATS ?? 3));
-const CONCURRENCY = Number(process.env.BENCH_RUN_CONCURRENCY ?? 2);
+/** A URL, which `--import` takes on every platform. */
+const PRELOAD = new URL('./rusage-preload.js', import.meta.url).href;
+const REPEATS = Math.max(1, Number(process.env.BENCH_RUN_REPEATS ?? 5));
 /** A run that takes longer than this is stuck, not slow. */
 const RUN_LIMIT_MS = 600_000;
+const SERVE_READY_MS = 60_000;
 
-interface OneRun {
+export interface RunCost {
   wallMs: number;
-  engineMs: number;
-  passed: number;
-  skipped: number;
+  cpuMs: number;
+  peakRssMiB: number;
   checks: number;
+  passed: number;
 }
 
-function runOnce(outDir: string, seed: string): Promise<OneRun> {
+function spawnMeasured(args: string[], dir: string): Promise<RunCost> {
+  const usageFile = join(dir, 'rusage.json');
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, 'run', '--seed', seed, '--reporter', 'json', '--out', outDir, '--concurrency', String(CONCURRENCY)], {
+    const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args, '--reporter', 'json', '--out', dir], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', AC_BENCH_RUSAGE_OUT: usageFile },
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4000)));
+    child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4000)));
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       const wallMs = Math.round(performance.now() - started);
       if (code !== 0) {
-        reject(new Error(`run exited with ${code} after ${wallMs} ms:\n${output.slice(-2000)}`));
+        reject(new Error(`run exited with ${code} after ${wallMs} ms:\n${output}`));
         return;
       }
-      const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as {
-        durationMs: number;
-        totals: { passed: number; skipped: number; selected: number };
-      };
-      resolve({ wallMs, engineMs: report.durationMs, passed: report.totals.passed, skipped: report.totals.skipped, checks: report.totals.selected });
+      const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { userMs: number; systemMs: number; maxRssKiB: number };
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { totals: { passed: number; selected: number } };
+      resolve({
+        wallMs,
+        cpuMs: Math.round(usage.userMs + usage.systemMs),
+        peakRssMiB: Math.round(usage.maxRssKiB / 1024),
+        checks: report.totals.selected,
+        passed: report.totals.passed,
+      });
     });
   });
 }
 
+/** Starts `serve --hooks`, waits for its profile, and returns how to stop it. */
+async function startServe(dir: string): Promise<{ profile: string; stop(): Promise<void> }> {
+  const profile = join(dir, 'serve.target.json');
+  const child = spawn(process.execPath, [BIN, 'serve', '--hooks', '--profile-out', profile], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  const deadline = Date.now() + SERVE_READY_MS;
+  // serve prints its addresses once the profile is written; polling is bounded by the deadline.
+  while (!existsSync(profile) || !output.includes('\n')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`serve did not become ready: ${output.slice(-2000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { profile, stop };
+}
+
+export async function measureEmbedded(dir: string, seed: string): Promise<RunCost> {
+  return spawnMeasured(['run', '--seed', seed], dir);
+}
+
+export async function measureAgainstServe(dir: string, seed: string): Promise<RunCost> {
+  const serve = await startServe(dir);
+  try {
+    return await spawnMeasured(['run', '--profile', serve.profile, '--seed', seed], dir);
+  } finally {
+    await serve.stop();
+  }
+}
+
+function metrics(setting: string, runs: readonly RunCost[]): BenchMetric[] {
+  const pick = (key: 'wallMs' | 'cpuMs' | 'peakRssMiB'): number[] => runs.map((run) => run[key]);
+  return [
+    { label: `${setting}: wall (median)`, value: Math.round(median(pick('wallMs'))), unit: 'ms' },
+    { label: `${setting}: wall (min–max)`, value: Math.min(...pick('wallMs')), unit: `ms – ${Math.max(...pick('wallMs'))} ms` },
+    { label: `${setting}: CPU user+sys (median)`, value: Math.round(median(pick('cpuMs'))), unit: 'ms' },
+    { label: `${setting}: peak RSS (median)`, value: Math.round(median(pick('peakRssMiB'))), unit: 'MiB' },
+    { label: `${setting}: checks passed / selected`, value: runs[runs.length - 1]!.passed, unit: `/ ${runs[runs.length - 1]!.checks}` },
+  ];
+}
+
 export const runWallBench: Bench = {
   name: 'run-wall',
-  description: `wall time of a full \`run\` against the embedded reference (spawned CLI, median of ${REPEATS})`,
+  description: `wall, CPU and peak RSS of a full \`run\`: embedded reference, and the harness alone against \`serve\` (median of ${REPEATS})`,
   async run(): Promise<BenchReport> {
     const dir = mkdtempSync(join(tmpdir(), 'ac-bench-run-'));
-    const runs: OneRun[] = [];
+    const embedded: RunCost[] = [];
+    const harness: RunCost[] = [];
+    const loadBefore = loadavg()[0]!;
     try {
-      for (let i = 0; i < REPEATS; i += 1) runs.push(await runOnce(join(dir, `run-${i}`), `bench-${i}`));
+      // Interleaved, so both settings share the machine's conditions.
+      for (let i = 0; i < REPEATS; i += 1) {
+        for (const [list, measure, name] of [[embedded, measureEmbedded, 'embedded'], [harness, measureAgainstServe, 'serve']] as const) {
+          const runDir = join(dir, `${name}-${i}`);
+          mkdirSync(runDir, { recursive: true });
+          list.push(await measure(runDir, `bench-${i}`));
+        }
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const walls = runs.map((r) => r.wallMs);
-    const last = runs[runs.length - 1]!;
     return {
       name: 'run-wall',
-      metrics: [
-        { label: 'full run, wall time (median)', value: Math.round(median(walls)), unit: 'ms' },
-        { label: 'full run, wall time (min)', value: Math.min(...walls), unit: 'ms' },
-        { label: 'full run, wall time (max)', value: Math.max(...walls), unit: 'ms' },
-        { label: 'engine time, preflight to verdict (median)', value: Math.round(median(runs.map((r) => r.engineMs))), unit: 'ms' },
-        { label: 'checks selected', value: last.checks, unit: 'checks' },
-        { label: 'checks passed', value: last.passed, unit: 'checks' },
-        { label: 'checks skipped', value: last.skipped, unit: 'checks' },
-      ],
+      metrics: [...metrics('embedded', embedded), ...metrics('harness alone (vs serve)', harness)],
       notes: [
-        `${REPEATS} runs of \`node bin/access-conformance.js run --reporter json --concurrency ${CONCURRENCY}\`, each with its own seed and a fresh embedded reference; every run exited 0.`,
-        'Wall time includes node start-up, tenant generation (key pairs, local CA), vitest start-up for both phases and report writing.',
-        `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; shared machines make these numbers noisy.`,
+        `${REPEATS} interleaved runs of each: \`node bin/access-conformance.js run --seed bench-N\` (embedded) and \`run --profile <serve's profile>\` against a fresh \`serve --hooks\` (harness alone); default --concurrency; every run exited 0.`,
+        'Wall time is the spawned process from start to exit; CPU (user + system, all threads) and peak RSS are the process\'s own getrusage at exit (bench/rusage-preload.ts), as /usr/bin/time -v reports them.',
+        `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before and ${loadavg()[0]!.toFixed(1)} after. On a shared machine wall times vary; CPU and RSS much less.`,
       ],
     };
   },

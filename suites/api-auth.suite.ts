@@ -37,7 +37,7 @@ function alterToken(token: string): string {
 
 const isBearerChallenge = (value: string): boolean => /(^|,)\s*bearer(\s|,|$)/i.test(value);
 
-describe('§5.1 Scheme for API calls', () => {
+describe.concurrent('§5.1 Scheme for API calls', () => {
   check('AUTH-01', async (ctx) => {
     const what = 'entitlement list without Authorization';
     expectStatus(await ctx.client.entitlementsPage(largeApp(ctx), { token: null, label: what }), 401, what);

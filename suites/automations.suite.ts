@@ -27,7 +27,7 @@ async function expectOneRunWithBody(client: TargetClient, listener: 'hmac' | 'jw
   expectContextEquals(run, body, label);
 }
 
-describe('§6 Automation runs', () => {
+describe.concurrent('§6 Automation runs', () => {
   check('RUN-01', async ({ client, faker, profile }) => {
     await expectOneRunWithBody(client, 'hmac', hmacListener(profile).listenerId, sampleBody(faker), 'valid request');
   });

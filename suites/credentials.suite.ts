@@ -42,7 +42,7 @@ function secretJwk(credential: ResolvedCredential): Record<string, unknown> | st
   return decoded.ok ? decoded.jwk : `JWK segment ${decoded.error}`;
 }
 
-describe('§2.1 API credential', () => {
+describe.concurrent('§2.1 API credential', () => {
   check('CRED-01', async (ctx) => {
     everyCredential(ctx, '<random-id>@<hostname>/<use-case>', (credential) => {
       const parts = parseClientId(credential.clientId);

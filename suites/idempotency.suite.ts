@@ -53,7 +53,7 @@ async function duplicateAfter(client: TargetClient, seconds: number, body: strin
   });
 }
 
-describe('§6 Idempotency', () => {
+describe.concurrent('§6 Idempotency', () => {
   check('IDEM-01', async ({ client, faker }) => {
     const eventId = freshEventId();
     const body = JSON.stringify(sampleBody(faker));

@@ -23,7 +23,7 @@ function describeIds(ids: readonly string[] | null): string {
   return ids === null ? 'null' : `[${ids.map((id) => JSON.stringify(id)).join(', ')}]`;
 }
 
-describe('§4.2 List owner IDs of an app', () => {
+describe.concurrent('§4.2 List owner IDs of an app', () => {
   check('OWN-01', async (ctx) => {
     const what = 'owner-ID list of the owners app';
     expectStatus(await listOwners(ctx, what), 200, what);

@@ -61,7 +61,7 @@ function dividingPageSize(count: number): number | undefined {
   return undefined;
 }
 
-describe('§4.4 Pagination', () => {
+describe.concurrent('§4.4 Pagination', () => {
   check('PAGE-01', async (ctx) => expectPageLength(ctx, undefined, 25));
   check('PAGE-02', async (ctx) => expectPageLength(ctx, 0, 10));
   check('PAGE-03', async (ctx) => expectPageLength(ctx, 1, 10));

@@ -65,7 +65,7 @@ function expectExpiresIn(body: Record<string, unknown>, what: string): void {
     'a JSON integer > 0', typeof value === 'number' ? String(value) : `${jsonType(value)} ${JSON.stringify(value)?.slice(0, 40)}`);
 }
 
-describe('§4.1 Obtain an access token', () => {
+describe.concurrent('§4.1 Obtain an access token', () => {
   // Grant methods
   check('TOK-01', async (ctx) => {
     const res = await token(ctx, { method: 'secret', label: 'basic method' });

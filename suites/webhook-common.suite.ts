@@ -36,7 +36,7 @@ import {
 /** Statuses ruling 13 allows for a body over the limit. */
 const OVERSIZE_STATUSES = [400, 413] as const;
 
-describe('§4.3 Inbound webhook: common checks', () => {
+describe.concurrent('§4.3 Inbound webhook: common checks', () => {
   check('WH-01', async ({ client }) => {
     const res = await client.sendWebhook('hmac', { label: 'webhook: valid request' });
     expectAccepted(res, 'valid webhook request');

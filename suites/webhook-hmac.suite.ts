@@ -50,7 +50,7 @@ function otherBody(faker: Faker, body: string): string {
   return other;
 }
 
-describe('§5.4 Webhook HMAC', () => {
+describe.concurrent('§5.4 Webhook HMAC', () => {
   check('WH-HMAC-01', async ({ client }) => {
     const res = await client.sendWebhook('hmac', { label: 'webhook hmac: valid signature' });
     expectAccepted(res, 'correctly signed request');

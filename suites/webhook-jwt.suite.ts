@@ -44,7 +44,7 @@ const MISSING_CLAIMS: ReadonlyArray<[RequirementId, string]> = [
   ['WH-JWT-16', 'htb_s256'],
 ];
 
-describe('§5.4 Webhook JWT', () => {
+describe.concurrent('§5.4 Webhook JWT', () => {
   for (const [id, alg] of ALG_CHECKS) {
     check(id, async ({ client }) => {
       const res = await client.sendWebhook('jwt', { jwt: { alg }, label: `webhook jwt: valid ${alg}` });

@@ -63,14 +63,6 @@ export {
 } from './webhook-jwt.js';
 export { decodeJwtParts, type DecodedJwt } from './decode.js';
 export {
-  createLocalCa,
-  createSelfSignedSigningKey,
-  issueServerCertificate,
-  type PemPair,
-  type SelfSignedSigningKey,
-  type ServerCertificateOptions,
-} from './certificates.js';
-export {
   P256_ORDER,
   SIGNATURE_TAMPERS,
   duplicateClaims,
@@ -81,3 +73,21 @@ export {
   type SignatureTamper,
 } from './jws-tamper.js';
 export { hasDuplicateMember, jwsHasDuplicateMember } from './json-duplicates.js';
+export type { PemPair, SelfSignedSigningKey, ServerCertificateOptions } from './certificates.js';
+
+// The certificate functions load @peculiar/x509 (with reflect-metadata and tslib) on first use: every
+// process and suite worker that imports the client imports this module, and only a sandbox with TLS issues
+// certificates; loading x509 eagerly cost each of them ~20 MB and a good part of its start-up.
+type Certificates = typeof import('./certificates.js');
+
+export async function createLocalCa(...args: Parameters<Certificates['createLocalCa']>): ReturnType<Certificates['createLocalCa']> {
+  return (await import('./certificates.js')).createLocalCa(...args);
+}
+
+export async function issueServerCertificate(...args: Parameters<Certificates['issueServerCertificate']>): ReturnType<Certificates['issueServerCertificate']> {
+  return (await import('./certificates.js')).issueServerCertificate(...args);
+}
+
+export async function createSelfSignedSigningKey(...args: Parameters<Certificates['createSelfSignedSigningKey']>): ReturnType<Certificates['createSelfSignedSigningKey']> {
+  return (await import('./certificates.js')).createSelfSignedSigningKey(...args);
+}

@@ -1,7 +1,7 @@
 /**
  * runConformance: selection → preflight (does the target answer, which hooks) → JWKS servers → phase 1
- * (every check that leaves the clock alone, in parallel) → phase 2 (clock-moving checks, one worker, one
- * file at a time) → verdict. Reporters see events throughout and the summary at the end, on every exit
+ * (every check that leaves the clock alone; `concurrency` checks in flight) → phase 2 (clock-moving checks,
+ * one at a time) → verdict. Reporters see events throughout and the summary at the end, on every exit
  * path: a target that does not answer, the deadline, giving up after consecutive failures, an interruption
  * or a harness error all end with a summary whose `aborted` says why (the unfinished checks errored).
  */
@@ -19,7 +19,7 @@ import { preflight } from './preflight.js';
 import { resolveSelection } from './selection.js';
 import type { CheckResult, RunAbort, RunHeader, RunOptions, RunSummary } from './types.js';
 import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
-import { discoverSuites, runPhase } from './vitest-bridge.js';
+import { discoverSuites, openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
 
 export { CHECK_TIMEOUT_FACTOR } from './limits.js';
 const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -65,14 +65,14 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   const emitter = new Emitter(options.reporters);
   const results = new Map<string, CheckResult>();
   const outsideErrors: RunSummary['harnessErrors'] = [];
-  const suites = discoverSuites();
+  const { form, byGroup: suites } = discoverSuites();
   const suiteGroups = new Set(suites.keys());
   const main = requirements.filter((req) => !req.movesClock);
   const clock = requirements.filter((req) => req.movesClock);
   const concurrency = Math.max(1, Math.floor(options.concurrency));
-  const phases: Array<{ collector: PhaseCollector; workers: number; parallel: boolean }> = [];
-  if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), workers: concurrency, parallel: true });
-  if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), workers: 1, parallel: false });
+  const phases: Array<{ collector: PhaseCollector; parallel: boolean }> = [];
+  if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), parallel: true });
+  if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), parallel: false });
 
   for (const { collector } of phases) collector.onResult = (result) => guard.checkOutcome(result.state, result.harnessError);
   // At once, not after the phase closes: vitest ends the cancelled modules first, and a check they never
@@ -89,27 +89,27 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     emitter.emit('onRunStart', header);
     runStarted = true;
     const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
+    let runner: SuiteRunner | undefined;
     try {
-      for (const { collector, workers, parallel } of phases) {
+      for (const { collector, parallel } of phases) {
         if (guard.signal.aborted) break;
         const groups = collector.runnableGroups();
         if (groups.length > 0) {
-          const effectiveWorkers = Math.max(1, Math.min(workers, groups.length));
-          const context = { ...runContext(options, capabilities, effectiveWorkers, channelName), ...(jwks.control ? { jwksControl: jwks.control } : {}) };
+          // One vitest and one worker thread for both phases: the suites' concurrent groups keep
+          // `concurrency` checks in flight, so waiting checks overlap without a second thread's memory and
+          // start-up. The clock phase runs its files one after another in that worker.
+          runner ??= await openSuiteRunner({
+            files: [...new Set(phases.flatMap((phase) => phase.collector.runnableGroups()))].map((group) => suites.get(group)!),
+            form,
+            maxWorkers: 1,
+            maxConcurrency: concurrency,
+            testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
+          });
+          const context = { ...runContext(options, capabilities, channelName), ...(jwks.control ? { jwksControl: jwks.control } : {}) };
           const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
           try {
-            const { unhandled } = await runPhase(
-              {
-                ids: collector.ids(),
-                files: groups.map((group) => suites.get(group)!),
-                maxWorkers: effectiveWorkers,
-                fileParallelism: parallel,
-                testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
-                context,
-                signal: guard.signal,
-              },
-              collector,
-            );
+            const files = groups.map((group) => suites.get(group)!);
+            const { unhandled } = await runner.runPhase({ ids: collector.ids(), files, fileParallelism: parallel, context, signal: guard.signal }, collector);
             if (!guard.signal.aborted) for (const message of unhandled) outsideErrors.push({ code: 'INTERNAL', message: `${collector.phase} phase: ${message}` });
           } finally {
             stopHeartbeat();
@@ -119,6 +119,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
         collector.finishAll();
       }
     } finally {
+      await runner?.close();
       await jwks.close();
     }
   } catch (error) {
@@ -173,12 +174,15 @@ async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promis
   }
 }
 
-function runContext(options: RunOptions, capabilities: RunContext['capabilities'], workers: number, channel: string): RunContext {
-  // The rate limit is for the whole run; every worker has its own client, so each gets a share.
-  const rateLimit = options.rateLimit === undefined ? undefined : options.rateLimit / workers;
+function runContext(options: RunOptions, capabilities: RunContext['capabilities'], channel: string): RunContext {
+  // The rate limit is for the whole run, and the run's one suite worker has one client that carries it.
   return {
     profile: options.profile,
-    client: { timeoutMs: options.timeoutMs, ...(rateLimit === undefined ? {} : { rateLimit }), retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS },
+    client: {
+      timeoutMs: options.timeoutMs,
+      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+      retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
+    },
     channel,
     seed: options.seed,
     capabilities,

@@ -176,9 +176,9 @@ export interface RunOptions {
   seed: string;
   /** Per-request timeout, ms. */
   timeoutMs: number;
-  /** vitest workers of the main phase. */
+  /** Checks in flight at once in a concurrent suite group (one suite worker). */
   concurrency: number;
-  /** Requests per second across the whole run (split among workers). */
+  /** Requests per second across the whole run. */
   rateLimit?: number;
   /** SHOULD failures fail the run. */
   strict: boolean;

@@ -2,15 +2,14 @@
  * Runs suite files through vitest's Node API and turns each finished test case into a raw check outcome.
  * vitest stays behind this module: the rest of the engine sees groups and checks, never tasks.
  */
-import { readdirSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { createVitest, Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckMeta, RunContext } from './check-meta.js';
 import { packageRoot } from '../package.js';
 import { idFromTitle, testNamePattern } from './selection.js';
-
-const SUITE_SUFFIX = '.suite.ts';
+import { discoverSuites, groupOfModule, type SuiteForm } from './suite-files.js';
+import { suitePool } from './suite-pool.js';
 
 /** What one finished test case said, before the engine maps it onto the catalogue. */
 export interface RawCheckOutcome {
@@ -33,11 +32,10 @@ export interface PhaseSink {
 export interface PhaseRequest {
   /** IDs to run in this phase; only these test titles run. */
   ids: string[];
-  /** Suite files to load (absolute paths). */
+  /** Suite files to load (absolute paths, among the runner's files). */
   files: string[];
-  maxWorkers: number;
+  /** false: one file at a time (the clock phase), so two files never move the clock under each other. */
   fileParallelism: boolean;
-  testTimeoutMs: number;
   context: RunContext;
   /** Stops the phase: vitest cancels, its workers are ended within a bound, whatever they were waiting for. */
   signal?: AbortSignal;
@@ -46,28 +44,7 @@ export interface PhaseRequest {
 /** How long a stopped phase may take to close vitest before the engine goes on without it. */
 const STOP_CLOSE_MS = 5_000;
 
-/** Suite files by group (file name without `.suite.ts`), searched under <root>/suites. */
-export function discoverSuites(root = packageRoot()): Map<string, string> {
-  const found = new Map<string, string>();
-  const dir = join(root, 'suites');
-  let entries: string[];
-  try {
-    entries = readdirSync(dir, { recursive: true }).map(String);
-  } catch {
-    return found;
-  }
-  for (const entry of entries.sort()) {
-    if (!entry.endsWith(SUITE_SUFFIX) || entry.split(/[\\/]/).includes('node_modules')) continue;
-    const group = basename(entry).slice(0, -SUITE_SUFFIX.length);
-    if (!found.has(group)) found.set(group, join(dir, entry));
-  }
-  return found;
-}
-
-export function groupOfModule(moduleId: string): string {
-  const name = basename(moduleId);
-  return name.endsWith(SUITE_SUFFIX) ? name.slice(0, -SUITE_SUFFIX.length) : name;
-}
+export { discoverSuites, groupOfModule };
 
 function errorCode(error: { [key: string]: unknown }): unknown {
   return error.code;
@@ -149,25 +126,35 @@ export interface SuiteVitestSettings {
   root: string;
   /** Suite files (absolute paths). */
   files: readonly string[];
+  /** compiled: dist/suites/*.js imported by Node; source: suites/*.ts through vite's module runner. */
+  form: SuiteForm;
   reporter: Reporter;
   maxWorkers: number;
+  /** Checks of one concurrent describe block in flight at once (per worker). */
+  maxConcurrency: number;
   testTimeoutMs: number;
 }
 
 type VitestOptions = Parameters<typeof createVitest>[1];
 type ViteOverrides = NonNullable<Parameters<typeof createVitest>[2]>;
 
-/** How the suites run under vitest, for the engine's phases and the fault runner's session alike. */
+/** How the suites run under vitest, for the engine's runs and the fault runner's session alike. */
 export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOptions, ViteOverrides] {
   return [
     {
       config: false,
       root: settings.root,
       include: settings.files.map((file) => relative(settings.root, file).split('\\').join('/')),
+      // vitest's default excludes dist/; the include list is exactly the suite files chosen, nothing else.
+      exclude: [],
       watch: false,
       reporters: [settings.reporter],
-      pool: 'threads',
+      // Threads, not forked processes: the suites share nothing with the CLI process that isolation would
+      // protect, and a thread starts in a fraction of a process's time and memory (suite-pool.ts: vitest's
+      // thread worker with a small young generation).
+      pool: suitePool,
       maxWorkers: Math.max(1, settings.maxWorkers),
+      maxConcurrency: Math.max(1, settings.maxConcurrency),
       testTimeout: settings.testTimeoutMs,
       hookTimeout: settings.testTimeoutMs,
       passWithNoTests: true,
@@ -179,6 +166,10 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
       // once per file (each file still gets its own TargetClient through suiteClient()).
       isolate: false,
       coverage: { enabled: false },
+      // Compiled suites are plain ES modules: Node imports them (and the package's compiled src/) itself,
+      // with no vite transform, no module-runner RPC to the main thread and no vi.mock hoisting (the suites
+      // use none).
+      ...(settings.form === 'compiled' ? { experimental: { viteModuleRunner: false, nodeLoader: false } } : {}),
     },
     {
       // A global install may be read-only: vite's cache goes to the temp folder.
@@ -192,74 +183,98 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
 
 export type SuiteVitest = Awaited<ReturnType<typeof createVitest>>;
 
-/**
- * A vitest instance for the suites that the caller drives phase by phase (the fault runner's session):
- * created here so that vitest stays the engine's import, loaded on first use like runPhase's.
- */
-export async function createSuiteVitest(settings: SuiteVitestSettings): Promise<SuiteVitest> {
-  const { createVitest: create } = await import('vitest/node');
-  const [options, viteOverrides] = suiteVitestOptions(settings);
-  return create('test', options, viteOverrides);
+export interface SuiteRunnerSettings {
+  /** Every suite file any phase may run (absolute paths). */
+  files: readonly string[];
+  form: SuiteForm;
+  maxWorkers: number;
+  maxConcurrency: number;
+  testTimeoutMs: number;
 }
 
-/** Runs one phase; resolves with unhandled errors (strings) once every module ended. */
-export async function runPhase(request: PhaseRequest, sink: PhaseSink): Promise<{ unhandled: string[] }> {
+/** One vitest instance that runs phase after phase (and, in the fault runner, target after target). */
+export interface SuiteRunner {
+  runPhase(request: PhaseRequest, sink: PhaseSink): Promise<{ unhandled: string[] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Creates vitest once: vitest/node (and vite with it) is loaded on first use, as `list`, `diff` and
+ * `serve` never need it, and its instance serves every phase that follows.
+ */
+export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<SuiteRunner> {
   const root = packageRoot();
-  debug(`phase: ${request.files.length} files, ${request.ids.length} checks, ${request.maxWorkers} workers`);
-  const bridge = new BridgeReporter(new Set(request.ids), sink);
+  const reporter = new BridgeReporter(new Set(), { moduleStart: () => undefined, check: () => undefined, moduleEnd: () => undefined });
   const savedExitCode = process.exitCode;
-  // Loaded on first use: vitest/node brings vite, which `list`, `diff` and `serve` never need.
   const { createVitest } = await import('vitest/node');
-  const [options, viteOverrides] = suiteVitestOptions({ root, files: request.files, reporter: bridge, maxWorkers: request.maxWorkers, testTimeoutMs: request.testTimeoutMs });
+  const maxWorkers = Math.max(1, settings.maxWorkers);
+  const [options, viteOverrides] = suiteVitestOptions({ root, files: settings.files, form: settings.form, reporter, maxWorkers, maxConcurrency: settings.maxConcurrency, testTimeoutMs: settings.testTimeoutMs });
   const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  const vitest = await createVitest(
-    'test',
-    {
-      ...options,
-      provide: { acRun: request.context },
-      fileParallelism: request.fileParallelism,
-      testNamePattern: testNamePattern(request.ids),
-    },
-    viteOverrides,
-  );
-  debug('vitest created');
+  const vitest = await createVitest('test', options, viteOverrides);
   // vitest's logger ends the process 1 ms after SIGINT/SIGTERM; the CLI's own handler must decide instead
   // (stop the run, write the reports, then exit 130/143).
   for (const name of ['SIGINT', 'SIGTERM'] as const) {
     for (const listener of process.listeners(name)) if (!signalListeners[name].includes(listener)) process.off(name, listener);
   }
-  const { signal } = request;
-  try {
-    const started = vitest.start();
-    if (!signal) await started;
-    else {
-      // A stopped run does not wait for the checks in flight (a hung target holds each for its timeout).
-      started.catch(() => {});
-      let onAbort: (() => void) | undefined;
-      const stopped = new Promise<void>((resolve) => {
-        onAbort = () => resolve();
-        if (signal.aborted) resolve();
-        else signal.addEventListener('abort', onAbort, { once: true });
-      });
-      await Promise.race([started, stopped]);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-      if (signal.aborted) {
-        debug('phase stopped');
-        await vitest.cancelCurrentRun('keyboard-input').catch(() => {});
+  let stopped = false;
+  debug(`vitest created (${settings.form} suites, ${maxWorkers} workers, ${settings.maxConcurrency} checks in flight)`);
+  return {
+    async runPhase(request, sink) {
+      debug(`phase: ${request.files.length} files, ${request.ids.length} checks`);
+      reporter.reset(new Set(request.ids), sink);
+      reporter.unhandled = [];
+      vitest.provide('acRun', request.context);
+      vitest.setGlobalTestNamePattern(testNamePattern(request.ids));
+      try {
+        // One worker runs its files one after another anyway: one call keeps that worker (and the modules it
+        // loaded) for every file, where one call per file would start a worker per file.
+        const together = request.fileParallelism || maxWorkers === 1;
+        for (const batch of together ? [request.files] : request.files.map((file) => [file])) {
+          if (batch.length === 0) continue;
+          if (request.signal?.aborted) break;
+          if (await runUnlessStopped(vitest.runTestFiles(batch), request.signal)) {
+            // A stopped run does not wait for the checks in flight (a hung target holds each for its timeout).
+            debug('phase stopped');
+            stopped = true;
+            await vitest.cancelCurrentRun('keyboard-input').catch(() => {});
+            break;
+          }
+        }
+      } finally {
+        // vitest marks failed tests on the process; the verdict is the engine's, not vitest's.
+        process.exitCode = savedExitCode;
       }
-    }
-    debug('vitest run finished');
-  } finally {
-    const closed = vitest.close();
-    if (signal?.aborted) {
-      closed.catch(() => {});
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_CLOSE_MS).unref())]);
-    } else {
-      await closed;
-    }
-    debug('vitest closed');
-    // vitest marks failed tests on the process; the verdict is the engine's, not vitest's.
-    process.exitCode = savedExitCode;
+      debug('phase finished');
+      return { unhandled: [...reporter.unhandled] };
+    },
+    async close() {
+      const closed = vitest.close();
+      if (stopped) {
+        closed.catch(() => {});
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_CLOSE_MS).unref())]);
+      } else {
+        await closed;
+      }
+      process.exitCode = savedExitCode;
+      debug('vitest closed');
+    },
+  };
+}
+
+/** Waits for `run`, or for `signal` to abort first; true when it was stopped. */
+async function runUnlessStopped(run: Promise<unknown>, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!signal) {
+    await run;
+    return false;
   }
-  return { unhandled: bridge.unhandled };
+  run.catch(() => {});
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  await Promise.race([run, aborted]);
+  if (onAbort) signal.removeEventListener('abort', onAbort);
+  return signal.aborted;
 }

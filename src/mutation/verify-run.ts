@@ -1,7 +1,7 @@
 /**
  * Runs the built CLI as child processes, a few at a time: `run --seed S [--fault F] --only IDS --reporter
  * json --out DIR`, one per plan, and reads each report.json back. Separate processes keep every fault's
- * sandbox, vitest workers and module state apart, and use both cores.
+ * sandbox, vitest worker and module state apart, and use both cores.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { packageRoot } from '../package.js';
+import { DEFAULT_CONCURRENCY } from '../engine/defaults.js';
 import type { CheckState } from '../engine/types.js';
 import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
 import { listFaults } from '../faults/index.js';
@@ -102,12 +103,8 @@ export interface VerifyOptions {
    * `cli`: every fault is a `run --fault` child process, as a user would run it (slower).
    */
   mode?: 'session' | 'cli';
-  /**
-   * vitest workers per worker process (session mode). Default 1: vitest starts new worker threads for every
-   * run, and each thread loads the suites' modules again, so one thread per fault costs least CPU; the
-   * worker processes give the parallelism.
-   */
-  workersPerProcess?: number;
+  /** Checks in flight at once in each worker process, as `run --concurrency`; default the CLI's default. */
+  checksInFlight?: number;
   /** Default: every registered fault. */
   faults?: readonly FaultDefinition[];
   /** Run the clean reference too (default true). */
@@ -199,7 +196,7 @@ export async function verifyFaults(options: VerifyOptions): Promise<Verification
   const started = Date.now();
   const faults = options.faults ?? listFaults();
   const plans: RunPlan[] = faults.map((fault) => planFault(fault));
-  const workersPerProcess = options.workersPerProcess ?? 1;
+  const checksInFlight = options.checksInFlight ?? DEFAULT_CONCURRENCY;
   const cli = {
     cliPath: options.cliPath ?? join(packageRoot(), 'bin', 'access-conformance.js'),
     seed: options.seed,
@@ -213,7 +210,7 @@ export async function verifyFaults(options: VerifyOptions): Promise<Verification
       ? await runAll(plans, cli, options.concurrency, options.onRun)
       : await runInPool(plans, {
           processes: options.concurrency,
-          workersPerProcess,
+          checksInFlight,
           seed: options.seed,
           planTimeoutMs: cli.timeoutMs,
           ...(options.onRun ? { onDone: options.onRun } : {}),

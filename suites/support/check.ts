@@ -4,9 +4,10 @@
  * expected vs actual. Needs missing from the profile (or hooks the target does not offer) skip the test
  * with the reason, never pass it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, test, type TestContext } from 'vitest';
 import { createRecorder, createTargetClient, profileSecrets, type InternalRecorder } from '../../src/client/index.js';
-import type { TargetClient } from '../../src/client/types.js';
+import type { RecordedExchange, TargetClient } from '../../src/client/types.js';
 import type { CheckMeta, RunContext } from '../../src/engine/check-meta.js';
 import { joinRunChannel, type RunChannel } from '../../src/engine/run-channel.js';
 import { seededFaker, type Faker } from '../../src/data/fake.js';
@@ -53,13 +54,32 @@ function runChannel(run: RunContext, recorder: () => InternalRecorder | undefine
   return sharedChannel.channel;
 }
 
+/**
+ * The exchanges of the check whose code is running. Checks of a concurrent group share one client, so a
+ * position in its recorder no longer says which check sent what: each exchange goes to the check in whose
+ * async context it was sent.
+ */
+const checkExchanges = new AsyncLocalStorage<RecordedExchange[]>();
+
+/** The client's recorder, also handing every exchange to the running check. */
+function attributing(inner: InternalRecorder): InternalRecorder {
+  return {
+    ...inner,
+    record(raw) {
+      const exchange = inner.record(raw);
+      checkExchanges.getStore()?.push(exchange);
+      return exchange;
+    },
+  };
+}
+
 /** One client per suite worker: token cache and rate limit are shared by the checks of a file. */
 export function suiteClient(): TargetClient {
   if (!sharedClient) {
     const run = inject('acRun');
     let recorder: InternalRecorder | undefined;
     const channel = runChannel(run, () => recorder);
-    recorder = createRecorder({
+    recorder = attributing(createRecorder({
       secrets: profileSecrets(run.profile),
       onSecret: (value) => {
         // Short values are the checks' own deliberate junk (a wrong secret word), not credentials: shared run-wide
@@ -68,7 +88,7 @@ export function suiteClient(): TargetClient {
         learned.push(value);
         channel?.post({ kind: 'secret', value });
       },
-    });
+    }));
     sharedClient = createTargetClient(run.profile, {
       timeoutMs: run.client.timeoutMs,
       rateLimit: run.client.rateLimit,
@@ -85,9 +105,15 @@ export interface CheckOptions {
   timeout?: number;
 }
 
+/**
+ * Declares the check. A suite whose checks are independent declares its describe block `concurrent` (the
+ * engine bounds how many run at once); a check that moves the target's clock always runs on its own
+ * (`test.sequential`), even inside such a block.
+ */
 export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const req = requirement(id);
-  test(`${id} ${req.text}`, { timeout: options.timeout }, async (vitestCtx: TestContext) => {
+  const declare = req.movesClock ? test.sequential : test;
+  declare(`${id} ${req.text}`, { timeout: options.timeout }, async (vitestCtx: TestContext) => {
     const run = inject('acRun');
     const meta: CheckMeta = {
       requirementId: id,
@@ -105,7 +131,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
     }
 
     const client = suiteClient();
-    const mark = client.recorder.mark();
+    const exchanges: RecordedExchange[] = [];
     const faker = seededFaker(run.seed, id);
     const ctx: CheckContext = {
       client,
@@ -120,7 +146,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
       },
     };
     try {
-      await body(ctx);
+      await checkExchanges.run(exchanges, () => body(ctx));
     } catch (error) {
       if (isConformanceFailure(error)) {
         // Texts a check built from raw values (a header it compared) go through the same rules as exchanges.
@@ -144,7 +170,6 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
         meta.secrets = learned;
         learned = [];
       }
-      const exchanges = client.recorder.since(mark);
       meta.exchanges = exchanges.length > MAX_EXCHANGES_PER_CHECK
         ? [...exchanges.slice(0, MAX_EXCHANGES_PER_CHECK - 1), exchanges[exchanges.length - 1]]
         : exchanges;

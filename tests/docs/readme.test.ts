@@ -1,52 +1,25 @@
 /**
- * README.md carries generated sections (the coverage table from the catalogue, the mutation-score table the
- * fault self-verification writes). This test fails when one is stale; UPDATE_README=1 rewrites them.
+ * README.md carries generated sections (the coverage table from the catalogue, the mutation-score summary
+ * of docs/mutation-score.md) and docs/faults.md a generated fault list. This test only compares: a stale
+ * part fails with the command that writes it (`npm run docs`); no test rewrites a file.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderMarkdownTable } from '../../src/cli/commands/list.js';
-import { allRequirements } from '../../src/requirements.js';
+import { packageRoot } from '../../src/package.js';
+import { README_SECTIONS, expectedFaultsDoc, expectedReadmeSection, readDoc, readmeSection, staleMessage } from '../../scripts/generated-docs.js';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
-const MUTATION_SCORE = fileURLToPath(new URL('../../docs/mutation-score.md', import.meta.url));
+const root = packageRoot();
 
-function section(text: string, name: string): string {
-  const start = `<!-- ${name}:start -->\n`;
-  const end = `<!-- ${name}:end -->`;
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`README.md has no ${name} markers`);
-  return text.slice(from + start.length, to);
-}
+describe('generated documentation', () => {
+  it.each(README_SECTIONS)("README.md's %s section is current", (name) => {
+    expect(existsSync(join(root, 'docs', 'mutation-score.md')), 'docs/mutation-score.md is missing: run `npm run docs`').toBe(true);
+    const expected = expectedReadmeSection(name, readDoc(root, 'docs/mutation-score.md'));
+    expect(readmeSection(readDoc(root, 'README.md'), name), staleMessage(`README.md's ${name} section`)).toBe(expected);
+  });
 
-function withSection(text: string, name: string, body: string): string {
-  const start = `<!-- ${name}:start -->\n`;
-  const from = text.indexOf(start) + start.length;
-  const to = text.indexOf(`<!-- ${name}:end -->`);
-  return text.slice(0, from) + body + text.slice(to);
-}
-
-/** The score table of docs/mutation-score.md (everything before its per-fault list), which README carries. */
-function mutationSummary(doc: string): string {
-  const summary = doc.split(/^## /m)[0].replace(/^# .*\n+/, '').trimEnd();
-  return `${summary}\n\nEvery fault, the requirements it breaks and whether it was caught: [docs/mutation-score.md](docs/mutation-score.md).\n`;
-}
-
-const generated: Array<[string, () => string | undefined]> = [
-  ['coverage', () => `${renderMarkdownTable(allRequirements()).trimEnd()}\n`],
-  ['mutation-score', () => (existsSync(MUTATION_SCORE) ? mutationSummary(readFileSync(MUTATION_SCORE, 'utf8')) : undefined)],
-];
-
-describe('README.md generated sections', () => {
-  it.each(generated)('%s is current', (name, render) => {
-    const expected = render();
-    if (expected === undefined) return expect.fail(`the source of the ${name} section does not exist`);
-    let text = readFileSync(README, 'utf8');
-    if (process.env.UPDATE_README === '1' && section(text, name) !== expected) {
-      text = withSection(text, name, expected);
-      writeFileSync(README, text);
-    }
-    expect(section(text, name), `README.md's ${name} section is stale: run UPDATE_README=1 npx vitest run tests/docs`).toBe(expected);
+  it("docs/faults.md's fault list is the registry's", () => {
+    const current = readDoc(root, 'docs/faults.md');
+    expect(current, staleMessage('docs/faults.md')).toBe(expectedFaultsDoc(current));
   });
 });

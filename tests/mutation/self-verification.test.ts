@@ -1,19 +1,20 @@
 /**
- * Self-verification (issue 5): the suites pass the clean reference and catch every fault, each fault making
- * exactly the checks fail that it declares. Writes docs/mutation-score.md and the fault list of
- * docs/faults.md when every fault ran. Needs the build (npm test builds first): the reference runs through
- * bin/access-conformance.js and the faults in worker processes from dist/.
+ * Self-verification: the suites pass the clean reference and catch every fault, each fault making exactly
+ * the checks fail that it declares. When every fault ran, the result goes to reports/verification.json and
+ * docs/mutation-score.md must match it (`npm run docs -- --from reports/verification.json` writes it; this
+ * test never does). Needs the build (npm test builds first): the reference runs through
+ * bin/access-conformance.js and the faults in worker processes from dist/. AC_FAULTS_ONLY=name,area,…
+ * runs some faults only (`npm run fault -- <name>` runs one).
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { VERIFICATION_RESULT, VERIFICATION_SEED, expectedScoreDoc, readDoc, staleMessage } from '../../scripts/generated-docs.js';
 import { packageRoot } from '../../src/package.js';
-import { renderFaultList, replaceFaultList } from '../../src/mutation/fault-list.js';
 import { getFault, listFaults } from '../../src/faults/index.js';
-import { renderScoreTable } from '../../src/mutation/score-table.js';
 import { verifyFaults, type FaultOutcome, type VerificationResult } from '../../src/mutation/verify.js';
 
-const SEED = 'fault-verification';
+const SEED = VERIFICATION_SEED;
 const CONCURRENCY = Number(process.env.AC_FAULTS_CONCURRENCY ?? '2');
 const ONLY = (process.env.AC_FAULTS_ONLY ?? '').split(',').map((part) => part.trim()).filter(Boolean);
 
@@ -53,10 +54,9 @@ describe('self-verification', () => {
     console.log(summary(result));
 
     if (ONLY.length === 0) {
-      const root = packageRoot();
-      await writeFile(join(root, 'docs', 'mutation-score.md'), renderScoreTable(result));
-      const faultsDoc = join(root, 'docs', 'faults.md');
-      await writeFile(faultsDoc, replaceFaultList(await readFile(faultsDoc, 'utf8'), renderFaultList(listFaults())));
+      const out = join(packageRoot(), VERIFICATION_RESULT);
+      await mkdir(dirname(out), { recursive: true });
+      await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
     }
 
     expect(result.reference?.notPassed ?? [], 'checks that did not pass against the clean reference').toEqual([]);
@@ -66,6 +66,7 @@ describe('self-verification', () => {
     if (ONLY.length === 0) {
       expect(result.score.byLevel.MUST.uncovered, 'MUST requirements no fault breaks').toEqual([]);
       expect(result.score.byLevel.SHOULD.uncovered, 'SHOULD requirements no fault breaks').toEqual([]);
+      expect(readDoc(packageRoot(), 'docs/mutation-score.md'), staleMessage('docs/mutation-score.md', true)).toBe(expectedScoreDoc(result));
     }
   }, 25 * 60_000);
 

@@ -5,6 +5,7 @@
  */
 import type { Options } from 'yargs';
 import type { NetworkRequest } from '../../containers/index.js';
+import { DEFAULT_CONCURRENCY } from '../../engine/defaults.js';
 import { splitPatterns } from '../../engine/selection.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/limits.js';
 import { HarnessError } from '../../errors.js';
@@ -60,8 +61,8 @@ export const RUN_OPTIONS = {
   },
   concurrency: {
     type: 'number',
-    default: 2,
-    describe: 'Suite files run in parallel (vitest workers). Clock-moving checks always run alone, last. e.g. --concurrency 4',
+    default: DEFAULT_CONCURRENCY,
+    describe: 'Checks in flight at once (waiting checks overlap). Clock-moving checks always run alone, last. e.g. --concurrency 8',
   },
   'rate-limit': {
     type: 'string',

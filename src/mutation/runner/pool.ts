@@ -18,8 +18,8 @@ export interface PoolRun {
 
 export interface PoolOptions {
   processes: number;
-  /** vitest workers inside each process. */
-  workersPerProcess: number;
+  /** Checks in flight at once inside each process (its one suite worker's concurrent groups). */
+  checksInFlight: number;
   seed: string;
   timeoutMs?: number;
   /** Kills a worker stuck on one plan this long. */
@@ -45,7 +45,7 @@ export async function runInPool(plans: readonly RunPlan[], options: PoolOptions)
         env: {
           ...process.env,
           NO_COLOR: '1',
-          AC_FAULT_WORKERS: String(options.workersPerProcess),
+          AC_FAULT_CHECKS: String(options.checksInFlight),
           AC_FAULT_TIMEOUT_MS: String(options.timeoutMs ?? 10_000),
         },
       });

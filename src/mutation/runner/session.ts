@@ -12,14 +12,14 @@ import { Emitter } from '../../engine/emitter.js';
 import { packageRoot } from '../../package.js';
 import { preflight } from '../../engine/preflight.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/run-conformance.js';
-import { resolveSelection, testNamePattern } from '../../engine/selection.js';
+import { resolveSelection } from '../../engine/selection.js';
 import type { CheckResult, Phase } from '../../engine/types.js';
-import { BridgeReporter, createSuiteVitest, discoverSuites } from '../../engine/vitest-bridge.js';
+import { discoverSuites, openSuiteRunner } from '../../engine/vitest-bridge.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 
 export interface SessionOptions {
-  /** Suite files run in parallel in the main phase (vitest workers). */
-  workers: number;
+  /** Checks in flight at once in a concurrent suite group (as `run --concurrency`); one suite worker. */
+  checksInFlight: number;
   /** Per-request timeout, as `run --timeout`. */
   timeoutMs: number;
 }
@@ -37,29 +37,23 @@ export interface SuiteSession {
 }
 
 export async function createSuiteSession(options: SessionOptions): Promise<SuiteSession> {
-  const root = packageRoot();
-  const suites = discoverSuites(root);
+  const { form, byGroup: suites } = discoverSuites(packageRoot());
   const suiteGroups = new Set(suites.keys());
-  // Its first phase resets it before any test runs.
-  const reporter = new BridgeReporter(new Set(), { moduleStart: () => undefined, check: () => undefined, moduleEnd: () => undefined });
-  const savedExitCode = process.exitCode;
-  const vitest = await createSuiteVitest({
-    root,
+  const runner = await openSuiteRunner({
     files: [...suites.values()],
-    reporter,
-    maxWorkers: options.workers,
+    form,
+    maxWorkers: 1,
+    maxConcurrency: options.checksInFlight,
     testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
   });
+  let unhandled: string[] = [];
 
-  const phase = async (name: Phase, requirements: ReturnType<typeof resolveSelection>['requirements'], results: Map<string, CheckResult>, context: RunContext, sequential: boolean): Promise<void> => {
+  const phase = async (name: Phase, requirements: ReturnType<typeof resolveSelection>['requirements'], results: Map<string, CheckResult>, context: RunContext, parallel: boolean): Promise<void> => {
     if (requirements.length === 0) return;
     const collector = new PhaseCollector(name, requirements, results, new Emitter([]), suiteGroups);
     const files = collector.runnableGroups().map((group) => suites.get(group)!);
-    reporter.reset(new Set(collector.ids()), collector);
-    vitest.provide('acRun', context);
-    vitest.setGlobalTestNamePattern(testNamePattern(collector.ids()));
-    // The clock phase: one file at a time, so two checks never move the clock under each other.
-    for (const batch of sequential ? files.map((file) => [file]) : [files]) await vitest.runTestFiles(batch);
+    const phaseRun = await runner.runPhase({ ids: collector.ids(), files, fileParallelism: parallel, context }, collector);
+    unhandled.push(...phaseRun.unhandled);
     collector.finishAll();
   };
 
@@ -68,22 +62,20 @@ export async function createSuiteSession(options: SessionOptions): Promise<Suite
       const { requirements } = resolveSelection({ only: [...ids], skip: [] });
       const { capabilities } = await preflight(profile, options.timeoutMs);
       const results = new Map<string, CheckResult>();
-      reporter.unhandled = [];
+      unhandled = [];
       const jwks = await startProfileJwksServers(profile);
       const context: RunContext = { profile, client: { timeoutMs: options.timeoutMs }, seed, capabilities, ...(jwks.control ? { jwksControl: jwks.control } : {}) };
       try {
-        await phase('main', requirements.filter((req) => !req.movesClock), results, context, false);
-        await phase('clock', requirements.filter((req) => req.movesClock), results, context, true);
+        await phase('main', requirements.filter((req) => !req.movesClock), results, context, true);
+        await phase('clock', requirements.filter((req) => req.movesClock), results, context, false);
       } finally {
         await jwks.close();
-        process.exitCode = savedExitCode;
       }
       const ordered = requirements.map((req) => results.get(req.id)).filter((result): result is CheckResult => result !== undefined);
-      return { results: ordered, harnessErrors: [...reporter.unhandled], capabilities };
+      return { results: ordered, harnessErrors: [...unhandled], capabilities };
     },
     async close() {
-      await vitest.close();
-      process.exitCode = savedExitCode;
+      await runner.close();
     },
   };
 }

@@ -3,6 +3,7 @@
  * session.ts), as the parent asks over IPC. Each fault gets its own sandbox (tenant, keys, ports), started
  * with the fault's customisation exactly as `run --fault` starts it, and closed before the next.
  */
+import { DEFAULT_CONCURRENCY } from '../../engine/defaults.js';
 import { loadProfile } from '../../profile/index.js';
 import { startSandbox } from '../../tenant/index.js';
 import { getFault } from '../../faults/index.js';
@@ -37,9 +38,9 @@ async function runFault(session: SuiteSession, request: RunRequest): Promise<Run
 }
 
 async function main(): Promise<void> {
-  const workers = Number(process.env.AC_FAULT_WORKERS ?? '1');
+  const checksInFlight = Number(process.env.AC_FAULT_CHECKS ?? String(DEFAULT_CONCURRENCY));
   const timeoutMs = Number(process.env.AC_FAULT_TIMEOUT_MS ?? '10000');
-  const session = await createSuiteSession({ workers, timeoutMs });
+  const session = await createSuiteSession({ checksInFlight, timeoutMs });
   let queue = Promise.resolve();
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'exit') {

@@ -1,0 +1,61 @@
+/**
+ * Where the suite files are, and in which form. The build compiles suites/ with the rest of the package
+ * (dist/suites/*.suite.js next to dist/src/): an engine that runs from dist/ runs those, imported by Node
+ * itself, so nothing is transformed at run time. An engine that runs from its TypeScript sources (the
+ * project's own tests, under vitest) runs suites/*.suite.ts through vite's module runner, so a suite edit
+ * is seen without a build and the two never mix versions.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HarnessError } from '../errors.js';
+import { packageRoot } from '../package.js';
+
+export type SuiteForm = 'compiled' | 'source';
+
+export interface SuiteFiles {
+  form: SuiteForm;
+  /** Suite file by group (file name without `.suite.js` / `.suite.ts`), absolute paths. */
+  byGroup: Map<string, string>;
+}
+
+const SUFFIX: Record<SuiteForm, string> = { compiled: '.suite.js', source: '.suite.ts' };
+
+/** `compiled` when this module itself was loaded from the build (dist/src/engine/), else `source`. */
+export function engineForm(moduleUrl: string = import.meta.url): SuiteForm {
+  const path = fileURLToPath(moduleUrl);
+  return path.includes(`${sep}dist${sep}src${sep}engine${sep}`) ? 'compiled' : 'source';
+}
+
+function suiteDir(root: string, form: SuiteForm): string {
+  return form === 'compiled' ? join(root, 'dist', 'suites') : join(root, 'suites');
+}
+
+/** The file's group, whichever form it has; the name itself when it is no suite file. */
+export function groupOfModule(moduleId: string): string {
+  const name = basename(moduleId);
+  for (const suffix of Object.values(SUFFIX)) if (name.endsWith(suffix)) return name.slice(0, -suffix.length);
+  return name;
+}
+
+/**
+ * Suite files by group, searched recursively under suites/ (or dist/suites/): any file list, so suites
+ * added later need no registration here. A compiled engine without compiled suites is a broken install.
+ */
+export function discoverSuites(root = packageRoot(), form: SuiteForm = engineForm()): SuiteFiles {
+  const dir = suiteDir(root, form);
+  const byGroup = new Map<string, string>();
+  if (!existsSync(dir)) {
+    if (form === 'compiled') {
+      throw new HarnessError('INTERNAL', `the compiled suites are missing (${dir})`, { hint: 'run `npm run build` in the package folder' });
+    }
+    return { form, byGroup };
+  }
+  const entries = readdirSync(dir, { recursive: true }).map(String).sort();
+  for (const entry of entries) {
+    if (!entry.endsWith(SUFFIX[form]) || entry.split(/[\\/]/).includes('node_modules')) continue;
+    const group = basename(entry).slice(0, -SUFFIX[form].length);
+    if (!byGroup.has(group)) byGroup.set(group, join(dir, entry));
+  }
+  return { form, byGroup };
+}
