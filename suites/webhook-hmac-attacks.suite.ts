@@ -59,7 +59,7 @@ describe('§5.4 Webhook HMAC: comparison attacks', () => {
       const signature = mangle(valid);
       if (signature === valid) return ctx.skip(`the valid digest "${valid}" is unchanged ${what}; this check cannot say anything for it`);
       const res = await ctx.client.sendWebhook('hmac', { ...parts, hmac: { signature }, label: `webhook hmac: valid digest ${what}` });
-      assertSent(res, 'webhook-signature', signature);
+      assertSent(res, 'webhook-signature', signature, (text) => ctx.client.recorder.redact(text));
       expectStatus(res, 401, `the valid digest ${what}`);
     });
   }

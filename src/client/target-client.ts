@@ -79,7 +79,12 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
       scope: `webhook/${webhookCount}`,
     });
     for (const secret of built.secrets) recorder.addSecret(secret);
-    for (const value of built.ephemeral) recorder.addEphemeralSecret(value);
+    // A credential sent again in a repeated header line is as secret as the first line's.
+    const repeatedCredentials = Object.entries(webhookOptions.repeatHeaders ?? {})
+      .filter(([name]) => CREDENTIAL_LINES.has(name.toLowerCase()))
+      .flatMap(([, values]) => values);
+    const ephemeral = [...built.ephemeral, ...repeatedCredentials];
+    for (const value of ephemeral) recorder.addEphemeralSecret(value);
     return transport.send({
       method: built.method,
       url: built.url,
@@ -87,7 +92,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
       body: built.body,
       label: webhookOptions.label ?? `webhook to ${listenerId}`,
       ...(webhookOptions.repeatHeaders ? { repeatedHeaders: webhookOptions.repeatHeaders } : {}),
-      ephemeral: built.ephemeral,
+      ephemeral,
     });
   };
 
@@ -141,3 +146,6 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
   };
   return client;
 }
+
+/** Headers whose repeated lines carry a credential of the request (redacted like the first line). */
+const CREDENTIAL_LINES = new Set(['webhook-signature', 'authorization']);
