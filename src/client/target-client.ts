@@ -15,7 +15,8 @@ import { createTransport } from './transport.js';
 import type { ClientOptions, ExchangeRecorder, TargetClient, WebhookOptions } from './types.js';
 import { buildWebhook, type WebhookAuth } from './webhooks.js';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export { DEFAULT_TIMEOUT_MS } from '../defaults.js';
+import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 

@@ -4,6 +4,7 @@
  */
 import { createLoadTransport, type LoadTransport } from './load-transport.js';
 import { startProfileJwksServers } from '../client/index.js';
+import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { HarnessError } from '../errors.js';
 import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';
 import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
@@ -55,7 +56,7 @@ export interface LoadOutcome {
   written?: WrittenReport;
 }
 
-export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: 10_000 } as const;
+export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: DEFAULT_TIMEOUT_MS } as const;
 
 /**
  * Applied when no --threshold names `errors`: a run where most requests fail is not a passing run, even when

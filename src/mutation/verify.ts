@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { packageRoot } from '../package.js';
-import { DEFAULT_CONCURRENCY } from '../engine/defaults.js';
+import { DEFAULT_CONCURRENCY } from '../defaults.js';
 import type { CheckState } from '../engine/types.js';
 import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
 import { listFaults } from '../faults/index.js';

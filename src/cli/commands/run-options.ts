@@ -5,7 +5,7 @@
  */
 import type { Options } from 'yargs';
 import type { NetworkRequest } from '../../containers/index.js';
-import { DEFAULT_CONCURRENCY } from '../../engine/defaults.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '../../defaults.js';
 import { splitPatterns } from '../../engine/selection.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/limits.js';
 import { HarnessError } from '../../errors.js';
@@ -38,7 +38,7 @@ export const RUN_OPTIONS = {
   },
   timeout: {
     type: 'string',
-    default: '10000',
+    default: String(DEFAULT_TIMEOUT_MS),
     describe: 'Per-request timeout: milliseconds, or with a unit (ms, s, m); a check may take up to 12 times this. e.g. --timeout 20000 or --timeout 20s',
   },
   'max-duration': {

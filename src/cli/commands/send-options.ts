@@ -4,6 +4,7 @@
  * the values that need no file or network; the body is checked once read (send.ts).
  */
 import type { Options } from 'yargs';
+import { DEFAULT_TIMEOUT_MS } from '../../defaults.js';
 import { HarnessError } from '../../errors.js';
 import { HMAC_LISTENER_KEYS, JWT_LISTENER_KEYS } from '../../profile/document.js';
 import type { ListenerKey } from '../../profile/types.js';
@@ -69,7 +70,7 @@ export const SEND_OPTIONS = {
   },
   timeout: {
     type: 'number',
-    default: 10_000,
+    default: DEFAULT_TIMEOUT_MS,
     describe: 'Request timeout in milliseconds. e.g. --timeout 30000',
   },
 } as const satisfies Record<string, Options>;

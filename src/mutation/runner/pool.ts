@@ -5,6 +5,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { DEFAULT_TIMEOUT_MS } from '../../defaults.js';
 import { packageRoot } from '../../package.js';
 import type { RunPlan } from '../verify-plan.js';
 import type { ParentMessage, RunReport, WorkerMessage } from './protocol.js';
@@ -45,10 +46,9 @@ export async function runInPool(plans: readonly RunPlan[], options: PoolOptions)
         env: {
           ...process.env,
           NO_COLOR: '1',
-          AC_FAULT_CHECKS: String(options.checksInFlight),
-          AC_FAULT_TIMEOUT_MS: String(options.timeoutMs ?? 10_000),
         },
       });
+
       // The last few KB of the worker's stderr explain a crash (a stale build, a module that fails to load).
       let tail = '';
       child.stderr?.on('data', (chunk: Buffer) => {
@@ -56,6 +56,11 @@ export async function runInPool(plans: readonly RunPlan[], options: PoolOptions)
       });
       stderrTails.set(child, () => tail);
       const onMessage = (message: WorkerMessage): void => {
+        if (message.type === 'started') {
+          const init: ParentMessage = { type: 'init', checksInFlight: options.checksInFlight, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+          child.send(init);
+          return;
+        }
         if (message.type !== 'ready') return;
         child.off('message', onMessage);
         resolve(child);

@@ -22,8 +22,17 @@ export interface RunRequest {
 }
 
 export type WorkerMessage =
+  /** Listening: the parent answers with its InitRequest (sent only now, so it cannot arrive unheard). */
+  | { type: 'started' }
   | { type: 'ready' }
   | { type: 'result'; job: number; report: RunReport; durationMs: number }
   | { type: 'failed'; job: number; error: string; durationMs: number };
 
-export type ParentMessage = RunRequest | { type: 'exit' };
+/** The first message a worker gets: how its suite session runs. */
+export interface InitRequest {
+  type: 'init';
+  checksInFlight: number;
+  timeoutMs: number;
+}
+
+export type ParentMessage = InitRequest | RunRequest | { type: 'exit' };

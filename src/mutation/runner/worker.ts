@@ -3,11 +3,10 @@
  * session.ts), as the parent asks over IPC. Each fault gets its own sandbox (tenant, keys, ports), started
  * with the fault's customisation exactly as `run --fault` starts it, and closed before the next.
  */
-import { DEFAULT_CONCURRENCY } from '../../engine/defaults.js';
 import { loadProfile } from '../../profile/index.js';
 import { startSandbox } from '../../tenant/index.js';
 import { getFault } from '../../faults/index.js';
-import type { ParentMessage, RunReport, RunRequest, WorkerMessage } from './protocol.js';
+import type { InitRequest, ParentMessage, RunReport, RunRequest, WorkerMessage } from './protocol.js';
 import { createSuiteSession, type SuiteSession } from './session.js';
 
 function send(message: WorkerMessage): void {
@@ -38,11 +37,20 @@ async function runFault(session: SuiteSession, request: RunRequest): Promise<Run
 }
 
 async function main(): Promise<void> {
-  const checksInFlight = Number(process.env.AC_FAULT_CHECKS ?? String(DEFAULT_CONCURRENCY));
-  const timeoutMs = Number(process.env.AC_FAULT_TIMEOUT_MS ?? '10000');
-  const session = await createSuiteSession({ checksInFlight, timeoutMs });
+  process.on('disconnect', () => process.exit(0));
+  const init = await new Promise<InitRequest>((resolve) => {
+    const onInit = (message: ParentMessage): void => {
+      if (message.type !== 'init') return;
+      process.off('message', onInit);
+      resolve(message);
+    };
+    process.on('message', onInit);
+    send({ type: 'started' });
+  });
+  const session = await createSuiteSession({ checksInFlight: init.checksInFlight, timeoutMs: init.timeoutMs });
   let queue = Promise.resolve();
   process.on('message', (message: ParentMessage) => {
+    if (message.type === 'init') return;
     if (message.type === 'exit') {
       queue = queue.then(async () => {
         await session.close();
@@ -60,7 +68,6 @@ async function main(): Promise<void> {
       }
     });
   });
-  process.on('disconnect', () => process.exit(0));
   send({ type: 'ready' });
 }
 
