@@ -56,7 +56,7 @@ export interface LoadOutcome {
   written?: WrittenReport;
 }
 
-export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: DEFAULT_TIMEOUT_MS } as const;
+export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: DEFAULT_TIMEOUT_MS, dupPool: 100, pageSize: 25 } as const;
 
 /**
  * Applied when no --threshold names `errors`: a run where most requests fail is not a passing run, even when
@@ -130,13 +130,13 @@ function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedP
     case 'webhook-hmac':
       return hmacSource(common);
     case 'webhook-duplicates':
-      return duplicatesSource({ ...common, dupPool: options.dupPool });
+      return duplicatesSource({ ...common, dupPool: options.dupPool ?? LOAD_DEFAULTS.dupPool });
     case 'webhook-jwt':
       return jwtSource({ ...common, alg: options.alg, corpus });
     case 'token':
       return tokenSource({ profile, peakRate, tokenMethod: options.tokenMethod });
     case 'pages':
-      return pagesSource({ profile, peakRate, pageSize: options.pageSize });
+      return pagesSource({ profile, peakRate, pageSize: options.pageSize ?? LOAD_DEFAULTS.pageSize });
   }
 }
 

@@ -9,9 +9,7 @@ import { resolve } from 'node:path';
 import { startProfileJwksServers } from '../../client/index.js';
 import { EXIT, HarnessError } from '../../errors.js';
 import {
-  DEFAULT_ERROR_THRESHOLD,
   MAX_WEBHOOK_JWT_EXP_SECONDS,
-  SCENARIOS,
   describeWindow,
   parseCount,
   parseDurationMs,
@@ -26,6 +24,7 @@ import {
 import { loadProfile } from '../../profile/index.js';
 import type { HmacListenerKey, JwtAlg } from '../../profile/types.js';
 import { defineCommand } from '../command.js';
+import { LOAD_OPTIONS } from './load-options.js';
 
 interface LoadArgs {
   action?: string;
@@ -60,34 +59,7 @@ export const loadCommand = defineCommand<LoadArgs>({
   builder: (y) =>
     y
       .positional('action', { type: 'string', choices: ['prepare'], describe: 'prepare: sign a webhook-jwt corpus for load/webhook-jwt.js' })
-      .option('profile', { type: 'string', describe: 'Target profile (none: start the embedded reference for the run)' })
-      .option('scenario', { type: 'string', choices: [...SCENARIOS], default: 'webhook-hmac', describe: 'What to send' })
-      .option('rate', { type: 'string', describe: 'Arrivals per second (open model), with --duration; e.g. 500 or 500/s' })
-      .option('duration', { type: 'string', describe: 'How long to send, e.g. 10s, 2m, 1h' })
-      .option('stages', { type: 'string', describe: "Ramp instead of a constant rate: '30s:100,1m:500' (duration:rate, linear)" })
-      .option('connections', { type: 'number', describe: 'Keep-alive connections to the target (default 64)' })
-      .option('max-in-flight', { type: 'number', describe: 'Requests outstanding at once; arrivals beyond it are dropped and counted (default 10000)' })
-      .option('max-requests', { type: 'number', describe: 'Stop after this many requests' })
-      .option('body-bytes', { type: 'number', describe: 'Webhook body size in bytes, up to the target limit (default 1024)' })
-      .option('alg', { type: 'string', choices: ['RS256', 'ES256', 'EdDSA'], describe: 'webhook-jwt: which signing key of the listener' })
-      .option('listener', { type: 'string', choices: ['hmac', 'hmacSecond'], describe: 'HMAC listener of the profile (default hmac)' })
-      .option('token-method', { type: 'string', choices: ['secret', 'assertion'], describe: 'token: grant method (default secret)' })
-      .option('corpus', { type: 'string', describe: 'webhook-jwt: replay a prepared corpus instead of signing during the run' })
-      .option('dup-pool', { type: 'number', describe: 'webhook-duplicates: accepted event IDs re-sent round-robin (default 100)' })
-      .option('page-size', { type: 'number', describe: 'pages: page_size (default 25)' })
-      .option('timeout', { type: 'string', describe: 'Per-request timeout, priming and set-up included (default 10s)' })
-      .option('threshold', {
-        type: 'string',
-        array: true,
-        default: [] as string[],
-        describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off)`,
-      })
-      .option('out', { type: 'string', describe: 'Report directory (default reports); with prepare: the corpus file' })
-      .option('seed', { type: 'string', describe: 'Seed of bodies and of the embedded reference' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No progress line each second' })
-      .option('count', { type: 'number', describe: 'prepare: requests in the corpus (≥ rate × duration of the k6 run)' })
-      .option('exp-in', { type: 'number', describe: `prepare: seconds until the JWTs expire (60..${MAX_WEBHOOK_JWT_EXP_SECONDS}, default ${MAX_WEBHOOK_JWT_EXP_SECONDS})` })
-      .option('serve-jwks', { type: 'boolean', default: false, describe: "prepare: keep serving the listener's JWKS (profile serveJwks) until Ctrl-C or expiry" }) as never,
+      .options(LOAD_OPTIONS) as never,
   run: async (args) => (args.action === 'prepare' ? prepare(args) : load(args)),
 });
 
