@@ -7,7 +7,8 @@ export { runLoad, LOAD_DEFAULTS, DEFAULT_ERROR_THRESHOLD, type LoadOptions, type
 export { ArrivalSchedule, type ScheduleSpec } from './schedule.js';
 export { parseDurationMs, parseRate, parseStages, parseCount, formatMs, type Stage } from './parse.js';
 export { parseThreshold, evaluateThresholds, type Threshold, type ThresholdResult } from './thresholds.js';
-export { buildReport, writeReport, type LoadReport, type LoadRunConfig, type WrittenReport } from './report.js';
+export { buildReport, type LoadReport, type LoadRunConfig } from './report.js';
+export { writeReport, type WrittenReport } from './report-writer.js';
 export { summaryText, progressLine } from './report-text.js';
 export { LoadStats, BEHIND_MS, type IntervalRow, type LatencySummary } from './stats.js';
 export { drive, type DriveOptions, type DriveResult, type StopReason } from './driver.js';

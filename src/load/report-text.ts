@@ -1,6 +1,7 @@
 /** Console output of `load`: the progress line each second and the final summary (stderr / stdout). */
 import { formatMs } from './parse.js';
-import type { LoadReport, WrittenReport } from './report.js';
+import type { LoadReport } from './report.js';
+import type { WrittenReport } from './report-writer.js';
 import type { IntervalRow } from './stats.js';
 
 export function progressLine(row: IntervalRow, state: { inFlight: number; elapsedMs: number }): string {

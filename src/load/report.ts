@@ -3,12 +3,9 @@
  * self-contained HTML page. It never holds a secret: only the target's name and base URL, listener IDs and
  * counts.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { toolVersion } from '../package.js';
 import type { DriveResult, StopReason } from './driver.js';
 import type { Stage } from './parse.js';
-import { renderHtmlReport } from './report-html.js';
 import type { ArrivalSchedule } from './schedule.js';
 import type { Scenario } from './source.js';
 import { summarize, type IntervalRow, type LatencySummary, type LoadStats } from './stats.js';
@@ -157,21 +154,4 @@ export function buildReport(input: BuildReportInput): LoadReport {
     thresholds,
     passed: thresholds.every((t) => t.ok),
   };
-}
-
-export interface WrittenReport {
-  json: string;
-  html: string;
-}
-
-/** Writes `load-<scenario>.json` and `.html` into `dir` (created if missing). */
-export async function writeReport(report: LoadReport, dir: string): Promise<WrittenReport> {
-  await mkdir(dir, { recursive: true });
-  const base = join(dir, `load-${report.scenario}`);
-  const json = `${base}.json`;
-  const html = `${base}.html`;
-  // NaN (no data) is not JSON: write null.
-  await writeFile(json, `${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
-  await writeFile(html, renderHtmlReport(report));
-  return { json, html };
 }

@@ -10,7 +10,8 @@ import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.
 import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
 import { drive } from './driver.js';
 import type { Stage } from './parse.js';
-import { buildReport, writeReport, type LoadReport, type LoadRunConfig, type WrittenReport } from './report.js';
+import { buildReport, type LoadReport, type LoadRunConfig } from './report.js';
+import { writeReport, type WrittenReport } from './report-writer.js';
 import { progressLine } from './report-text.js';
 import { ArrivalSchedule, type ScheduleSpec } from './schedule.js';
 import { pagesSource, tokenSource } from './source-api.js';

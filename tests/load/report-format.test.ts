@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReport, LOAD_REPORT_FORMAT, LOAD_REPORT_FORMAT_VERSION, writeReport } from '../../src/load/report.js';
+import { buildReport, LOAD_REPORT_FORMAT, LOAD_REPORT_FORMAT_VERSION } from '../../src/load/report.js';
+import { writeReport } from '../../src/load/report-writer.js';
 import { ArrivalSchedule } from '../../src/load/schedule.js';
 import { LoadStats } from '../../src/load/stats.js';
 
