@@ -4,7 +4,7 @@
  * Every failure leaves here as a HarnessError with a stable code.
  */
 import { rootCertificates } from 'node:tls';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HarnessError } from '../errors.js';
 import type { InternalRecorder } from './recorder.js';
@@ -100,6 +100,138 @@ export function makeHttpResponse(status: number, headers: Record<string, string>
   };
 }
 
+interface AttemptContext {
+  options: TransportOptions;
+  agent: Agent;
+  inFlight: Set<() => void>;
+}
+
+/** One attempt of a request: sent, its answer read within the bounds, recorded (also when it failed). */
+async function attempt(ctx: AttemptContext, req: TransportRequest): Promise<HttpResponse> {
+  const { options, agent, inFlight } = ctx;
+  const { recorder } = options;
+  const timeoutMs = req.timeoutMs ?? options.timeoutMs;
+  const bodyBuffer = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
+  const sentHeaders = { ...req.headers };
+  if (bodyBuffer !== undefined && !Object.keys(sentHeaders).some((name) => name.toLowerCase() === 'content-length')) {
+    sentHeaders['content-length'] = String(bodyBuffer.length);
+  }
+  const wireHeaders = withRepeatedHeaders(sentHeaders, req.repeatedHeaders);
+  const startedAt = Date.now();
+  const started = performance.now();
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  let cancelled = false;
+  const cancel = (): void => {
+    cancelled = true;
+    controller.abort();
+  };
+  inFlight.add(cancel);
+  let status: number | undefined;
+  let headers: Record<string, string> = {};
+  const chunks: Buffer[] = [];
+  let received = 0;
+
+  const record = (error?: HarnessError, body?: Buffer): RecordedExchange =>
+    recorder.record({
+      label: req.label,
+      request: { method: req.method, url: req.url, headers: sentHeaders, body: bodyBuffer },
+      ...(status === undefined ? {} : { response: { status, headers, body: body ?? Buffer.concat(chunks), bodyBytes: received } }),
+      ...(error ? { error: { code: error.code, message: error.message } } : {}),
+      startedAt,
+      durationMs: performance.now() - started,
+      ...(req.ephemeral ? { ephemeral: req.ephemeral } : {}),
+    });
+
+  const fail = (error: unknown): never => {
+    const harnessError = toTransportError(error, {
+      method: req.method,
+      url: recorder.redact(req.url),
+      timeoutMs,
+      connectTimeoutMs: options.connectTimeoutMs,
+      timedOut,
+      closed: cancelled,
+    });
+    record(harnessError);
+    options.onOutcome?.({ ok: false, code: harnessError.code, message: harnessError.message });
+    throw harnessError;
+  };
+
+  try {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch (error) {
+      return fail(Object.assign(new Error('invalid URL'), { code: 'ERR_INVALID_URL', cause: error }));
+    }
+    const response = await agent
+      .request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: req.method as Parameters<Agent['request']>[0]['method'],
+        headers: wireHeaders,
+        body: bodyBuffer ?? null,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      })
+      .catch(fail);
+    status = response.statusCode;
+    headers = flattenHeaders(response.headers);
+    const limit = req.maxResponseBytes ?? options.maxResponseBytes;
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      // Destroying an unread undici body emits an abort error; it is expected here, so swallow it.
+      response.body.on('error', () => {});
+      response.body.destroy();
+      received = declared;
+      return fail(responseTooLarge(req.method, recorder.redact(req.url), limit));
+    }
+    let tooLarge = false;
+    try {
+      tooLarge = await readBounded(response.body, (buf) => {
+        received += buf.length;
+        if (received > limit) return false;
+        chunks.push(buf);
+        return true;
+      });
+    } catch (error) {
+      return fail(error);
+    }
+    if (tooLarge) return fail(responseTooLarge(req.method, recorder.redact(req.url), limit));
+    const body = Buffer.concat(chunks);
+    if (req.secretsIn) {
+      for (const secret of req.secretsIn(status, body)) recorder.addSecret(secret);
+    }
+    const exchange = record(undefined, body);
+    return makeHttpResponse(status, headers, body, exchange);
+  } finally {
+    clearTimeout(timer);
+    inFlight.delete(cancel);
+  }
+}
+
+/**
+ * Reads a response body chunk by chunk; `take` keeps a chunk or says it passed the bound (false). Past the
+ * bound the body is destroyed and true returned: a target that streams without end must not fill the
+ * harness's memory.
+ */
+async function readBounded(body: Dispatcher.ResponseData['body'], take: (chunk: Buffer) => boolean): Promise<boolean> {
+  for await (const chunk of body) {
+    if (!take(chunk as Buffer)) {
+      // Destroying an unread undici body emits an abort error; it is expected here, so swallow it.
+      body.on('error', () => {});
+      body.destroy();
+      return true;
+    }
+  }
+  return false;
+}
+
 export function createTransport(options: TransportOptions): Transport {
   const ca = options.ca ? [...rootCertificates, options.ca] : undefined;
   const agent = new Agent({
@@ -115,119 +247,8 @@ export function createTransport(options: TransportOptions): Transport {
   const max429 = options.max429Retries ?? 3;
   /** Aborts of the requests in flight, so close() can end them. */
   const inFlight = new Set<() => void>();
+  const ctx: AttemptContext = { options, agent, inFlight };
   let closing = false;
-
-  async function attempt(req: TransportRequest): Promise<HttpResponse> {
-    const timeoutMs = req.timeoutMs ?? options.timeoutMs;
-    const bodyBuffer = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
-    const sentHeaders = { ...req.headers };
-    if (bodyBuffer !== undefined && !Object.keys(sentHeaders).some((name) => name.toLowerCase() === 'content-length')) {
-      sentHeaders['content-length'] = String(bodyBuffer.length);
-    }
-    const wireHeaders = withRepeatedHeaders(sentHeaders, req.repeatedHeaders);
-    const startedAt = Date.now();
-    const started = performance.now();
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    let cancelled = false;
-    const cancel = (): void => {
-      cancelled = true;
-      controller.abort();
-    };
-    inFlight.add(cancel);
-    let status: number | undefined;
-    let headers: Record<string, string> = {};
-    const chunks: Buffer[] = [];
-    let received = 0;
-
-    const record = (error?: HarnessError, body?: Buffer): RecordedExchange =>
-      recorder.record({
-        label: req.label,
-        request: { method: req.method, url: req.url, headers: sentHeaders, body: bodyBuffer },
-        ...(status === undefined ? {} : { response: { status, headers, body: body ?? Buffer.concat(chunks), bodyBytes: received } }),
-        ...(error ? { error: { code: error.code, message: error.message } } : {}),
-        startedAt,
-        durationMs: performance.now() - started,
-        ...(req.ephemeral ? { ephemeral: req.ephemeral } : {}),
-      });
-
-    const fail = (error: unknown): never => {
-      const harnessError = toTransportError(error, {
-        method: req.method,
-        url: recorder.redact(req.url),
-        timeoutMs,
-        connectTimeoutMs: options.connectTimeoutMs,
-        timedOut,
-        closed: cancelled,
-      });
-      record(harnessError);
-      options.onOutcome?.({ ok: false, code: harnessError.code, message: harnessError.message });
-      throw harnessError;
-    };
-
-    try {
-      let url: URL;
-      try {
-        url = new URL(req.url);
-      } catch (error) {
-        return fail(Object.assign(new Error('invalid URL'), { code: 'ERR_INVALID_URL', cause: error }));
-      }
-      const response = await agent
-        .request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: req.method as Parameters<Agent['request']>[0]['method'],
-          headers: wireHeaders,
-          body: bodyBuffer ?? null,
-          signal: controller.signal,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        })
-        .catch(fail);
-      status = response.statusCode;
-      headers = flattenHeaders(response.headers);
-      const limit = req.maxResponseBytes ?? options.maxResponseBytes;
-      const declared = Number(headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) {
-        // Destroying an unread undici body emits an abort error; it is expected here, so swallow it.
-        response.body.on('error', () => {});
-        response.body.destroy();
-        received = declared;
-        return fail(responseTooLarge(req.method, recorder.redact(req.url), limit));
-      }
-      let tooLarge = false;
-      try {
-        for await (const chunk of response.body) {
-          const buf = chunk as Buffer;
-          received += buf.length;
-          if (received > limit) {
-            // Stop reading: a target that streams without end must not fill the harness's memory.
-            tooLarge = true;
-            response.body.on('error', () => {});
-            response.body.destroy();
-            break;
-          }
-          chunks.push(buf);
-        }
-      } catch (error) {
-        return fail(error);
-      }
-      if (tooLarge) return fail(responseTooLarge(req.method, recorder.redact(req.url), limit));
-      const body = Buffer.concat(chunks);
-      if (req.secretsIn) {
-        for (const secret of req.secretsIn(status, body)) recorder.addSecret(secret);
-      }
-      const exchange = record(undefined, body);
-      return makeHttpResponse(status, headers, body, exchange);
-    } finally {
-      clearTimeout(timer);
-      inFlight.delete(cancel);
-    }
-  }
 
   const retryAfterCap = options.retryAfterCapMs ?? MAX_RETRY_AFTER_MS;
 
@@ -259,7 +280,7 @@ export function createTransport(options: TransportOptions): Transport {
             hint: 'Create a new client, or close it only after the last request.',
           });
         }
-        const response = await attempt(req);
+        const response = await attempt(ctx, req);
         if (response.status !== 429) options.onOutcome?.({ ok: true });
         if (response.status !== 429 || req.retryOn429 === false) return response;
         if (retry >= max429) {
