@@ -39,28 +39,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     else guard.outcome(message.outcome);
   });
 
-  let header: RunHeader = {
-    tool: { name: TOOL_NAME, version: toolVersion() },
-    catalogueVersion: CATALOGUE_VERSION,
-    profileName: options.profile.name,
-    target: options.profile.baseUrl,
-    ...(options.targetDescription ? { targetDescription: options.targetDescription } : {}),
-    seed: options.seed,
-    date: new Date(startedAt).toISOString(),
-    selection: { only: options.selection.only, skip: options.selection.skip, selected: requirements.length },
-    strict: options.strict,
-    settings: {
-      timeoutMs: options.timeoutMs,
-      concurrency: options.concurrency,
-      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-      maxDurationMs,
-      maxConsecutiveFailures: options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
-      retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
-    },
-    capabilities: { clock: false, runs: false },
-    notes: [],
-    selectedIds: requirements.map((req) => req.id),
-  };
+  let header = runHeader(options, requirements.map((req) => req.id), startedAt, maxDurationMs);
 
   const emitter = new Emitter(options.reporters);
   const results = new Map<string, CheckResult>();
@@ -150,6 +129,32 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   emitter.emit('onRunEnd', summary);
   await emitter.flush();
   return summary;
+}
+
+/** The run's header before the preflight (capabilities and notes are filled in once it answered). */
+function runHeader(options: RunOptions, selectedIds: string[], startedAt: number, maxDurationMs: number): RunHeader {
+  return {
+    tool: { name: TOOL_NAME, version: toolVersion() },
+    catalogueVersion: CATALOGUE_VERSION,
+    profileName: options.profile.name,
+    target: options.profile.baseUrl,
+    ...(options.targetDescription ? { targetDescription: options.targetDescription } : {}),
+    seed: options.seed,
+    date: new Date(startedAt).toISOString(),
+    selection: { only: options.selection.only, skip: options.selection.skip, selected: selectedIds.length },
+    strict: options.strict,
+    settings: {
+      timeoutMs: options.timeoutMs,
+      concurrency: options.concurrency,
+      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+      maxDurationMs,
+      maxConsecutiveFailures: options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
+      retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
+    },
+    capabilities: { clock: false, runs: false },
+    notes: [],
+    selectedIds,
+  };
 }
 
 /** A harness error keeps its code, message and hint; anything else is a harness bug. */
