@@ -11,10 +11,9 @@ import type { RequirementId } from '../src/requirements.js';
 import { check, type CheckContext } from './support/check.js';
 import { fail } from './support/expect.js';
 import { losslessDifference, parseLossless, type LosslessValue } from './support/lossless-json.js';
-import { expectAccepted, RUN_APPEAR_MS } from './support/webhook-expect.js';
+import { expectAccepted, POLL_MS, RUN_APPEAR_MS, sleep } from './support/webhook-expect.js';
 import { freshEventId, hmacListener } from './support/webhook-values.js';
 
-const POLL_MS = 50;
 /** The runs hook lists every run of the listener; as in the client's hooks, a far larger bound than usual. */
 const RUNS_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
@@ -63,7 +62,7 @@ async function losslessContext(client: TargetClient, listenerId: string, eventId
     const run = runs.find((entry) => entry instanceof Map && entry.get('eventId') === eventId);
     if (run instanceof Map && run.has('context')) return run.get('context')!;
     if (Date.now() >= deadline) fail(`no run of event ${eventId} in the runs hook within ${RUN_APPEAR_MS} ms after its 200`, 'one run', 'no run');
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 

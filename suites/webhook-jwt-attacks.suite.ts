@@ -21,12 +21,11 @@ import {
   startBait,
   type Variant,
 } from './support/jwt-attacks.js';
-import { expectSetupAccepted } from './support/webhook-expect.js';
+import { expectSetupAccepted, POLL_MS, sleep } from './support/webhook-expect.js';
 import { freshEventId, jwtListener, sampleBody, webhookUrl } from './support/webhook-values.js';
 
 /** How long a key rotated into the JWKS may take to be accepted, and how often to try (WH-JWT-X19). */
 const ROTATION_DEADLINE_MS = 20_000;
-const ROTATION_POLL_MS = 250;
 
 const is401 = (res: HttpResponse): boolean => res.status === 401;
 
@@ -264,7 +263,7 @@ describe('§5.4 Webhook JWT: known attacks', () => {
       const label = `webhook jwt: key rotated in (try ${tries})`;
       last = await sendRetryingReset(() => ctx.client.sendWebhook('jwt', { jwt: { key: rotated }, label }));
       if (last.status === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, ROTATION_POLL_MS));
+      await sleep(POLL_MS);
     }
     ctx.note(`key rotated in: ${last?.status === 200 ? `accepted after ${Date.now() - started} ms (${tries} tries)` : `not accepted in ${tries} tries`}`);
     expectThat(last?.status === 200, `a JWT signed by a key added to the JWKS under a new kid was not accepted within ${ROTATION_DEADLINE_MS / 1000} s`,

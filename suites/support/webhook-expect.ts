@@ -17,7 +17,8 @@ export const NO_RUN_WATCH_MS = 1_000;
 /** Interval between two readings of the runs hook; no wait in the suites is a fixed sleep longer than this. */
 export const POLL_MS = 100;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The one timer of the suites: a poll's pause (tests/suites/waits.test.ts keeps it so). */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function expectAccepted(res: HttpResponse, what: string): void {
   expectStatus(res, 200, what);
