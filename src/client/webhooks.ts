@@ -139,7 +139,9 @@ export async function buildWebhook(listenerId: string, auth: WebhookAuth, option
       standardBase64: hmac.standardBase64,
     });
     headers['webhook-signature'] = signature;
-    ephemeral.push(signature);
+    // HTTP drops whitespace around a field value (RFC 7230 §3.2.4): a target that echoes the value echoes
+    // it trimmed, and that form must be redacted too.
+    ephemeral.push(...new Set([signature, signature.trim()].filter((value) => value !== '')));
   } else if ('jwtKeys' in auth) {
     const jwt = options.jwt ?? {};
     let authorization = jwt.authorization;
