@@ -8,3 +8,6 @@ export const DEFAULT_CONCURRENCY = 4;
 
 /** Per-request timeout when `--timeout` is not given (ms). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The Client Secret's service-domain segment `serve` writes: the one the official SDKs check. */
+export const DEFAULT_SECRET_DOMAIN = 'conductorone.com';

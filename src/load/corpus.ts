@@ -9,13 +9,14 @@ import { HarnessError } from '../errors.js';
 import type { JwtAlg, ResolvedJwtListener, ResolvedProfile, SigningJwk } from '../profile/types.js';
 import { loadBodies } from './bodies.js';
 import { startSigner } from './signer.js';
+import { MAX_WEBHOOK_JWT_EXP_SECONDS } from './constants.js';
+
+export { MAX_WEBHOOK_JWT_EXP_SECONDS };
 
 export const CORPUS_FORMAT = 'access-conformance/webhook-jwt-corpus';
 export const CORPUS_VERSION = 1;
 /** Seconds past the run kept in hand: k6's default gracefulStop (30 s) and clock skew. */
 export const CORPUS_MARGIN_SECONDS = 35;
-/** service.md §5.4: a webhook JWT's exp is within 10 minutes of the current time. */
-export const MAX_WEBHOOK_JWT_EXP_SECONDS = 600;
 
 export interface CorpusEntry {
   eventId: string;

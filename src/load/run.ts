@@ -2,9 +2,9 @@
  * `runLoad`: one load run from options to report. Opens the target (or the embedded reference), builds the
  * scenario's request source, drives the schedule, and writes the JSON and HTML reports.
  */
+import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS } from './constants.js';
 import { createLoadTransport, type LoadTransport } from './load-transport.js';
 import { startProfileJwksServers } from '../client/index.js';
-import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { HarnessError } from '../errors.js';
 import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';
 import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
@@ -57,13 +57,7 @@ export interface LoadOutcome {
   written?: WrittenReport;
 }
 
-export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: DEFAULT_TIMEOUT_MS, dupPool: 100, pageSize: 25 } as const;
 
-/**
- * Applied when no --threshold names `errors`: a run where most requests fail is not a passing run, even when
- * nobody asked. `--threshold 'errors<=100%'` turns it off.
- */
-export const DEFAULT_ERROR_THRESHOLD = 'errors<1%';
 
 function withDefaultErrorThreshold(expressions: string[]): string[] {
   const namesErrors = expressions.some((expression) => {
@@ -236,3 +230,5 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     await cleanup();
   }
 }
+
+export { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS };

@@ -4,8 +4,10 @@
  * signing.
  */
 import type { LoadRequest } from './load-transport.js';
+import { SCENARIOS } from './constants.js';
 
-export const SCENARIOS = ['webhook-hmac', 'webhook-jwt', 'webhook-duplicates', 'token', 'pages'] as const;
+export { SCENARIOS };
+
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface RequestSource {

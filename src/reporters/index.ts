@@ -14,6 +14,7 @@ import { HtmlReporter } from './html.js';
 import { JsonReporter } from './json.js';
 import { JunitReporter } from './junit.js';
 import { MarkdownReporter } from './markdown.js';
+import { REPORTER_NAMES, isReporterName, type ReporterName } from './names.js';
 
 export const REPORTERS = {
   console: ConsoleReporter,
@@ -22,15 +23,9 @@ export const REPORTERS = {
   html: HtmlReporter,
   markdown: MarkdownReporter,
   github: GithubReporter,
-} as const satisfies Record<string, new (ctx: ReporterContext) => EngineReporter>;
+} as const satisfies Record<ReporterName, new (ctx: ReporterContext) => EngineReporter>;
 
-export type ReporterName = keyof typeof REPORTERS;
-
-export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
-
-export function isReporterName(name: string): name is ReporterName {
-  return Object.prototype.hasOwnProperty.call(REPORTERS, name);
-}
+export { REPORTER_NAMES, isReporterName, type ReporterName };
 
 /** Builds the requested reporters (unknown name → USAGE), file reporters first and the console last. */
 export function createReporters(names: readonly string[], ctx: ReporterContext): EngineReporter[] {

@@ -3,6 +3,7 @@
  * apps, owners, entitlements, listener IDs), so two sandboxes with one seed list the same things; keys and
  * secrets are always fresh randomness and never written anywhere but the profile and its PEM files.
  */
+import { DEFAULT_SECRET_DOMAIN } from '../defaults.js';
 import { isIP } from 'node:net';
 import { createLocalCa, issueServerCertificate, type PemPair } from '../crypto/certificates.js';
 import { generateClientSecret } from '../crypto/client-secret.js';
@@ -44,7 +45,7 @@ export interface GenerateTenantOptions {
  * before sending anything otherwise); the Go SDK ignores the segment. It names the service that issued
  * the secret, not the tenant, so it is independent of the tenant's host. The suites assume no domain.
  */
-export const DEFAULT_SECRET_DOMAIN = 'conductorone.com';
+export { DEFAULT_SECRET_DOMAIN };
 
 /** TEST-NET-3 and the IPv6 documentation prefix: no client ever connects from there. */
 export const UNREACHABLE_CIDRS = ['203.0.113.0/24', '2001:db8::/32'];

@@ -4,7 +4,7 @@
  * driver's default") are quoted from LOAD_DEFAULTS, so --help and the driver cannot disagree.
  */
 import type { Options } from 'yargs';
-import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, MAX_WEBHOOK_JWT_EXP_SECONDS, SCENARIOS } from '../../load/index.js';
+import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, MAX_WEBHOOK_JWT_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
 
 export const LOAD_OPTIONS = {
   profile: { type: 'string', describe: 'Target profile (none: start the embedded reference for the run)' },

@@ -10,7 +10,7 @@ import { splitPatterns } from '../../engine/selection.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/limits.js';
 import { HarnessError } from '../../errors.js';
 import { MAX_TIMER_MS, parseDuration as parseDurationValue, parseInteger, parseRate } from '../../values.js';
-import { REPORTER_NAMES, isReporterName, type ReporterName } from '../../reporters/index.js';
+import { REPORTER_NAMES, isReporterName, type ReporterName } from '../../reporters/names.js';
 
 export const RUN_OPTIONS = {
   profile: {

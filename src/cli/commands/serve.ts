@@ -1,19 +1,13 @@
 /**
  * `access-conformance serve`: the reference implementation with a generated tenant, for client developers
  * and for running the harness by hand. Writes the target profile, prints where things are (never a
- * secret), and stays up until SIGINT or SIGTERM.
+ * secret), and stays up until SIGINT or SIGTERM. The handler (serve-handler.ts) loads only when it runs.
  */
-import { dirname, join, relative } from 'node:path';
 import type { Options } from 'yargs';
-import { HarnessError } from '../../errors.js';
-import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
-import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
-import { DEFAULT_SECRET_DOMAIN, UNREACHABLE_CIDRS } from '../../tenant/generate.js';
-import { sandboxProfileFiles } from '../../tenant/profile.js';
+import { DEFAULT_SECRET_DOMAIN } from '../../defaults.js';
 import { defineCommand } from '../command.js';
-import { shellLiteral } from '../../escape.js';
 
-interface ServeArgs {
+export interface ServeArgs {
   seed?: string;
   port: number;
   host: string;
@@ -67,157 +61,6 @@ export const serveCommand = defineCommand<ServeArgs>({
   command: 'serve',
   describe: 'Run the reference implementation with a generated tenant and write its target profile',
   builder: (y) => y.options(SERVE_OPTIONS) as never,
-  run: async (args) => {
-    const options = validate(args);
-    const sandbox = await startSandbox({ ...options, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
-    process.stdout.write(describeSandbox(sandbox, options.faults));
-    await waitForSignal();
-    process.stdout.write('Stopping the sandbox...\n');
-    await sandbox.close();
-    return 0;
-  },
+  run: async (args) => (await import('./serve-handler.js')).serveHandler(args),
 });
 
-interface ServeOptions {
-  seed?: string;
-  port: number;
-  host: string;
-  profilePath: string;
-  hooks: boolean;
-  publicBaseUrl?: string;
-  jwksHost?: string;
-  secretDomain: string;
-  tls: boolean;
-  faults: FaultDefinition[];
-}
-
-function validate(args: ServeArgs): ServeOptions {
-  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65_535) {
-    throw new HarnessError('USAGE', `--port must be an integer from 0 to 65535 (got ${String(args.port)})`, { field: '--port' });
-  }
-  if (args.host.trim() === '') throw new HarnessError('USAGE', '--host must not be empty', { field: '--host' });
-  if (args['profile-out'].trim() === '') throw new HarnessError('USAGE', '--profile-out must not be empty', { field: '--profile-out' });
-  if (args.seed !== undefined && args.seed.trim() === '') throw new HarnessError('USAGE', '--seed must not be empty', { field: '--seed' });
-  let publicBaseUrl: string | undefined;
-  if (args['public-url'] !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(args['public-url']);
-    } catch {
-      url = undefined;
-    }
-    if (url === undefined || !/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search !== '') {
-      throw new HarnessError('USAGE', `--public-url must be an http(s) base URL without a path, e.g. http://203.0.113.7:8080 (got "${args['public-url']}")`, {
-        field: '--public-url',
-      });
-    }
-    publicBaseUrl = url.origin;
-    if (args.tls && url.protocol !== 'https:') {
-      throw new HarnessError('USAGE', `--tls serves HTTPS, so --public-url must be an https URL (got "${args['public-url']}")`, { field: '--public-url' });
-    }
-  }
-  const jwksHost = args['jwks-host'];
-  if (jwksHost !== undefined && !/^[A-Za-z0-9.\-:]+$/.test(jwksHost)) {
-    throw new HarnessError('USAGE', `--jwks-host must be a hostname or IP address (got "${jwksHost}")`, { field: '--jwks-host' });
-  }
-  const secretDomain = args['secret-domain'];
-  // The secret is four colon-separated parts: the segment can hold neither ":" nor whitespace.
-  if (!/^[A-Za-z0-9.\-]+$/.test(secretDomain)) {
-    throw new HarnessError('USAGE', `--secret-domain must be a domain name: letters, digits, "." and "-" (got "${secretDomain}")`, {
-      field: '--secret-domain',
-    });
-  }
-  const faults = args.fault.map((name) => {
-    const fault = getFault(name);
-    if (fault === undefined) {
-      const known = listFaults().map((f) => f.name);
-      throw new HarnessError('USAGE', `unknown fault "${name}"`, {
-        field: '--fault',
-        hint: known.length > 0 ? `Available faults: ${known.join(', ')}.` : 'No faults are available in this build.',
-      });
-    }
-    return fault;
-  });
-  return {
-    seed: args.seed,
-    port: args.port,
-    host: args.host,
-    profilePath: args['profile-out'],
-    hooks: args.hooks,
-    publicBaseUrl,
-    jwksHost,
-    secretDomain,
-    tls: args.tls,
-    faults,
-  };
-}
-
-/** What a user needs to start talking to the sandbox: addresses and IDs, never a secret. */
-export function describeSandbox(sandbox: Sandbox, faults: readonly FaultDefinition[] = []): string {
-  const { tenant } = sandbox;
-  const l = tenant.listeners;
-  const a = tenant.apps;
-  const counted = (app: { appId: string; entitlements: unknown[] }): string => `${app.appId} (${app.entitlements.length})`;
-  const fromCwd = relative(process.cwd(), sandbox.profilePath);
-  const shownProfile = fromCwd === '' || fromCwd.startsWith('..') ? sandbox.profilePath : fromCwd;
-  const row = (key: string, id: string, note: string): string => `  ${key.padEnd(19)} ${id.padEnd(14)} ${note}\n`;
-  const lines = [
-    `access-conformance reference sandbox (seed ${sandbox.seed})\n`,
-    `  base URL:  ${sandbox.baseUrl}\n`,
-    `  secrets:   service domain "${tenant.secretDomain}" (--secret-domain to change)\n`,
-    `  profile:   ${shownProfile}  (holds this sandbox's secrets)\n`,
-    `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
-    `  faults:    ${faults.length > 0 ? faults.map((f) => f.name).join(', ') : 'none'}\n`,
-    `Token endpoint: POST ${sandbox.baseUrl}/auth/v1/token (client_credentials; client_secret or EdDSA client_assertion with aud "${tenant.tenantDomain}")\n`,
-    `Webhook listeners: POST ${sandbox.baseUrl}/api/v1/webhooks/incoming/<listener ID>\n`,
-    row('hmac', l.hmac.listenerId, 'HMAC'),
-    row('hmacSecond', l.hmacSecond.listenerId, 'HMAC (event IDs are per listener)'),
-    row('jwt', l.jwt.listenerId, `JWT; JWKS fetched from ${tenant.jwks.url}: serve it yourself with the cert/key files next to the profile`),
-    row('jwtUnreachableJwks', l.jwtUnreachableJwks.listenerId, 'JWT; JWKS URL is a closed port (always 401)'),
-    row('ipRestricted', l.ipRestricted.listenerId, `HMAC; allowed CIDRs ${UNREACHABLE_CIDRS.join(', ')} (403 from here)`),
-    row('inactive', l.inactive.listenerId, 'HMAC; trigger disabled (422, the automation does not run)'),
-    `Apps: owners ${a.owners.appId}; entitlements ${counted(a.large)} / ${counted(a.exact)} / ${counted(a.empty)}; missing ${a.missingAppId}\n`,
-    ...(tenant.apiTls ? [`TLS: the API speaks HTTPS; trust the local CA ${caPath(sandbox, shownProfile)}\n`] : []),
-    sdkSnippet(sandbox, shownProfile),
-    'Press Ctrl-C to stop.\n',
-  ];
-  return lines.join('');
-}
-
-function caPath(sandbox: Sandbox, shownProfile: string): string {
-  return join(dirname(shownProfile), sandboxProfileFiles(sandbox.profilePath).caFile);
-}
-
-/**
- * Ready-to-paste clients: the official TypeScript SDK (it reads the secret from the profile, so the secret
- * itself is never printed) and a `send` command.
- */
-function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
-  const { tenant } = sandbox;
-  const quoted = JSON.stringify(shownProfile);
-  const ca = tenant.apiTls ? caPath(sandbox, shownProfile) : undefined;
-  return [
-    'Official TypeScript SDK (npm i conductorone-sdk-typescript), unmodified:\n',
-    ...(ca ? [`  // run with NODE_EXTRA_CA_CERTS=${ca} (Go: SSL_CERT_FILE, Python requests: REQUESTS_CA_BUNDLE)\n`] : []),
-    "  import { readFileSync } from 'node:fs';\n",
-    "  import { ConductoroneSDKTypescript } from 'conductorone-sdk-typescript';\n",
-    `  const profile = JSON.parse(readFileSync(${quoted}, 'utf8'));\n`,
-    `  const sdk = new ConductoroneSDKTypescript({ serverURL: '${sandbox.baseUrl}', clientID: '${tenant.credentials.primary.clientId}',\n`,
-    '    clientSecret: profile.credentials.primary.clientSecret });\n',
-    `  const owners = await sdk.appOwners.listOwnerIDs({ appId: '${tenant.apps.owners.appId}' });\n`,
-    'Send one signed webhook:\n',
-    `  access-conformance send --profile ${shellLiteral(shownProfile)} --listener hmac --data '{"user":"u-1","action":"offboard"}'\n`,
-  ].join('');
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}

@@ -1,0 +1,154 @@
+/** What `send` does once its flags parsed: build the one webhook, send it (or print it), show the answer. */import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { startProfileJwksServers } from '../../client/jwks-server.js';
+import { createTargetClient } from '../../client/target-client.js';
+import type { WebhookAuth } from '../../client/webhooks.js';
+import { buildWebhook, defaultWebhookBody } from '../../client/webhooks.js';
+import type { WebhookOptions } from '../../client/types.js';
+import { generateHmacSecret } from '../../crypto/hmac.js';
+import { generateSigningKey } from '../../crypto/signing-keys.js';
+import { sha256Base64Url } from '../../crypto/encoding.js';
+import { randomSeed } from '../../data/fake.js';
+import { HarnessError } from '../../errors.js';
+import { loadProfile } from '../../profile/load.js';
+import type { ResolvedProfile } from '../../profile/types.js';
+import { parseSendArgs, type SendArgs, type SendPlan } from './send-options.js';
+import { shellLiteral } from '../../escape.js';
+import { readBody, showResponseBody } from './send-text.js';
+
+export async function sendHandler(args: SendArgs): Promise<number> {
+  return send(parseSendArgs(args));
+}
+
+async function send(plan: SendPlan): Promise<number> {
+  const profile = await loadProfile(plan.profilePath);
+  const listener = profile.webhooks[plan.listener];
+  if (listener === undefined) {
+    throw new HarnessError('USAGE', `the profile has no webhooks.${plan.listener} listener`, {
+      field: '--listener',
+      hint: `Listeners in this profile: ${Object.keys(profile.webhooks).join(', ') || 'none'}.`,
+    });
+  }
+  const auth: WebhookAuth = 'secret' in listener ? { hmacSecret: listener.secret } : { jwtKeys: listener.signingKeys };
+  const limit = profile.limits.webhookBodyBytes;
+  const body = 'none' in plan.body
+    ? Buffer.from(JSON.stringify(defaultWebhookBody(randomSeed(), 'send')), 'utf8')
+    : await readBody(plan.body, limit);
+  checkBody(body, limit, plan.raw);
+  const options = await breakOptions(plan, auth, body);
+
+  const client = createTargetClient(profile, { timeoutMs: plan.timeoutMs });
+  try {
+    // The clock hook is read only when something is built from it (a JWT, or the default timestamp).
+    const now = plan.timestamp === undefined || 'jwtKeys' in auth ? await client.now() : Date.now() / 1000;
+    const built = await buildWebhook(listener.listenerId, auth, options, {
+      baseUrl: profile.baseUrl,
+      webhookBaseUrl: profile.webhookBaseUrl,
+      now,
+      seed: randomSeed(),
+      scope: 'send',
+    });
+    for (const secret of built.secrets) client.recorder.addSecret(secret);
+    const method = 'secret' in listener ? 'HMAC' : 'JWT';
+    const broken = plan.breaks.length > 0 ? `, broken: ${plan.breaks.join(', ')}` : '';
+    if (plan.dryRun) {
+      process.stdout.write(`# ${method} webhook to ${plan.listener}${broken}; event ID ${built.eventId}, timestamp ${built.timestamp}\n`);
+      process.stdout.write(`${await curlCommand(built, profile, plan.profilePath)}\n`);
+      return 0;
+    }
+    // The listener fetches its JWKS from the address the profile names; serve it for this one request.
+    const jwks = plan.listener === 'jwt' ? await startProfileJwksServers(profile) : undefined;
+    let response;
+    try {
+      response = await client.request({
+        method: built.method,
+        url: built.url,
+        headers: built.headers,
+        body: built.body,
+        label: `send to ${plan.listener}`,
+        retryOn429: false,
+      });
+    } finally {
+      await jwks?.close();
+    }
+    process.stdout.write(`POST ${built.url}\n  ${method} listener ${plan.listener}${broken}; event ID ${built.eventId}; timestamp ${built.timestamp}; ${built.body.length} bytes\n`);
+    process.stdout.write(`HTTP ${response.status}\n`);
+    const text = showResponseBody(client.recorder.redact(response.body.toString('utf8')));
+    if (text !== '') process.stdout.write(`${text}\n`);
+    return response.status >= 200 && response.status < 300 ? 0 : 1;
+  } finally {
+    await client.close();
+  }
+}
+
+/** The body must fit the listener's limit and, unless --raw, be JSON. Its text is never echoed. */
+function checkBody(body: Buffer, limit: number, raw: boolean): void {
+  if (body.length > limit) {
+    throw new HarnessError('USAGE', `the body is larger than the listener's limit of ${limit} bytes (limits.webhookBodyBytes)`, {
+      field: '--data',
+      hint: 'Send a smaller body; the suites check the oversize answer (400 or 413) themselves.',
+    });
+  }
+  if (raw) return;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    JSON.parse(text);
+  } catch (error) {
+    const where = error instanceof SyntaxError ? ` (${error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 120)})` : ' (not UTF-8)';
+    throw new HarnessError('USAGE', `the body is not valid JSON${where}`, {
+      field: '--data',
+      hint: 'Fix the JSON, or pass --raw to send it as it is (the target should answer 400).',
+    });
+  }
+}
+
+async function breakOptions(plan: SendPlan, auth: WebhookAuth, body: Buffer): Promise<WebhookOptions> {
+  const options: WebhookOptions = { body };
+  if (plan.eventId !== undefined) options.eventId = plan.eventId;
+  if (plan.timestamp !== undefined) options.timestamp = plan.timestamp;
+  const isJwt = 'jwtKeys' in auth;
+  const otherBody = Buffer.concat([body, Buffer.from(' ')]);
+  for (const name of plan.breaks) {
+    if (name === 'signature') {
+      if ('hmacSecret' in auth) options.hmac = { ...options.hmac, secret: generateHmacSecret() };
+      else if (isJwt) {
+        const key = auth.jwtKeys[0];
+        if (key === undefined) throw new HarnessError('USAGE', 'the listener has no signing key in the profile', { field: '--listener' });
+        // Same kid and alg, another key: the JWKS lookup succeeds and the signature check fails.
+        options.jwt = { ...options.jwt, key: await generateSigningKey(key.alg, key.kid) };
+      }
+    } else if (name === 'body') {
+      if ('hmacSecret' in auth) options.hmac = { ...options.hmac, signedBody: otherBody };
+      else options.jwt = { ...options.jwt, claims: { ...options.jwt?.claims, htb_s256: sha256Base64Url(otherBody) } };
+    } else if (name === 'timestamp') options.timestampOffset = -330;
+    else if (name === 'event-id') options.eventId = 'not-a-uuid';
+    else if (name === 'content-type') options.contentType = null;
+    else if (name === 'auth') options.omitHeaders = ['webhook-signature', 'authorization'];
+    else if (name === 'expired') {
+      if (!isJwt) throw new HarnessError('USAGE', '--break expired applies to JWT listeners only', { field: '--break' });
+      options.jwt = { ...options.jwt, expIn: -60 };
+    }
+  }
+  return options;
+}
+
+/** The signed request as curl: headers as sent (signature or JWT included), the body inline, the CA if any. */
+async function curlCommand(built: { url: string; headers: Record<string, string>; body: Buffer }, profile: ResolvedProfile, profilePath: string): Promise<string> {
+  if (built.body.includes(0)) {
+    throw new HarnessError('USAGE', 'the body holds a NUL byte, which a shell argument cannot carry', { field: '--dry-run', hint: 'Send it without --dry-run.' });
+  }
+  const parts = ['curl', '-sS', '-i', '-X', 'POST', shellLiteral(built.url)];
+  const caFile = profile.tls.ca === undefined ? undefined : await caFileOf(profilePath);
+  if (caFile !== undefined) parts.push('--cacert', shellLiteral(caFile));
+  for (const [name, value] of Object.entries(built.headers)) parts.push('-H', shellLiteral(`${name}: ${value}`));
+  parts.push('--data-binary', shellLiteral(built.body.toString('utf8')));
+  return parts.join(' ');
+}
+
+/** tls.caFile as written in the profile, resolved like the loader resolves it. */
+async function caFileOf(profilePath: string): Promise<string | undefined> {
+  const doc = JSON.parse(await readFile(profilePath, 'utf8')) as { tls?: { caFile?: unknown } };
+  const file = doc.tls?.caFile;
+  return typeof file === 'string' ? resolve(dirname(profilePath), file) : undefined;
+}

@@ -1,0 +1,16 @@
+/**
+ * The load driver's defaults and names, importing nothing but the shared defaults: the CLI's option table
+ * quotes them in --help before any of the driver loads.
+ */
+import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
+
+export const SCENARIOS = ['webhook-hmac', 'webhook-jwt', 'webhook-duplicates', 'token', 'pages'] as const;
+
+/** What the driver uses for a flag left out. */
+export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: DEFAULT_TIMEOUT_MS, dupPool: 100, pageSize: 25 } as const;
+
+/** Applied when no --threshold names errors: a run where most requests fail must not exit 0. */
+export const DEFAULT_ERROR_THRESHOLD = 'errors<1%';
+
+/** §8: a webhook JWT's exp is within 10 minutes. */
+export const MAX_WEBHOOK_JWT_EXP_SECONDS = 600;

@@ -1,0 +1,11 @@
+/**
+ * The reporters' names, without their classes: the CLI's option table lists and checks them before any
+ * reporter module loads (`run --help` stays fast). index.ts builds its table against this list.
+ */
+export const REPORTER_NAMES = ['console', 'junit', 'json', 'html', 'markdown', 'github'] as const;
+
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+export function isReporterName(name: string): name is ReporterName {
+  return (REPORTER_NAMES as readonly string[]).includes(name);
+}
