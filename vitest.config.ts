@@ -10,7 +10,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // A new slow file joins the full lane by its name (`*.e2e.test.ts`) or by an entry here.
 const FULL_LANE_ONLY = [
   'tests/**/*.e2e.test.ts',
-  'tests/faults/self-verification.test.ts',
+  'tests/mutation/self-verification.test.ts',
+  'tests/hostile/**/*.test.ts',
+  'tests/reporters/cli-reports.test.ts',
+  'tests/sdk/**/*.test.ts',
+  'tests/cli/send.test.ts',
+  'tests/tenant/tls.test.ts',
+  'tests/action/**/*.test.ts',
   'tests/containers/**/*.test.ts',
   'tests/cli/run.test.ts',
   'tests/cli/run-errors.test.ts',
