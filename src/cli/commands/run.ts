@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { randomSeed } from '../../data/fake.js';
-import { loadBaseline, resolveSelection, runConformance } from '../../engine/index.js';
+import { loadBaseline, preloadVitest, resolveSelection, runConformance } from '../../engine/index.js';
 import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
 import { defineCommand } from '../command.js';
 import { parseRunArgs, RUN_EXAMPLES, RUN_OPTIONS, type RunArgs } from './run-options.js';
@@ -30,6 +30,8 @@ export const runCommand = defineCommand<RunArgs>({
     const seed = plan.seed ?? randomSeed();
     const outDir = resolve(plan.outDir);
 
+    // The engine's vitest loads while the target starts (the embedded sandbox generates keys off-thread).
+    preloadVitest();
     const target = await startTarget(plan.target, seed, outDir);
     const stopOnSignal = closeOnSignal(target.close);
     try {
