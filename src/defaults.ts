@@ -4,7 +4,7 @@
  */
 
 /** Checks in flight at once when `--concurrency` is not given. */
-export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_CONCURRENCY = 8;
 
 /** Per-request timeout when `--timeout` is not given (ms). */
 export const DEFAULT_TIMEOUT_MS = 10_000;

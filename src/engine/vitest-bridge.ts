@@ -183,6 +183,23 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
 
 export type SuiteVitest = Awaited<ReturnType<typeof createVitest>>;
 
+let vitestNode: Promise<typeof import('vitest/node')> | undefined;
+
+/** vitest/node (and vite with it), loaded once per process, on first use: `list`, `diff` and `serve` never need it. */
+function loadVitest(): Promise<typeof import('vitest/node')> {
+  vitestNode ??= import('vitest/node');
+  return vitestNode;
+}
+
+/**
+ * Starts loading vitest now, so that it loads while the caller waits on something else (the embedded
+ * sandbox generating its keys in libuv's thread pool); openSuiteRunner then finds it loaded.
+ */
+export function preloadVitest(): void {
+  // A failure shows again, with its cause, when openSuiteRunner loads it.
+  loadVitest().catch(() => undefined);
+}
+
 export interface SuiteRunnerSettings {
   /** Every suite file any phase may run (absolute paths). */
   files: readonly string[];
@@ -198,15 +215,12 @@ export interface SuiteRunner {
   close(): Promise<void>;
 }
 
-/**
- * Creates vitest once: vitest/node (and vite with it) is loaded on first use, as `list`, `diff` and
- * `serve` never need it, and its instance serves every phase that follows.
- */
+/** Creates vitest once; its instance serves every phase that follows. */
 export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<SuiteRunner> {
   const root = packageRoot();
   const reporter = new BridgeReporter(new Set(), { moduleStart: () => undefined, check: () => undefined, moduleEnd: () => undefined });
   const savedExitCode = process.exitCode;
-  const { createVitest } = await import('vitest/node');
+  const { createVitest } = await loadVitest();
   const maxWorkers = Math.max(1, settings.maxWorkers);
   const [options, viteOverrides] = suiteVitestOptions({ root, files: settings.files, form: settings.form, reporter, maxWorkers, maxConcurrency: settings.maxConcurrency, testTimeoutMs: settings.testTimeoutMs });
   const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { randomSeed } from '../../data/fake.js';
-import { loadBaseline, resolveSelection, runConformance } from '../../engine/index.js';
+import { loadBaseline, preloadVitest, resolveSelection, runConformance } from '../../engine/index.js';
 import { runSecrets } from '../../client/index.js';
 import { HarnessError } from '../../errors.js';
 import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
@@ -19,6 +19,8 @@ export async function runHandler(args: RunArgs): Promise<number> {
   const seed = plan.seed ?? randomSeed();
   const outDir = resolve(plan.outDir);
 
+  // The engine's vitest loads while the target starts (the embedded sandbox generates keys off-thread).
+  preloadVitest();
   const target = await startTarget(plan.target, seed, outDir);
   // From here the run has started: a signal stops it, the reports are still written, then the process exits.
   const interrupt = new AbortController();
