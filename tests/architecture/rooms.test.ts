@@ -20,7 +20,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   profile: ['crypto', 'errors'],
   client: ['crypto', 'profile', 'data', 'errors', 'defaults'],
   reference: ['crypto'],
-  tenant: ['reference', 'crypto', 'profile', 'data', 'errors'],
+  tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults'],
   faults: ['reference', 'tenant', 'crypto', 'requirements'],
   engine: ['client', 'profile', 'requirements', 'values', 'errors', 'package', 'defaults'],
   reporters: ['engine', 'client', 'profile', 'requirements', 'escape', 'errors', 'package', 'defaults'],
