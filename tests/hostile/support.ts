@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { generateClientSecret, generateHmacSecret, generateSigningKey } from '../../src/crypto/index.js';
+import { material, type Material } from '../profile/support.js';
 import type { ResolvedProfile } from '../../src/profile/types.js';
 
 // Self-contained on purpose: the other test folders' helpers move between files; these tests need little.
@@ -38,28 +38,6 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
-export interface Material {
-  /** The variables the fixture profile's `{"env": …}` secrets name. */
-  env: Record<string, string>;
-  /** Every secret value, to search the outputs for. */
-  all: string[];
-}
-
-/** Fresh secrets for the fixture profile (generated per run, never checked in). */
-async function material(): Promise<Material> {
-  const keys = [await generateSigningKey('ES256', 'es'), await generateSigningKey('EdDSA', 'ed')];
-  const env = {
-    AC_TEST_CLIENT_SECRET: (await generateClientSecret('svc.example')).secret,
-    AC_TEST_IP_CLIENT_SECRET: (await generateClientSecret('svc.example')).secret,
-    AC_TEST_HMAC_SECRET: generateHmacSecret(),
-    AC_TEST_HOOKS_TOKEN: generateHmacSecret(),
-    AC_TEST_JWT_KEYS: JSON.stringify(keys),
-  };
-  const all = [env.AC_TEST_CLIENT_SECRET, env.AC_TEST_IP_CLIENT_SECRET, env.AC_TEST_HMAC_SECRET, env.AC_TEST_HOOKS_TOKEN];
-  for (const key of keys) all.push(key.d as string);
-  for (const secret of [env.AC_TEST_CLIENT_SECRET, env.AC_TEST_IP_CLIENT_SECRET]) all.push(secret.split(':')[3] as string);
-  return { env, all };
-}
 
 /** The smallest resolved profile a client needs, pointing at `baseUrl` (in-process tests). */
 export function minimalProfile(baseUrl: string): ResolvedProfile {
