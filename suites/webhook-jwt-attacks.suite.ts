@@ -253,7 +253,7 @@ describe('§5.4 Webhook JWT: known attacks', () => {
     const rotated = await generateSigningKey('EdDSA', `rotated-${ctx.faker.string.alphanumeric(12)}`);
     await setServedExtraKeys(control, [rotated]);
     // What this waits for: the target to fetch the JWKS again and find the new kid. A target that refetches
-    // on an unknown kid (rate-limited: the reference at most every 3 s) takes one poll or a few seconds; a
+    // on an unknown kid (rate-limited: the reference at most once a second) takes one poll or a few seconds; a
     // 401 consumes nothing (ruling 17), so each try is a fresh valid webhook. Polled, never a fixed sleep.
     const started = Date.now();
     let last: HttpResponse | undefined;

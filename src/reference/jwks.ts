@@ -109,7 +109,7 @@ interface CacheEntry {
 
 export function createJwksCache(options: JwksCacheOptions): JwksCache {
   const ttl = options.ttlSeconds ?? 300;
-  const minRefetch = options.minRefetchSeconds ?? 3;
+  const minRefetch = options.minRefetchSeconds ?? 1;
   const backoff = options.failureBackoffSeconds ?? 5;
   const entries = new Map<string, CacheEntry>();
   // The last failure per URL (listener URLs are configuration: a bounded set).
