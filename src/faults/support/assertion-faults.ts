@@ -27,22 +27,9 @@ import {
 type AssertionFaultSpec = Omit<FaultSpec, 'wrap' | 'ports' | 'issue' | 'limits' | 'area'>;
 
 export function ignoreAssertionRefusal(spec: AssertionFaultSpec & { ignores: (reason: AssertionRefusal, decoded: DecodedJwt, tenant: Tenant) => boolean }): FaultDefinition {
-  return defineFault({
-    ...spec,
-    area: 'tokens',
-    wrap: (handler, env) => async (request) => {
-      const response = await handler(request);
-      if (response.status !== 401 || routeOf(request).kind !== 'token') return response;
-      const form = tokenForm(request);
-      const assertion = form?.get('client_assertion');
-      if (!form || !assertion || form.get('client_assertion_type') !== ASSERTION_TYPE) return response;
-      const credential = credentialById(env.tenant, form.get('client_id'));
-      if (credential === undefined) return response;
-      const verdict = await assertionVerdict(env.tenant, credential, assertion, env.ports().clock.now());
-      if (verdict.ok || !spec.ignores(verdict.reason, decodeAssertion(form)!, env.tenant)) return response;
-      return issueAfterAuthentication(env, credential, request);
-    },
-  });
+  // Skipping one rule is accepting exactly the assertions the reference refused for that rule.
+  const { ignores, ...rest } = spec;
+  return acceptAssertion({ ...rest, accepts: ({ verdict, decoded, env }) => ignores(verdict.reason, decoded, env.tenant) });
 }
 
 export function refuseAssertion(spec: AssertionFaultSpec & { refuses: (decoded: DecodedJwt) => boolean; why: string }): FaultDefinition {
