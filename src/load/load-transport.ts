@@ -15,6 +15,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { connect as tlsConnect } from 'node:tls';
 import { ParseError, ResponseParser } from './load-response-parser.js';
+import { encodeRequest, FifoQueue, unsafeRequest } from './load-wire.js';
 import { HarnessError } from '../errors.js';
 import { createPrimingClient } from '../client/load-fetch.js';
 import { toTransportError } from '../client/transport-errors.js';
@@ -82,7 +83,6 @@ interface Conn {
 const IDLE_REUSE_MS = 2000;
 /** How often requests are checked against the timeout (one timer for all, not one per request). */
 const SWEEP_MS = 100;
-const UNSAFE = /[\r\n]/;
 /** Body bytes a priming answer may have. */
 const DEFAULT_FETCH_BYTES = 1024 * 1024;
 
@@ -98,8 +98,7 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
 
   const conns = new Set<Conn>();
   const idle: Conn[] = [];
-  let queue: Job[] = [];
-  let queueHead = 0;
+  const queue = new FifoQueue<Job>();
   let closing: (() => void) | undefined;
   let destroyed = false;
   const priming = createPrimingClient(origin, { connectTimeoutMs, timeoutMs: options.timeoutMs, insecureSkipVerify: options.insecureSkipVerify ?? false, ...(ca ? { ca } : {}) });
@@ -109,7 +108,7 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
 
   /** Nothing queued, nothing in flight: what close() waits for. */
   const quiet = (): boolean => {
-    if (queueHead < queue.length) return false;
+    if (queue.size > 0) return false;
     for (const conn of conns) if (conn.job) return false;
     return true;
   };
@@ -181,20 +180,9 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
   };
 
   const write = (conn: Conn, req: LoadRequest): void => {
-    let head = `${req.method} ${req.path} HTTP/1.1\r\nhost: ${hostHeader}\r\n`;
-    for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
-    if (req.body) head += `content-length: ${req.body.length}\r\n`;
-    head += '\r\n';
-    // One buffer, one write: cheaper than corking two writes into a writev (measured on the hot path).
-    if (!req.body) {
-      conn.socket.write(head, 'latin1');
-      return;
-    }
-    const size = Buffer.byteLength(head, 'latin1');
-    const out = Buffer.allocUnsafe(size + req.body.length);
-    out.write(head, 0, 'latin1');
-    req.body.copy(out, size);
-    conn.socket.write(out);
+    const wire = encodeRequest(req, hostHeader);
+    if (typeof wire === 'string') conn.socket.write(wire, 'latin1');
+    else conn.socket.write(wire);
   };
 
   const assign = (conn: Conn, job: Job): void => {
@@ -205,14 +193,8 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
 
   /** A connection is free: give it the next queued request, or park it. */
   const release = (conn: Conn): void => {
-    if (queueHead < queue.length) {
-      const job = queue[queueHead];
-      queue[queueHead] = undefined as unknown as Job;
-      queueHead += 1;
-      if (queueHead > 1024 && queueHead * 2 > queue.length) {
-        queue = queue.slice(queueHead);
-        queueHead = 0;
-      }
+    const job = queue.shift();
+    if (job) {
       assign(conn, job);
       return;
     }
@@ -221,7 +203,7 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
 
   /** Starts queued requests on new connections while below the connection limit. */
   const pump = (): void => {
-    while (queueHead < queue.length && conns.size < options.connections && !destroyed) release(open());
+    while (queue.size > 0 && conns.size < options.connections && !destroyed) release(open());
     if (closing && quiet()) closing();
   };
 
@@ -242,12 +224,6 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
   }, SWEEP_MS);
   sweep.unref();
 
-  const invalid = (req: LoadRequest): boolean => {
-    if (UNSAFE.test(req.path)) return true;
-    for (const name in req.headers) if (UNSAFE.test(name) || UNSAFE.test(req.headers[name])) return true;
-    return false;
-  };
-
   return {
     origin,
     send(req, done) {
@@ -255,7 +231,7 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
         done(0, 'CANCELLED', 0);
         return;
       }
-      if (invalid(req)) {
+      if (unsafeRequest(req)) {
         done(0, 'USAGE', 0);
         return;
       }
@@ -293,9 +269,7 @@ export function createLoadTransport(options: LoadTransportOptions): LoadTranspor
     async destroy() {
       destroyed = true;
       clearInterval(sweep);
-      const waiting = queue.slice(queueHead);
-      queue = [];
-      queueHead = 0;
+      const waiting = queue.drain();
       for (const job of waiting) job.done(0, 'CANCELLED', 0);
       for (const conn of [...conns]) {
         conn.dead = true;
