@@ -53,135 +53,156 @@ const MAX_BURST = 256;
 const TICK_MS = 1;
 
 export function drive(options: DriveOptions): Promise<DriveResult> {
-  const { schedule, source, transport, stats, maxInFlight } = options;
-  return new Promise<DriveResult>((resolve, reject) => {
-    const t0 = performance.now();
-    const startedAt = Date.now();
-    let nextAt = schedule.next();
-    let inFlight = 0;
-    let starved = 0;
-    let sendingMs: number | undefined;
-    let stopReason: StopReason = 'completed';
-    let finished = false;
-    let timer: NodeJS.Timeout | undefined;
-    let immediate: NodeJS.Immediate | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
-    /** A producer failure (e.g. signing): the run stops and the promise rejects with it. */
-    let failure: unknown;
+  return new Promise<DriveResult>((resolve, reject) => new SendLoop(options, resolve, reject).start());
+}
 
-    let askedSoFar = 0;
-    const roll = (final: boolean): void => {
-      const elapsedMs = performance.now() - t0;
-      // Arrivals the schedule asked for up to now (or up to where sending stopped), minus earlier rows'.
-      const askedTotal = Math.min(schedule.total, Math.round(schedule.countBetween(0, Math.min(elapsedMs, sendingMs ?? elapsedMs))));
-      const asked = Math.max(0, askedTotal - askedSoFar);
-      askedSoFar += asked;
-      const row = stats.roll(elapsedMs, asked);
-      // The last row is usually a sliver of a second: in the timeline, but not worth a progress line.
-      if (!final || row.seconds >= 0.5) options.onInterval?.(row, { inFlight, elapsedMs });
-    };
-    const ticker = setInterval(() => roll(false), 1000);
+/**
+ * One run of the send loop: its state and the steps that move it (send what is due, complete a response,
+ * stop sending, finish). One instance per drive(); nothing here outlives the promise.
+ */
+class SendLoop {
+  private readonly t0 = performance.now();
+  private readonly startedAt = Date.now();
+  private nextAt: number | undefined;
+  private inFlight = 0;
+  private starved = 0;
+  private sendingMs: number | undefined;
+  private stopReason: StopReason = 'completed';
+  private finished = false;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
+  /** A producer failure (e.g. signing): the run stops and the promise rejects with it. */
+  private failure: unknown;
+  private askedSoFar = 0;
+  private readonly ticker: NodeJS.Timeout;
+  private readonly pump = (): void => this.step();
+  private readonly onAbort = (): void => this.stopSending('interrupted', this.options.interruptDrainMs ?? 1000);
 
-    const finish = (): void => {
-      if (finished) return;
-      finished = true;
-      clearInterval(ticker);
-      if (timer) clearTimeout(timer);
-      if (immediate) clearImmediate(immediate);
-      if (drainTimer) clearTimeout(drainTimer);
-      options.signal?.removeEventListener('abort', onAbort);
-      stats.cancelled += inFlight;
-      roll(true);
-      if (failure !== undefined) {
-        reject(failure);
-        return;
-      }
-      resolve({ startedAt, elapsedMs: performance.now() - t0, sendingMs: sendingMs ?? performance.now() - t0, stopReason, starved });
-    };
+  constructor(
+    private readonly options: DriveOptions,
+    private readonly resolve: (result: DriveResult) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.nextAt = options.schedule.next();
+    this.ticker = setInterval(() => this.roll(false), 1000);
+  }
 
-    const stopSending = (reason: StopReason, drainMs: number): void => {
-      if (sendingMs !== undefined) return;
-      sendingMs = performance.now() - t0;
-      stopReason = reason;
-      nextAt = undefined;
-      if (timer) clearTimeout(timer);
-      if (immediate) clearImmediate(immediate);
-      if (inFlight === 0) finish();
-      else drainTimer = setTimeout(finish, drainMs);
-    };
-
-    const complete = (intended: number, status: number, error: string | undefined): void => {
-      if (finished) return;
-      inFlight -= 1;
-      const latency = performance.now() - intended;
-      if (error === undefined) stats.onResponse(latency, status);
-      else if (error !== 'CANCELLED') stats.onFailure(latency, error);
-      if (sendingMs !== undefined && inFlight === 0) finish();
-    };
-
-    const pump = (): void => {
-      try {
-        sendDue();
-      } catch (error) {
-        failure = error;
-        stopSending('interrupted', options.interruptDrainMs ?? 1000);
-      }
-    };
-
-    const sendDue = (): void => {
-      timer = undefined;
-      immediate = undefined;
-      if (sendingMs !== undefined) return;
-      let burst = 0;
-      while (nextAt !== undefined) {
-        const intended = t0 + nextAt;
-        const now = performance.now();
-        if (intended > now + TICK_MS) break;
-        if (inFlight >= maxInFlight) {
-          stats.onDropped();
-          nextAt = schedule.next();
-          continue;
-        }
-        const req = source.take();
-        if (req === undefined) {
-          if (source.exhausted()) {
-            stopSending('source-exhausted', options.drainTimeoutMs);
-            return;
-          }
-          starved += 1;
-          void source.ready().then(pump);
-          return;
-        }
-        // Sent early (within the tick): latency counts from the actual send. Sent late: from the intended
-        // time, so the delay stays in the figures.
-        const from = intended > now ? now : intended;
-        stats.onSent(now - from);
-        inFlight += 1;
-        transport.send(req, (status, error) => complete(from, status, error));
-        nextAt = schedule.next();
-        burst += 1;
-        if (burst >= MAX_BURST) {
-          immediate = setImmediate(pump);
-          return;
-        }
-      }
-      if (nextAt === undefined) {
-        stopSending(options.capped ? 'max-requests' : 'completed', options.drainTimeoutMs);
-        return;
-      }
-      // Sleep until the next arrival enters the tick window. No busy-wait: spinning on setImmediate for
-      // sub-millisecond precision burns the CPU share the sends and the target need (measured: it cost more
-      // capacity than the ≤ 1 ms of jitter it saves).
-      const wait = t0 + nextAt - TICK_MS - performance.now();
-      timer = setTimeout(pump, Math.max(0, Math.floor(wait)));
-    };
-
-    const onAbort = (): void => stopSending('interrupted', options.interruptDrainMs ?? 1000);
-    if (options.signal?.aborted) {
-      stopSending('interrupted', 0);
+  start(): void {
+    if (this.options.signal?.aborted) {
+      this.stopSending('interrupted', 0);
       return;
     }
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    pump();
-  });
+    this.options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.pump();
+  }
+
+  /** One row of the timeline (every second, and a last one at the end). */
+  private roll(final: boolean): void {
+    const { schedule, stats } = this.options;
+    const elapsedMs = performance.now() - this.t0;
+    // Arrivals the schedule asked for up to now (or up to where sending stopped), minus earlier rows'.
+    const askedTotal = Math.min(schedule.total, Math.round(schedule.countBetween(0, Math.min(elapsedMs, this.sendingMs ?? elapsedMs))));
+    const asked = Math.max(0, askedTotal - this.askedSoFar);
+    this.askedSoFar += asked;
+    const row = stats.roll(elapsedMs, asked);
+    // The last row is usually a sliver of a second: in the timeline, but not worth a progress line.
+    if (!final || row.seconds >= 0.5) this.options.onInterval?.(row, { inFlight: this.inFlight, elapsedMs });
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearInterval(this.ticker);
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.options.stats.cancelled += this.inFlight;
+    this.roll(true);
+    if (this.failure !== undefined) {
+      this.reject(this.failure);
+      return;
+    }
+    const now = performance.now();
+    this.resolve({ startedAt: this.startedAt, elapsedMs: now - this.t0, sendingMs: this.sendingMs ?? now - this.t0, stopReason: this.stopReason, starved: this.starved });
+  }
+
+  private stopSending(reason: StopReason, drainMs: number): void {
+    if (this.sendingMs !== undefined) return;
+    this.sendingMs = performance.now() - this.t0;
+    this.stopReason = reason;
+    this.nextAt = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    if (this.inFlight === 0) this.finish();
+    else this.drainTimer = setTimeout(() => this.finish(), drainMs);
+  }
+
+  private complete(intended: number, status: number, error: string | undefined): void {
+    if (this.finished) return;
+    this.inFlight -= 1;
+    const latency = performance.now() - intended;
+    if (error === undefined) this.options.stats.onResponse(latency, status);
+    else if (error !== 'CANCELLED') this.options.stats.onFailure(latency, error);
+    if (this.sendingMs !== undefined && this.inFlight === 0) this.finish();
+  }
+
+  private step(): void {
+    try {
+      this.sendDue();
+    } catch (error) {
+      this.failure = error;
+      this.stopSending('interrupted', this.options.interruptDrainMs ?? 1000);
+    }
+  }
+
+  private sendDue(): void {
+    const { schedule, source, transport, stats, maxInFlight } = this.options;
+    this.timer = undefined;
+    this.immediate = undefined;
+    if (this.sendingMs !== undefined) return;
+    let burst = 0;
+    while (this.nextAt !== undefined) {
+      const intended = this.t0 + this.nextAt;
+      const now = performance.now();
+      if (intended > now + TICK_MS) break;
+      if (this.inFlight >= maxInFlight) {
+        stats.onDropped();
+        this.nextAt = schedule.next();
+        continue;
+      }
+      const req = source.take();
+      if (req === undefined) {
+        if (source.exhausted()) {
+          this.stopSending('source-exhausted', this.options.drainTimeoutMs);
+          return;
+        }
+        this.starved += 1;
+        void source.ready().then(this.pump);
+        return;
+      }
+      // Sent early (within the tick): latency counts from the actual send. Sent late: from the intended
+      // time, so the delay stays in the figures.
+      const from = intended > now ? now : intended;
+      stats.onSent(now - from);
+      this.inFlight += 1;
+      transport.send(req, (status, error) => this.complete(from, status, error));
+      this.nextAt = schedule.next();
+      burst += 1;
+      if (burst >= MAX_BURST) {
+        this.immediate = setImmediate(this.pump);
+        return;
+      }
+    }
+    if (this.nextAt === undefined) {
+      this.stopSending(this.options.capped ? 'max-requests' : 'completed', this.options.drainTimeoutMs);
+      return;
+    }
+    // Sleep until the next arrival enters the tick window. No busy-wait: spinning on setImmediate for
+    // sub-millisecond precision burns the CPU share the sends and the target need (measured: it cost more
+    // capacity than the ≤ 1 ms of jitter it saves).
+    const wait = this.t0 + this.nextAt - TICK_MS - performance.now();
+    this.timer = setTimeout(this.pump, Math.max(0, Math.floor(wait)));
+  }
 }
