@@ -8,7 +8,8 @@ import type { RequestOutcome } from '../../src/client/types.js';
 import { MAX_TIMER_MS, parseDuration, parseInteger, parseList, parseRate, parseSize } from '../../src/values.js';
 import { defaultMaxDurationMs } from '../../src/engine/limits.js';
 import { RunGuard } from '../../src/engine/run-guard.js';
-import { hostileServer, minimalProfile } from './support.js';
+import { fixtureProfile } from '../load/support/fixtures.js';
+import { hostileServer } from './support.js';
 
 describe('src/cli/values.ts', () => {
   it('durations: units, what a bare number means, real ranges', () => {
@@ -82,7 +83,7 @@ describe('429 Retry-After in the client', () => {
       else res.writeHead(200).end('ok');
     });
     const outcomes: RequestOutcome[] = [];
-    const client = createTargetClient(minimalProfile(server.url), { timeoutMs: 2000, retryAfterCapMs: 1000, onRequestOutcome: (o) => outcomes.push(o) });
+    const client = createTargetClient(fixtureProfile(server.url), { timeoutMs: 2000, retryAfterCapMs: 1000, onRequestOutcome: (o) => outcomes.push(o) });
     try {
       for (const path of ['/hour', '/year-2100']) {
         const started = Date.now();

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { material, type Material } from '../profile/support.js';
-import type { ResolvedProfile } from '../../src/profile/types.js';
 
 // Self-contained on purpose: the other test folders' helpers move between files; these tests need little.
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,23 +37,6 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
-
-/** The smallest resolved profile a client needs, pointing at `baseUrl` (in-process tests). */
-export function minimalProfile(baseUrl: string): ResolvedProfile {
-  return {
-    version: 1,
-    name: 'hostile',
-    baseUrl,
-    tenantDomain: '127.0.0.1',
-    webhookBaseUrl: baseUrl,
-    tls: { insecureSkipVerify: false },
-    credentials: { primary: { clientId: 'hostile-client-0001@127.0.0.1/test', clientSecret: 'not-used' } },
-    apps: { entitlements: {} },
-    webhooks: { hmac: { listenerId: 'wh_hostile', secret: 'hostile-hmac-secret' } },
-    limits: { webhookBodyBytes: 65_536 },
-    secrets: ['not-used', 'hostile-hmac-secret'],
-  };
-}
 
 export interface HostileServer {
   url: string;
