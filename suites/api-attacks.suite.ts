@@ -3,9 +3,9 @@
  * 404), and `page_size` is an integer literal: the forms a lenient number parser reads as one (digits
  * followed by text, a fraction, an exponent, a leading space or plus sign) SHOULD get 400.
  */
-import { describe } from 'vitest';
 import type { RequirementId } from '../src/requirements.js';
 import { check } from './support/check.js';
+import { group } from './support/group.js';
 import { expectField, expectJsonObject, expectStatus, expectThat, jsonType } from './support/expect.js';
 
 const PAGE_SIZES: ReadonlyArray<[RequirementId, string]> = [
@@ -16,7 +16,7 @@ const PAGE_SIZES: ReadonlyArray<[RequirementId, string]> = [
   ['PAGE-X05', '+50'],
 ];
 
-describe('§4.2, §4.4 API: edge cases', () => {
+group('§4.2, §4.4 API: edge cases', () => {
   check('OWN-X01', async ({ client, profile }) => {
     const { owners, entitlements } = profile.apps;
     // Every app the profile names exists; the one without entitlements is the likeliest to have no owners.

@@ -4,9 +4,9 @@
  * advances the target's clock past expires_in (test hook), so it runs last and alone; without the clock
  * hook it is skipped (a real token lifetime is too long to wait for).
  */
-import { describe } from 'vitest';
 import { HarnessError } from '../src/errors.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { expectHeader, expectStatus } from './support/expect.js';
 import { tokenForPrecondition } from './support/token-checks.js';
 
@@ -37,7 +37,7 @@ function alterToken(token: string): string {
 
 const isBearerChallenge = (value: string): boolean => /(^|,)\s*bearer(\s|,|$)/i.test(value);
 
-describe.concurrent('§5.1 Scheme for API calls', () => {
+group.concurrent('§5.1 Scheme for API calls', () => {
   check('AUTH-01', async (ctx) => {
     const what = 'entitlement list without Authorization';
     expectStatus(await ctx.client.entitlementsPage(largeApp(ctx), { token: null, label: what }), 401, what);

@@ -4,9 +4,9 @@
  * Runs are seen only through the runs test hook. The context is compared with the JSON value that was
  * sent (deep equality: key order and number spelling are the JSON encoder's business, values are not).
  */
-import { describe } from 'vitest';
 import type { TargetClient } from '../src/client/types.js';
 import { check } from './support/check.js';
+import { group } from './support/group.js';
 import { expectStatus, fail } from './support/expect.js';
 import {
   expectAccepted,
@@ -27,7 +27,7 @@ async function expectOneRunWithBody(client: TargetClient, listener: 'hmac' | 'jw
   expectContextEquals(run, body, label);
 }
 
-describe.concurrent('§6 Automation runs', () => {
+group.concurrent('§6 Automation runs', () => {
   check('RUN-01', async ({ client, faker, profile }) => {
     await expectOneRunWithBody(client, 'hmac', hmacListener(profile).listenerId, sampleBody(faker), 'valid request');
   });

@@ -4,11 +4,11 @@
  * parsed without JavaScript numbers (support/lossless-json.ts): numbers compare by exact value, strings
  * by the text they decode to, so only a real loss fails.
  */
-import { describe } from 'vitest';
 import type { TargetClient } from '../src/client/types.js';
 import { HarnessError } from '../src/errors.js';
 import type { RequirementId } from '../src/requirements.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { fail } from './support/expect.js';
 import { losslessDifference, parseLossless, type LosslessValue } from './support/lossless-json.js';
 import { expectAccepted, POLL_MS, RUN_APPEAR_MS, sleep } from './support/webhook-expect.js';
@@ -75,7 +75,7 @@ async function expectLosslessContext(ctx: CheckContext, what: string, body: stri
   if (diff) fail(`the run's context differs from the body (${what}) at ${diff}`, 'the context equal to the body, every digit and character', diff);
 }
 
-describe('§4.3 Automation runs: context fidelity', () => {
+group('§4.3 Automation runs: context fidelity', () => {
   for (const [id, what, body] of BODIES) {
     check(id, async (ctx) => expectLosslessContext(ctx, what, body));
   }

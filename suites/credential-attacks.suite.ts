@@ -3,9 +3,9 @@
  * whatever a forwarding header claims. The harness connects from outside the blocks (the profile says so
  * of credentials.ipRestricted) and names an address inside them, taken from the profile's allowedCidrs.
  */
-import { describe } from 'vitest';
 import type { RequirementId } from '../src/requirements.js';
 import { check } from './support/check.js';
+import { group } from './support/group.js';
 import { expectTokenRefusal } from './support/expect.js';
 import { forwardingHeader, spoofedAddress, type ForwardingHeader } from './support/forwarding.js';
 
@@ -15,7 +15,7 @@ const FORWARDING: ReadonlyArray<[RequirementId, ForwardingHeader]> = [
   ['CRED-X03', 'X-Real-IP'],
 ];
 
-describe('§2.1 Credential IP restriction: forwarding headers', () => {
+group('§2.1 Credential IP restriction: forwarding headers', () => {
   for (const [id, name] of FORWARDING) {
     check(id, async ({ client, profile }) => {
       const address = spoofedAddress(profile.credentials.ipRestricted?.allowedCidrs);

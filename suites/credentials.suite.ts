@@ -4,9 +4,9 @@
  * ruling 2 checks the derivation as a pure function, and the run itself always uses the profile's baseUrl.
  * Failure messages name the credential and the structural problem, never any part of a secret's key.
  */
-import { describe } from 'vitest';
 import type { ResolvedCredential } from '../src/profile/types.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import {
   base64UrlBytes,
   decodeJwk,
@@ -42,7 +42,7 @@ function secretJwk(credential: ResolvedCredential): Record<string, unknown> | st
   return decoded.ok ? decoded.jwk : `JWK segment ${decoded.error}`;
 }
 
-describe.concurrent('§2.1 API credential', () => {
+group.concurrent('§2.1 API credential', () => {
   check('CRED-01', async (ctx) => {
     everyCredential(ctx, '<random-id>@<hostname>/<use-case>', (credential) => {
       const parts = parseClientId(credential.clientId);

@@ -4,11 +4,11 @@
  * other events between the first request and its duplicate, a bounded number at a time; the second moves
  * the target's clock (test hooks), so the engine runs it last, alone.
  */
-import { describe } from 'vitest';
 import type { HttpResponse, TargetClient, TestHooks } from '../src/client/types.js';
 import { HarnessError } from '../src/errors.js';
 import { boundedAll } from './support/bounded.js';
 import { check } from './support/check.js';
+import { group } from './support/group.js';
 import { expectStatus, fail } from './support/expect.js';
 import { expectAccepted, expectSetupAccepted, statusHistogram } from './support/webhook-expect.js';
 import { freshEventId, sampleBody, timestampOf } from './support/webhook-values.js';
@@ -25,7 +25,7 @@ function clockHooks(client: TargetClient): TestHooks {
   return client.hooks;
 }
 
-describe('§6 Idempotency: memory attacks', () => {
+group('§6 Idempotency: memory attacks', () => {
   check('IDEM-X01', async ({ client, faker }) => {
     const eventId = freshEventId();
     const body = JSON.stringify(sampleBody(faker));

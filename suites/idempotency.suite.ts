@@ -4,11 +4,11 @@
  * when the duplicates arrive together. The retention checks move the target's clock (test hooks), so the
  * engine runs them last, one at a time; their timestamps come from the clock as the hook returns it.
  */
-import { describe } from 'vitest';
 import type { HttpResponse, TargetClient, TestHooks } from '../src/client/types.js';
 import { generateHmacSecret } from '../src/crypto/hmac.js';
 import { HarnessError } from '../src/errors.js';
 import { check } from './support/check.js';
+import { group } from './support/group.js';
 import { expectStatus, fail } from './support/expect.js';
 import { expectAccepted, expectExactlyOneRun, expectSetupAccepted, outcome, statusHistogram } from './support/webhook-expect.js';
 import { freshEventId, hmacListener, sampleBody, timestampOf } from './support/webhook-values.js';
@@ -53,7 +53,7 @@ async function duplicateAfter(client: TargetClient, seconds: number, body: strin
   });
 }
 
-describe.concurrent('§6 Idempotency', () => {
+group.concurrent('§6 Idempotency', () => {
   check('IDEM-01', async ({ client, faker }) => {
     const eventId = freshEventId();
     const body = JSON.stringify(sampleBody(faker));

@@ -3,9 +3,9 @@
  * `userIds` (array of strings or null), the profile's expected owners when it lists them, no pagination,
  * 401 without a token and (SHOULD) 404 for an unknown app.
  */
-import { describe } from 'vitest';
 import type { HttpResponse } from '../src/client/types.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { expectField, expectJsonContentType, expectJsonObject, expectStatus, expectThat, jsonType } from './support/expect.js';
 
 async function listOwners(ctx: CheckContext, what: string): Promise<HttpResponse> {
@@ -23,7 +23,7 @@ function describeIds(ids: readonly string[] | null): string {
   return ids === null ? 'null' : `[${ids.map((id) => JSON.stringify(id)).join(', ')}]`;
 }
 
-describe.concurrent('§4.2 List owner IDs of an app', () => {
+group.concurrent('§4.2 List owner IDs of an app', () => {
   check('OWN-01', async (ctx) => {
     const what = 'owner-ID list of the owners app';
     expectStatus(await listOwners(ctx, what), 200, what);

@@ -3,9 +3,9 @@
  * clamping, the first page_token, walks that return every item exactly once, `""` exactly on the page with
  * the last item (also when the items fill it exactly), the wrapped item shape, and invalid tokens (SHOULD).
  */
-import { describe } from 'vitest';
 import type { CountedApp } from '../src/profile/types.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { expectField, expectJsonObject, expectStatus, expectThat, fail, jsonType } from './support/expect.js';
 import { describeToken, expectEveryItemOnce, fetchPage, itemKey, walkPages, type Page } from './support/pages.js';
 
@@ -61,7 +61,7 @@ function dividingPageSize(count: number): number | undefined {
   return undefined;
 }
 
-describe.concurrent('§4.4 Pagination', () => {
+group.concurrent('§4.4 Pagination', () => {
   check('PAGE-01', async (ctx) => expectPageLength(ctx, undefined, 25));
   check('PAGE-02', async (ctx) => expectPageLength(ctx, 0, 10));
   check('PAGE-03', async (ctx) => expectPageLength(ctx, 1, 10));

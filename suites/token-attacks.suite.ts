@@ -4,10 +4,10 @@
  * client credentials outside the form body. Each check sends the variants of its attack concurrently;
  * every one must be refused (ruling 5: any 4xx and no access_token).
  */
-import { describe } from 'vitest';
 import type { AssertionOptions, HttpResponse, TokenRequestOptions } from '../src/client/types.js';
 import { buildClientAssertion, spliceSignature, toPublicJwk, type SignatureTamper } from '../src/crypto/index.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { isClientError } from './support/expect.js';
 import {
   EMPTY_KEY,
@@ -53,7 +53,7 @@ function nearClientIds(ctx: CheckContext): Array<[string, string]> {
   return ids.filter(([, id]) => id !== own);
 }
 
-describe('§4.1 / §5.3 Token endpoint: known attacks', () => {
+group('§4.1 / §5.3 Token endpoint: known attacks', () => {
   check('TOK-X01', async (ctx) => {
     const keys = await attackerKeys();
     const thumbprint = secretKeyThumbprint(ctx.profile.credentials.primary.clientSecret);

@@ -3,9 +3,9 @@
  * differs from a valid one in exactly one field, so a refusal has one cause. Refusals (MUST) are any 4xx
  * without an access_token; the RFC 6749 error shapes are separate SHOULD checks.
  */
-import { describe } from 'vitest';
 import type { AssertionOptions, HttpResponse, TokenRequestOptions } from '../src/client/types.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import {
   expectField,
   expectJsonContentType,
@@ -65,7 +65,7 @@ function expectExpiresIn(body: Record<string, unknown>, what: string): void {
     'a JSON integer > 0', typeof value === 'number' ? String(value) : `${jsonType(value)} ${JSON.stringify(value)?.slice(0, 40)}`);
 }
 
-describe.concurrent('§4.1 Obtain an access token', () => {
+group.concurrent('§4.1 Obtain an access token', () => {
   // Grant methods
   check('TOK-01', async (ctx) => {
     const res = await token(ctx, { method: 'secret', label: 'basic method' });

@@ -4,9 +4,9 @@
  * 4122 variant of the event ID, repeated Webhook-* headers (RFC 7230 §3.2.2) and forwarding headers. Each
  * request goes to the HMAC listener signed over exactly the bytes sent, so only the named rule is broken.
  */
-import { describe } from 'vitest';
 import type { RequirementId } from '../src/requirements.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';
 import { forwardingHeader, spoofedAddress, type ForwardingHeader } from './support/forwarding.js';
 import { assertSent, assertSentBodyBytes, expectAccepted, outcome } from './support/webhook-expect.js';
@@ -49,7 +49,7 @@ const FORWARDING: ReadonlyArray<[RequirementId, ForwardingHeader]> = [
   ['WH-X24', 'X-Real-IP'],
 ];
 
-describe('§4.3 Inbound webhook: attacks on the common checks', () => {
+group('§4.3 Inbound webhook: attacks on the common checks', () => {
   check('WH-X01', async ({ client, profile }) => {
     const limit = profile.limits.webhookBodyBytes;
     const body = multiByteBody(limit + 1);

@@ -6,11 +6,11 @@
  * empty value, so an implementation that authenticates before checking headers still sees a valid
  * signature and answers for the missing header.
  */
-import { describe } from 'vitest';
 import { generateHmacSecret } from '../src/crypto/hmac.js';
 import type { Faker } from '../src/data/fake.js';
 import type { RequirementId } from '../src/requirements.js';
 import { check } from './support/check.js';
+import { group } from './support/group.js';
 import { describeResponse, expectStatus } from './support/expect.js';
 import {
   assertSent,
@@ -36,7 +36,7 @@ import {
 /** Statuses ruling 13 allows for a body over the limit. */
 const OVERSIZE_STATUSES = [400, 413] as const;
 
-describe.concurrent('§4.3 Inbound webhook: common checks', () => {
+group.concurrent('§4.3 Inbound webhook: common checks', () => {
   check('WH-01', async ({ client }) => {
     const res = await client.sendWebhook('hmac', { label: 'webhook: valid request' });
     expectAccepted(res, 'valid webhook request');

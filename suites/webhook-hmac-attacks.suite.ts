@@ -4,9 +4,9 @@
  * extra or missing characters, whitespace inside, a scheme prefix, a list), and expects 401. The check
  * signs the exact timestamp, event ID and body it sends, and asserts the header went out as meant.
  */
-import { describe } from 'vitest';
 import type { RequirementId } from '../src/requirements.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';
 import { assertSent, outcome } from './support/webhook-expect.js';
 import { freshEventId, hmacListener, sampleBody, timestampOf, validSignature, type SignedParts } from './support/webhook-values.js';
@@ -50,7 +50,7 @@ async function partsFor(ctx: CheckContext): Promise<SignedParts> {
   return { timestamp: timestampOf(await ctx.client.now()), eventId: freshEventId(), body: JSON.stringify(sampleBody(ctx.faker)) };
 }
 
-describe('§5.4 Webhook HMAC: comparison attacks', () => {
+group('§5.4 Webhook HMAC: comparison attacks', () => {
   for (const [id, what, mangle] of MANGLED) {
     check(id, async (ctx) => {
       const { secret } = hmacListener(ctx.profile);

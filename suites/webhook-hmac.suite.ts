@@ -6,11 +6,11 @@
  * signature itself from the exact timestamp, event ID and body it sends.
  */
 import { createHmac } from 'node:crypto';
-import { describe } from 'vitest';
 import { generateHmacSecret, type HmacPart } from '../src/crypto/hmac.js';
 import type { Faker } from '../src/data/fake.js';
 import type { RequirementId } from '../src/requirements.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';
 import { assertSent, expectAccepted, expectSetupAccepted, outcome } from './support/webhook-expect.js';
 import {
@@ -50,7 +50,7 @@ function otherBody(faker: Faker, body: string): string {
   return other;
 }
 
-describe.concurrent('§5.4 Webhook HMAC', () => {
+group.concurrent('§5.4 Webhook HMAC', () => {
   check('WH-HMAC-01', async ({ client }) => {
     const res = await client.sendWebhook('hmac', { label: 'webhook hmac: valid signature' });
     expectAccepted(res, 'correctly signed request');

@@ -3,12 +3,12 @@
  * whose JWT carries one attack; each check sends the variants of its attack concurrently and expects 401
  * for every one. Values meant to be refused come from the check's seeded faker; event IDs are fresh.
  */
-import { describe } from 'vitest';
 import type { HttpResponse, WebhookJwtOptions } from '../src/client/types.js';
 import { setServedExtraKeys } from '../src/client/jwks-control.js';
 import { buildWebhookClaims, duplicateClaims, generateSigningKey, signWebhookJwt, spliceSignature, toPublicJwk, type SignatureTamper } from '../src/crypto/index.js';
 import type { JwtAlg, SigningJwk } from '../src/profile/types.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { expectThat } from './support/expect.js';
 import {
   EMPTY_KEY,
@@ -59,7 +59,7 @@ async function validClaims(ctx: CheckContext, eventId: string, body: string): Pr
 
 const listenerAud = (ctx: CheckContext): string => webhookUrl(ctx.profile, jwtListener(ctx.profile).listenerId);
 
-describe('§5.4 Webhook JWT: known attacks', () => {
+group('§5.4 Webhook JWT: known attacks', () => {
   check('WH-JWT-X01', async (ctx) => {
     const keys = await attackerKeys();
     const listed = keyOf(ctx, 'EdDSA') ?? listedKeys(ctx)[0]!;

@@ -6,13 +6,13 @@
  * Time bounds are probed minutes away from the limits so that clock skew cannot decide the result.
  */
 import { createHash } from 'node:crypto';
-import { describe } from 'vitest';
 import { sha256Base64Url } from '../src/crypto/encoding.js';
 import { generateSigningKey } from '../src/crypto/signing-keys.js';
 import { buildWebhookClaims, signWebhookJwt } from '../src/crypto/webhook-jwt.js';
 import type { JwtAlg } from '../src/profile/types.js';
 import type { RequirementId } from '../src/requirements.js';
 import { check, type CheckContext } from './support/check.js';
+import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';
 import { assertSent, expectAccepted, outcome } from './support/webhook-expect.js';
 import { freshEventId, jwtListener, sampleBody, webhookUrl } from './support/webhook-values.js';
@@ -44,7 +44,7 @@ const MISSING_CLAIMS: ReadonlyArray<[RequirementId, string]> = [
   ['WH-JWT-16', 'htb_s256'],
 ];
 
-describe.concurrent('§5.4 Webhook JWT', () => {
+group.concurrent('§5.4 Webhook JWT', () => {
   for (const [id, alg] of ALG_CHECKS) {
     check(id, async ({ client }) => {
       const res = await client.sendWebhook('jwt', { jwt: { alg }, label: `webhook jwt: valid ${alg}` });

@@ -34,6 +34,8 @@ export interface CheckMeta {
 
 /** Values the engine provides to every suite worker (vitest `provide` / `inject`). */
 export interface RunContext {
+  /** Unique per run: a worker thread serves run after run, and its per-run state (the client) follows this. */
+  runId: string;
   profile: ResolvedProfile;
   /** Options the suites' client is built with. */
   client: { timeoutMs: number; rateLimit?: number; retryAfterCapMs?: number };
@@ -47,9 +49,18 @@ export interface RunContext {
   jwksControl?: JwksControl;
 }
 
+/** A suite file the run's entry imports (suites/support/run-entry.ts), with the checks selected from it. */
+export interface SuiteToLoad {
+  group: string;
+  /** file: URL of the suite module (compiled or source form). */
+  url: string;
+  ids: string[];
+}
+
 declare module 'vitest' {
   interface ProvidedContext {
     acRun: RunContext;
+    acSuites: SuiteToLoad[];
   }
 }
 

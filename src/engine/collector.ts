@@ -1,15 +1,19 @@
 /**
- * Collects one phase's outcomes per group, fills in checks no test reported, and emits group and check
- * events. Groups are suite files; a group can appear in both phases (its clock-moving checks run later).
+ * Collects a run's outcomes by group, fills in checks no test reported, and emits group and check events.
+ * One vitest run carries both phases (the clock-moving checks run last, alone): a group is a suite file in
+ * one phase, so a suite with clock-moving checks is two groups, `main` and `clock`. A group starts when its
+ * first check starts and ends when its last selected check reported.
  */
 import { runSecrets } from '../client/secret-registry.js';
 import type { Requirement } from '../requirements.js';
 import type { Emitter } from './emitter.js';
 import { abortedResult, toCheckResult, unreportedResult } from './outcome.js';
 import type { CheckResult, GroupCounts, HeartbeatEvent, Phase, RunAbort } from './types.js';
-import type { PhaseSink, RawCheckOutcome } from './vitest-bridge.js';
+import type { RawCheckOutcome, RunSink } from './vitest-bridge.js';
 
 interface GroupState {
+  group: string;
+  phase: Phase;
   requirements: Requirement[];
   started: boolean;
   ended: boolean;
@@ -18,98 +22,107 @@ interface GroupState {
   seen: Set<string>;
 }
 
-export class PhaseCollector implements PhaseSink {
+export const phaseOf = (req: Requirement): Phase => (req.movesClock ? 'clock' : 'main');
+
+export class RunCollector implements RunSink {
+  /** By `${phase} ${group}`, in catalogue order. */
   private readonly groups = new Map<string, GroupState>();
-  private readonly byId = new Map<string, Requirement>();
+  private readonly byId = new Map<string, { req: Requirement; state: GroupState }>();
   /** Last time a group ended, for the heartbeat. */
   lastProgressAt = Date.now();
   /** Set once the run stopped: later outcomes (a check still winding down) are not recorded. */
   private stoppedBy: RunAbort | undefined;
+  /** Told each result a check reported (not the ones a stop filled in): the run guard's fallback count. */
+  onResult: ((result: CheckResult) => void) | undefined;
 
   constructor(
-    readonly phase: Phase,
     requirements: readonly Requirement[],
     private readonly results: Map<string, CheckResult>,
     private readonly emitter: Emitter,
     private readonly suiteGroups: ReadonlySet<string>,
   ) {
     for (const req of requirements) {
-      this.byId.set(req.id, req);
-      const state = this.groups.get(req.group) ?? {
-        requirements: [],
-        started: false,
-        ended: false,
-        startedAt: 0,
-        counts: { passed: 0, failed: 0, skipped: 0, errored: 0 },
-        seen: new Set<string>(),
-      };
+      const phase = phaseOf(req);
+      const key = `${phase} ${req.group}`;
+      let state = this.groups.get(key);
+      if (!state) {
+        state = { group: req.group, phase, requirements: [], started: false, ended: false, startedAt: 0, counts: { passed: 0, failed: 0, skipped: 0, errored: 0 }, seen: new Set() };
+        this.groups.set(key, state);
+      }
       state.requirements.push(req);
-      this.groups.set(req.group, state);
+      this.byId.set(req.id, { req, state });
     }
   }
 
-  /** Groups with a suite file to run in this phase. */
+  /** Suite groups with selected checks and a suite file to run. */
   runnableGroups(): string[] {
-    return [...this.groups.keys()].filter((group) => this.suiteGroups.has(group));
+    return [...new Set([...this.groups.values()].map((state) => state.group))].filter((group) => this.suiteGroups.has(group));
+  }
+
+  /** Selected IDs of a suite group, both phases. */
+  idsOf(group: string): string[] {
+    return [...this.byId.values()].filter(({ req }) => req.group === group).map(({ req }) => req.id);
   }
 
   ids(): string[] {
     return [...this.byId.keys()];
   }
 
-  moduleStart(group: string): void {
-    const state = this.groups.get(group);
-    if (!state || state.started) return;
-    state.started = true;
-    state.startedAt = Date.now();
-    this.emitter.emit('onGroupStart', { group, phase: this.phase, checks: state.requirements.length });
+  checkStarted(id: string): void {
+    const entry = this.byId.get(id);
+    if (entry && !this.stoppedBy) this.startGroup(entry.state);
   }
 
-  check(group: string, outcome: RawCheckOutcome): void {
+  check(outcome: RawCheckOutcome): void {
     // Before anything is emitted: the reporters' redaction must know the tokens this check obtained.
     if (outcome.meta?.secrets) runSecrets().addAll(outcome.meta.secrets);
     if (this.stoppedBy) return;
-    const req = this.byId.get(outcome.id);
-    const state = this.groups.get(req?.group ?? group);
+    const entry = this.byId.get(outcome.id);
     // A title whose ID is defined twice counts once: the first result stands.
-    if (!req || !state || state.seen.has(req.id)) return;
-    if (!state.started) this.moduleStart(req.group);
-    this.record(state, toCheckResult(req, this.phase, outcome));
+    if (!entry || entry.state.seen.has(entry.req.id)) return;
+    this.startGroup(entry.state);
+    this.record(entry.state, toCheckResult(entry.req, entry.state.phase, outcome));
+    if (entry.state.seen.size === entry.state.requirements.length) this.finishGroup(entry.state, []);
   }
 
-  moduleEnd(group: string, errors: string[]): void {
-    if (this.stoppedBy) return;
-    this.finishGroup(group, errors);
+  /** The run's test file failed outside any check: every group still open ends with these errors. */
+  runFailed(errors: string[]): void {
+    if (this.stoppedBy || errors.length === 0) return;
+    for (const state of this.groups.values()) this.finishGroup(state, errors);
   }
 
-  /** Closes every group still open (no suite file, or a module vitest never reported). */
+  /** Closes every group still open (no suite file, a check vitest never reported). */
   finishAll(): void {
-    for (const group of this.groups.keys()) this.finishGroup(group, []);
+    for (const state of this.groups.values()) this.finishGroup(state, []);
   }
 
   /** The run stopped: every check without a result is errored with the reason, and every group closed. */
   abort(reason: RunAbort): void {
     if (this.stoppedBy) return;
     this.stoppedBy = reason;
-    for (const [group, state] of this.groups) {
+    for (const state of this.groups.values()) {
       if (state.ended) continue;
-      if (!state.started) this.moduleStart(group);
+      this.startGroup(state);
       for (const req of state.requirements) {
-        if (!state.seen.has(req.id)) this.record(state, abortedResult(req, this.phase, reason));
+        if (!state.seen.has(req.id)) this.record(state, abortedResult(req, state.phase, reason));
       }
-      this.finishGroup(group, []);
+      this.finishGroup(state, []);
     }
   }
 
   heartbeat(now: number, runStartedAt: number): HeartbeatEvent {
-    const running = [...this.groups.entries()]
-      .filter(([, state]) => state.started && !state.ended)
-      .map(([group, state]) => ({ group, phase: this.phase, done: state.seen.size, checks: state.requirements.length, elapsedMs: now - state.startedAt }));
+    const running = [...this.groups.values()]
+      .filter((state) => state.started && !state.ended)
+      .map((state) => ({ group: state.group, phase: state.phase, done: state.seen.size, checks: state.requirements.length, elapsedMs: now - state.startedAt }));
     return { running, elapsedMs: now - runStartedAt };
   }
 
-  /** Told each result a check reported (not the ones a stop filled in): the run guard's fallback count. */
-  onResult: ((result: CheckResult) => void) | undefined;
+  private startGroup(state: GroupState): void {
+    if (state.started) return;
+    state.started = true;
+    state.startedAt = Date.now();
+    this.emitter.emit('onGroupStart', { group: state.group, phase: state.phase, checks: state.requirements.length });
+  }
 
   private record(state: GroupState, result: CheckResult): void {
     if (!this.stoppedBy) this.onResult?.(result);
@@ -119,18 +132,17 @@ export class PhaseCollector implements PhaseSink {
     this.emitter.emit('onCheckEnd', result);
   }
 
-  private finishGroup(group: string, errors: string[]): void {
-    const state = this.groups.get(group);
-    if (!state || state.ended) return;
-    if (!state.started) this.moduleStart(group);
+  private finishGroup(state: GroupState, errors: string[]): void {
+    if (state.ended) return;
+    this.startGroup(state);
     for (const req of state.requirements) {
-      if (!state.seen.has(req.id)) this.record(state, unreportedResult(req, this.phase, errors, this.suiteGroups.has(group)));
+      if (!state.seen.has(req.id)) this.record(state, unreportedResult(req, state.phase, errors, this.suiteGroups.has(state.group)));
     }
     state.ended = true;
     this.lastProgressAt = Date.now();
     this.emitter.emit('onGroupEnd', {
-      group,
-      phase: this.phase,
+      group: state.group,
+      phase: state.phase,
       checks: state.requirements.length,
       counts: { ...state.counts },
       durationMs: Date.now() - state.startedAt,

@@ -1,7 +1,7 @@
 /**
- * runConformance: selection → preflight (does the target answer, which hooks) → JWKS servers → phase 1
- * (every check that leaves the clock alone; `concurrency` checks in flight) → phase 2 (clock-moving checks,
- * one at a time) → verdict. Reporters see events throughout and the summary at the end, on every exit
+ * runConformance: selection → preflight (does the target answer, which hooks) → JWKS servers → one vitest
+ * run: phase 1, every check that leaves the clock alone, all groups at once with `concurrency` checks in
+ * flight, then phase 2, the clock-moving checks one at a time → verdict. Reporters see events throughout and the summary at the end, on every exit
  * path: a target that does not answer, the deadline, giving up after consecutive failures, an interruption
  * or a harness error all end with a summary whose `aborted` says why (the unfinished checks errored).
  */
@@ -9,7 +9,7 @@ import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/i
 import { isHarnessError } from '../errors.js';
 import { CATALOGUE_VERSION } from '../requirements.js';
 import type { RunContext } from './check-meta.js';
-import { PhaseCollector } from './collector.js';
+import { RunCollector } from './collector.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_RETRY_AFTER_CAP_MS, defaultMaxDurationMs } from './limits.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
@@ -20,6 +20,7 @@ import { resolveSelection } from './selection.js';
 import type { CheckResult, RunAbort, RunHeader, RunOptions, RunSummary } from './types.js';
 import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
 import { discoverSuites, openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
+import { suitesToLoad } from './suite-files.js';
 
 export { CHECK_TIMEOUT_FACTOR } from './limits.js';
 const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -44,20 +45,13 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   const emitter = new Emitter(options.reporters);
   const results = new Map<string, CheckResult>();
   const outsideErrors: RunSummary['harnessErrors'] = [];
-  const { form, byGroup: suites } = discoverSuites();
-  const suiteGroups = new Set(suites.keys());
-  const main = requirements.filter((req) => !req.movesClock);
-  const clock = requirements.filter((req) => req.movesClock);
-  const concurrency = Math.max(1, Math.floor(options.concurrency));
-  const phases: Array<{ collector: PhaseCollector; parallel: boolean }> = [];
-  if (main.length > 0) phases.push({ collector: new PhaseCollector('main', main, results, emitter, suiteGroups), parallel: true });
-  if (clock.length > 0) phases.push({ collector: new PhaseCollector('clock', clock, results, emitter, suiteGroups), parallel: false });
-
-  for (const { collector } of phases) collector.onResult = (result) => guard.checkOutcome(result.state, result.harnessError);
-  // At once, not after the phase closes: vitest ends the cancelled modules first, and a check they never
+  const suites = discoverSuites();
+  const collector = new RunCollector(requirements, results, emitter, new Set(suites.byGroup.keys()));
+  collector.onResult = (result) => guard.checkOutcome(result.state, result.harnessError);
+  // At once, not after the run closes: vitest ends the cancelled checks first, and a check it never
   // reported must read "not finished", not "not implemented".
   guard.signal.addEventListener('abort', () => {
-    for (const { collector } of phases) if (guard.reason) collector.abort(guard.reason);
+    if (guard.reason) collector.abort(guard.reason);
   }, { once: true });
 
   let runStarted = false;
@@ -70,33 +64,22 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
     let runner: SuiteRunner | undefined;
     try {
-      for (const { collector, parallel } of phases) {
-        if (guard.signal.aborted) break;
-        const groups = collector.runnableGroups();
-        if (groups.length > 0) {
-          // One vitest and one worker thread for both phases: the suites' concurrent groups keep
-          // `concurrency` checks in flight, so waiting checks overlap without a second thread's memory and
-          // start-up. The clock phase runs its files one after another in that worker.
-          runner ??= await openSuiteRunner({
-            files: [...new Set(phases.flatMap((phase) => phase.collector.runnableGroups()))].map((group) => suites.get(group)!),
-            form,
-            maxWorkers: 1,
-            maxConcurrency: concurrency,
-            testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR,
-          });
-          const context = { ...runContext(options, capabilities, channelName), ...(jwks.control ? { jwksControl: jwks.control } : {}) };
-          const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
-          try {
-            const files = groups.map((group) => suites.get(group)!);
-            const { unhandled } = await runner.runPhase({ ids: collector.ids(), files, fileParallelism: parallel, context, signal: guard.signal }, collector);
-            if (!guard.signal.aborted) for (const message of unhandled) outsideErrors.push({ code: 'INTERNAL', message: `${collector.phase} phase: ${message}` });
-          } finally {
-            stopHeartbeat();
-          }
+      const toLoad = suitesToLoad(suites, collector);
+      if (toLoad.length > 0 && !guard.signal.aborted) {
+        // One vitest, one worker thread, one test file: every group at once with `concurrency` checks in
+        // flight, then the clock-moving checks alone (suites/support/group.ts).
+        runner = await openSuiteRunner({ entry: suites.entry, form: suites.form, maxConcurrency: Math.max(1, Math.floor(options.concurrency)), testTimeoutMs: options.timeoutMs * CHECK_TIMEOUT_FACTOR });
+        const context = { ...runContext(options, capabilities, channelName), ...(jwks.control ? { jwksControl: jwks.control } : {}) };
+        const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+        try {
+          const { unhandled } = await runner.run({ ids: collector.ids(), suites: toLoad, context, signal: guard.signal }, collector);
+          if (!guard.signal.aborted) for (const message of unhandled) outsideErrors.push({ code: 'INTERNAL', message });
+        } finally {
+          stopHeartbeat();
         }
-        if (guard.reason) collector.abort(guard.reason);
-        collector.finishAll();
       }
+      if (guard.reason) collector.abort(guard.reason);
+      collector.finishAll();
     } finally {
       await runner?.close();
       await jwks.close();
@@ -110,7 +93,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   }
   if (!runStarted) emitter.emit('onRunStart', header);
   const aborted = guard.reason;
-  if (aborted) for (const { collector } of phases) collector.abort(aborted);
+  if (aborted) collector.abort(aborted);
 
   const ordered = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
   const baseline = options.baseline ? applyBaseline(ordered, options.baseline) : undefined;
@@ -182,6 +165,7 @@ async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promis
 function runContext(options: RunOptions, capabilities: RunContext['capabilities'], channel: string): RunContext {
   // The rate limit is for the whole run, and the run's one suite worker has one client that carries it.
   return {
+    runId: channel,
     profile: options.profile,
     client: {
       timeoutMs: options.timeoutMs,
@@ -194,7 +178,7 @@ function runContext(options: RunOptions, capabilities: RunContext['capabilities'
   };
 }
 
-function startHeartbeat(collector: PhaseCollector, emitter: Emitter, runStartedAt: number, intervalMs: number): () => void {
+function startHeartbeat(collector: RunCollector, emitter: Emitter, runStartedAt: number, intervalMs: number): () => void {
   const timer = setInterval(() => {
     const now = Date.now();
     if (now - collector.lastProgressAt < intervalMs) return;

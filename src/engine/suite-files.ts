@@ -7,9 +7,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HarnessError } from '../errors.js';
 import { packageRoot } from '../package.js';
+import type { SuiteToLoad } from './check-meta.js';
 
 export type SuiteForm = 'compiled' | 'source';
 
@@ -17,9 +18,12 @@ export interface SuiteFiles {
   form: SuiteForm;
   /** Suite file by group (file name without `.suite.js` / `.suite.ts`), absolute paths. */
   byGroup: Map<string, string>;
+  /** The run's one vitest test file, which imports the selected suite files (suites/support/run-entry). */
+  entry: string;
 }
 
 const SUFFIX: Record<SuiteForm, string> = { compiled: '.suite.js', source: '.suite.ts' };
+const ENTRY: Record<SuiteForm, string> = { compiled: 'run-entry.js', source: 'run-entry.ts' };
 
 /** `compiled` when this module itself was loaded from the build (dist/src/engine/), else `source`. */
 export function engineForm(moduleUrl: string = import.meta.url): SuiteForm {
@@ -45,11 +49,12 @@ export function groupOfModule(moduleId: string): string {
 export function discoverSuites(root = packageRoot(), form: SuiteForm = engineForm()): SuiteFiles {
   const dir = suiteDir(root, form);
   const byGroup = new Map<string, string>();
+  const entry = join(dir, 'support', ENTRY[form]);
   if (!existsSync(dir)) {
     if (form === 'compiled') {
       throw new HarnessError('INTERNAL', `the compiled suites are missing (${dir})`, { hint: 'run `npm run build` in the package folder' });
     }
-    return { form, byGroup };
+    return { form, byGroup, entry };
   }
   const entries = readdirSync(dir, { recursive: true }).map(String).sort();
   for (const entry of entries) {
@@ -57,5 +62,10 @@ export function discoverSuites(root = packageRoot(), form: SuiteForm = engineFor
     const group = basename(entry).slice(0, -SUFFIX[form].length);
     if (!byGroup.has(group)) byGroup.set(group, join(dir, entry));
   }
-  return { form, byGroup };
+  return { form, byGroup, entry };
+}
+
+/** The suite files a run imports, with the checks selected from each (the entry's `acSuites`). */
+export function suitesToLoad(files: SuiteFiles, selection: { runnableGroups(): string[]; idsOf(group: string): string[] }): SuiteToLoad[] {
+  return selection.runnableGroups().map((group) => ({ group, url: pathToFileURL(files.byGroup.get(group)!).href, ids: selection.idsOf(group) }));
 }

@@ -5,11 +5,11 @@
 import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { createVitest, Reporter, TestCase, TestModule } from 'vitest/node';
-import type { CheckMeta, RunContext } from './check-meta.js';
+import type { CheckMeta, RunContext, SuiteToLoad } from './check-meta.js';
 import { packageRoot } from '../package.js';
 import { idFromTitle, testNamePattern } from './selection.js';
 import { discoverSuites, groupOfModule, type SuiteForm } from './suite-files.js';
-import { suitePool } from './suite-pool.js';
+import { closeSuiteThreads, suitePool } from './suite-pool.js';
 
 /** What one finished test case said, before the engine maps it onto the catalogue. */
 export interface RawCheckOutcome {
@@ -22,26 +22,26 @@ export interface RawCheckOutcome {
   durationMs: number;
 }
 
-export interface PhaseSink {
-  moduleStart(group: string): void;
-  check(group: string, outcome: RawCheckOutcome): void;
-  /** `errors`: why the module itself failed (import error, failing hook), already messages. */
-  moduleEnd(group: string, errors: string[]): void;
+/** Where a run's outcomes go (the engine's collector). */
+export interface RunSink {
+  /** A selected check's test started. */
+  checkStarted(id: string): void;
+  check(outcome: RawCheckOutcome): void;
+  /** The run's test file failed outside any check (import error, failing hook): why, as messages. */
+  runFailed(errors: string[]): void;
 }
 
-export interface PhaseRequest {
-  /** IDs to run in this phase; only these test titles run. */
+export interface SuiteRunRequest {
+  /** IDs to run; only these test titles run. */
   ids: string[];
-  /** Suite files to load (absolute paths, among the runner's files). */
-  files: string[];
-  /** false: one file at a time (the clock phase), so two files never move the clock under each other. */
-  fileParallelism: boolean;
+  /** The suite files the entry imports, with their selected checks. */
+  suites: SuiteToLoad[];
   context: RunContext;
-  /** Stops the phase: vitest cancels, its workers are ended within a bound, whatever they were waiting for. */
+  /** Stops the run: vitest cancels, its workers are ended within a bound, whatever they were waiting for. */
   signal?: AbortSignal;
 }
 
-/** How long a stopped phase may take to close vitest before the engine goes on without it. */
+/** How long a stopped run may take to close vitest before the engine goes on without it. */
 const STOP_CLOSE_MS = 5_000;
 
 export { discoverSuites, groupOfModule };
@@ -50,48 +50,42 @@ function errorCode(error: { [key: string]: unknown }): unknown {
   return error.code;
 }
 
+const NO_SINK: RunSink = { checkStarted: () => undefined, check: () => undefined, runFailed: () => undefined };
+
 /**
- * The bridge: a vitest reporter that forwards to the engine's sink. One vitest instance may run several
- * phases (the fault runner's session reuses one): reset() points it at the next phase's IDs and sink.
+ * The bridge: a vitest reporter that forwards to the engine's sink. One vitest instance runs target after
+ * target (the fault runner's session): reset() points it at the next run's IDs and sink.
  */
 export class BridgeReporter implements Reporter {
   /** Unhandled errors of the run (outside any test). */
   unhandled: string[] = [];
-  private ended = new Set<string>();
+  private ids: ReadonlySet<string> = new Set();
+  private sink: RunSink = NO_SINK;
 
-  constructor(
-    private ids: ReadonlySet<string>,
-    private sink: PhaseSink,
-  ) {}
-
-  reset(ids: ReadonlySet<string>, sink: PhaseSink): void {
+  reset(ids: ReadonlySet<string>, sink: RunSink): void {
     this.ids = ids;
     this.sink = sink;
-    this.ended = new Set();
-  }
-
-  onTestModuleQueued(testModule: TestModule): void {
-    debug(`queued ${testModule.relativeModuleId}`);
+    this.unhandled = [];
   }
 
   onTestModuleCollected(testModule: TestModule): void {
     debug(`collected ${testModule.relativeModuleId}`);
   }
 
-  onTestModuleStart(testModule: TestModule): void {
-    debug(`start ${testModule.relativeModuleId}`);
-    this.sink.moduleStart(groupOfModule(testModule.moduleId));
+  onTestCaseReady(testCase: TestCase): void {
+    const id = idFromTitle(testCase.name, this.ids);
+    if (id !== undefined) this.sink.checkStarted(id);
   }
 
   onTestCaseResult(testCase: TestCase): void {
     const id = idFromTitle(testCase.name, this.ids);
-    // Titles outside this phase's selection were filtered by testNamePattern: not part of the run.
+    // Titles outside this run's selection were filtered by testNamePattern: not part of the run.
     if (id === undefined) return;
     const result = testCase.result();
     if (result.state === 'pending') return;
     const meta = testCase.meta().check;
     const errors = (result.errors ?? []).map((error) => ({ name: error.name, message: error.message, code: errorCode(error) }));
-    this.sink.check(groupOfModule(testCase.module.moduleId), {
+    this.sink.check({
       id,
       state: result.state,
       meta,
@@ -102,17 +96,12 @@ export class BridgeReporter implements Reporter {
   }
 
   onTestModuleEnd(testModule: TestModule): void {
-    const group = groupOfModule(testModule.moduleId);
-    if (this.ended.has(group)) return;
-    this.ended.add(group);
     debug(`end ${testModule.relativeModuleId}`);
-    this.sink.moduleEnd(group, testModule.errors().map((error) => `${error.name ?? 'Error'}: ${error.message}`));
+    this.sink.runFailed(testModule.errors().map((error) => `${error.name ?? 'Error'}: ${error.message}`));
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message: string; name?: string }>): void {
+  onTestRunEnd(_testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message: string; name?: string }>): void {
     for (const error of unhandledErrors) this.unhandled.push(`${error.name ?? 'Error'}: ${error.message}`);
-    // A module that never reported its end (failed while collecting) still closes its group.
-    for (const testModule of testModules) this.onTestModuleEnd(testModule);
   }
 }
 
@@ -124,13 +113,12 @@ function debug(line: string): void {
 
 export interface SuiteVitestSettings {
   root: string;
-  /** Suite files (absolute paths). */
-  files: readonly string[];
+  /** The run's one test file (suites/support/run-entry), absolute path. */
+  entry: string;
   /** compiled: dist/suites/*.js imported by Node; source: suites/*.ts through vite's module runner. */
   form: SuiteForm;
   reporter: Reporter;
-  maxWorkers: number;
-  /** Checks of one concurrent describe block in flight at once (per worker). */
+  /** Checks in flight at once, every group together. */
   maxConcurrency: number;
   testTimeoutMs: number;
 }
@@ -144,16 +132,17 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
     {
       config: false,
       root: settings.root,
-      include: settings.files.map((file) => relative(settings.root, file).split('\\').join('/')),
-      // vitest's default excludes dist/; the include list is exactly the suite files chosen, nothing else.
+      include: [relative(settings.root, settings.entry).split('\\').join('/')],
+      // vitest's default excludes dist/; the include list is exactly the entry, nothing else.
       exclude: [],
       watch: false,
       reporters: [settings.reporter],
-      // Threads, not forked processes: the suites share nothing with the CLI process that isolation would
-      // protect, and a thread starts in a fraction of a process's time and memory (suite-pool.ts: vitest's
-      // thread worker with a small young generation).
+      // One thread, not forked processes: the suites share nothing with the CLI process that isolation would
+      // protect, and a thread starts in a fraction of a process's time and memory. suite-pool.ts keeps it for
+      // the next run of the same process (the fault runner's session runs hundreds).
       pool: suitePool,
-      maxWorkers: Math.max(1, settings.maxWorkers),
+      maxWorkers: 1,
+      // vitest bounds the tests in flight in one file by this: the run's --concurrency, across all groups.
       maxConcurrency: Math.max(1, settings.maxConcurrency),
       testTimeout: settings.testTimeoutMs,
       hookTimeout: settings.testTimeoutMs,
@@ -162,8 +151,8 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
       // The suites never print; any console noise from a dependency must not interleave with progress.
       onConsoleLog: () => false,
       includeTaskLocation: false,
-      // Suite files share a worker's module graph: the client, crypto and faker load once per worker, not
-      // once per file (each file still gets its own TargetClient through suiteClient()).
+      // The suites share the worker's module graph, run after run: the client, crypto and faker load once per
+      // worker (each run gets its own TargetClient through suiteClient()).
       isolate: false,
       coverage: { enabled: false },
       // Compiled suites are plain ES modules: Node imports them (and the package's compiled src/) itself,
@@ -201,28 +190,27 @@ export function preloadVitest(): void {
 }
 
 export interface SuiteRunnerSettings {
-  /** Every suite file any phase may run (absolute paths). */
-  files: readonly string[];
+  /** The run's one test file (discoverSuites().entry). */
+  entry: string;
   form: SuiteForm;
-  maxWorkers: number;
   maxConcurrency: number;
   testTimeoutMs: number;
 }
 
-/** One vitest instance that runs phase after phase (and, in the fault runner, target after target). */
+/** One vitest instance that runs target after target (the fault runner's session), in one worker thread. */
 export interface SuiteRunner {
-  runPhase(request: PhaseRequest, sink: PhaseSink): Promise<{ unhandled: string[] }>;
+  /** Runs the selected checks: every group at once, then the clock-moving checks alone. */
+  run(request: SuiteRunRequest, sink: RunSink): Promise<{ unhandled: string[] }>;
   close(): Promise<void>;
 }
 
-/** Creates vitest once; its instance serves every phase that follows. */
+/** Creates vitest once; its instance (and its worker thread) serves every run that follows. */
 export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<SuiteRunner> {
   const root = packageRoot();
-  const reporter = new BridgeReporter(new Set(), { moduleStart: () => undefined, check: () => undefined, moduleEnd: () => undefined });
+  const reporter = new BridgeReporter();
   const savedExitCode = process.exitCode;
   const { createVitest } = await loadVitest();
-  const maxWorkers = Math.max(1, settings.maxWorkers);
-  const [options, viteOverrides] = suiteVitestOptions({ root, files: settings.files, form: settings.form, reporter, maxWorkers, maxConcurrency: settings.maxConcurrency, testTimeoutMs: settings.testTimeoutMs });
+  const [options, viteOverrides] = suiteVitestOptions({ root, entry: settings.entry, form: settings.form, reporter, maxConcurrency: settings.maxConcurrency, testTimeoutMs: settings.testTimeoutMs });
   const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   const vitest = await createVitest('test', options, viteOverrides);
   // vitest's logger ends the process 1 ms after SIGINT/SIGTERM; the CLI's own handler must decide instead
@@ -231,34 +219,26 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
     for (const listener of process.listeners(name)) if (!signalListeners[name].includes(listener)) process.off(name, listener);
   }
   let stopped = false;
-  debug(`vitest created (${settings.form} suites, ${maxWorkers} workers, ${settings.maxConcurrency} checks in flight)`);
+  debug(`vitest created (${settings.form} suites, ${settings.maxConcurrency} checks in flight)`);
   return {
-    async runPhase(request, sink) {
-      debug(`phase: ${request.files.length} files, ${request.ids.length} checks`);
+    async run(request, sink) {
+      debug(`run: ${request.suites.length} suites, ${request.ids.length} checks`);
       reporter.reset(new Set(request.ids), sink);
-      reporter.unhandled = [];
       vitest.provide('acRun', request.context);
+      vitest.provide('acSuites', request.suites);
       vitest.setGlobalTestNamePattern(testNamePattern(request.ids));
       try {
-        // One worker runs its files one after another anyway: one call keeps that worker (and the modules it
-        // loaded) for every file, where one call per file would start a worker per file.
-        const together = request.fileParallelism || maxWorkers === 1;
-        for (const batch of together ? [request.files] : request.files.map((file) => [file])) {
-          if (batch.length === 0) continue;
-          if (request.signal?.aborted) break;
-          if (await runUnlessStopped(vitest.runTestFiles(batch), request.signal)) {
-            // A stopped run does not wait for the checks in flight (a hung target holds each for its timeout).
-            debug('phase stopped');
-            stopped = true;
-            await vitest.cancelCurrentRun('keyboard-input').catch(() => {});
-            break;
-          }
+        if (request.suites.length > 0 && !request.signal?.aborted && (await runUnlessStopped(vitest.runTestFiles([settings.entry]), request.signal))) {
+          // A stopped run does not wait for the checks in flight (a hung target holds each for its timeout).
+          debug('run stopped');
+          stopped = true;
+          await vitest.cancelCurrentRun('keyboard-input').catch(() => {});
         }
       } finally {
         // vitest marks failed tests on the process; the verdict is the engine's, not vitest's.
         process.exitCode = savedExitCode;
       }
-      debug('phase finished');
+      debug('run finished');
       return { unhandled: [...reporter.unhandled] };
     },
     async close() {
@@ -269,6 +249,8 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
       } else {
         await closed;
       }
+      // A stopped run's thread is ended, never kept: it may still be waiting on a hung target.
+      await closeSuiteThreads();
       process.exitCode = savedExitCode;
       debug('vitest closed');
     },

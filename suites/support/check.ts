@@ -5,7 +5,7 @@
  * with the reason, never pass it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { inject, test, type TestContext } from 'vitest';
+import { inject, type TestContext } from 'vitest';
 import { createRecorder, createTargetClient, profileSecrets, type InternalRecorder } from '../../src/client/index.js';
 import type { RecordedExchange, TargetClient } from '../../src/client/types.js';
 import type { CheckMeta, RunContext } from '../../src/engine/check-meta.js';
@@ -14,6 +14,7 @@ import { seededFaker, type Faker } from '../../src/data/fake.js';
 import { ConformanceFailure, isConformanceFailure, isHarnessError } from '../../src/errors.js';
 import type { ResolvedProfile } from '../../src/profile/types.js';
 import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
+import { declareCheck } from './group.js';
 import { missingNeed } from './needs.js';
 
 /** Secrets shorter than this stay with the worker that learned them (see onSecret below). */
@@ -35,7 +36,8 @@ export interface CheckContext {
   skip(reason: string): never;
 }
 
-let sharedClient: TargetClient | undefined;
+/** The client of the run in progress; a worker thread serves run after run (another target each time). */
+let sharedClient: { runId: string; client: TargetClient } | undefined;
 let sharedChannel: { name: string; channel: RunChannel } | undefined;
 /** Lasting secrets this worker's client learned since the last check ended (they go in the check's meta). */
 let learned: string[] = [];
@@ -73,10 +75,13 @@ function attributing(inner: InternalRecorder): InternalRecorder {
   };
 }
 
-/** One client per suite worker: token cache and rate limit are shared by the checks of a file. */
+/** One client per run: token cache and rate limit are shared by the run's checks. */
 export function suiteClient(): TargetClient {
-  if (!sharedClient) {
-    const run = inject('acRun');
+  const run = inject('acRun');
+  if (sharedClient?.runId !== run.runId) {
+    // The previous run's client (another target) holds idle keep-alive sockets: closed, not leaked.
+    sharedClient?.client.close().catch(() => undefined);
+    learned = [];
     let recorder: InternalRecorder | undefined;
     const channel = runChannel(run, () => recorder);
     recorder = attributing(createRecorder({
@@ -89,15 +94,16 @@ export function suiteClient(): TargetClient {
         channel?.post({ kind: 'secret', value });
       },
     }));
-    sharedClient = createTargetClient(run.profile, {
+    const client = createTargetClient(run.profile, {
       timeoutMs: run.client.timeoutMs,
       rateLimit: run.client.rateLimit,
       recorder,
       ...(run.client.retryAfterCapMs === undefined ? {} : { retryAfterCapMs: run.client.retryAfterCapMs }),
       ...(channel ? { onRequestOutcome: (outcome) => channel.post({ kind: 'outcome', outcome }) } : {}),
     });
+    sharedClient = { runId: run.runId, client };
   }
-  return sharedClient;
+  return sharedClient.client;
 }
 
 export interface CheckOptions {
@@ -106,14 +112,12 @@ export interface CheckOptions {
 }
 
 /**
- * Declares the check. A suite whose checks are independent declares its describe block `concurrent` (the
- * engine bounds how many run at once); a check that moves the target's clock always runs on its own
- * (`test.sequential`), even inside such a block.
+ * Declares the check in the group being declared (group.ts): concurrent with the others in a
+ * `group.concurrent`, and after every group, alone, when it moves the target's clock.
  */
 export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const req = requirement(id);
-  const declare = req.movesClock ? test.sequential : test;
-  declare(`${id} ${req.text}`, { timeout: options.timeout }, async (vitestCtx: TestContext) => {
+  declareCheck(`${id} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, async (vitestCtx: TestContext) => {
     const run = inject('acRun');
     const meta: CheckMeta = {
       requirementId: id,

@@ -64,7 +64,11 @@ describe('a target that answers GET / and then hangs', () => {
     expect(result.wallMs).toBeLessThan(30_000);
     const reports = await readReports(out);
     expect(reports.json.verdict.status).toBe('error');
-    expect(reports.json.results.every((r) => r.state !== 'passed')).toBe(true);
+    // Every group starts at once, so the checks that only read the profile's credentials (their format)
+    // pass before the deadline; nothing that needs an answer from the target does.
+    const passed = reports.json.results.filter((r) => r.state === 'passed');
+    expect(passed.filter((r) => r.group !== 'credentials').map((r) => r.id)).toEqual([]);
+    expect(reports.json.results.filter((r) => r.state === 'errored').length).toBeGreaterThan(150);
   }, 90_000);
 });
 

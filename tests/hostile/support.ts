@@ -152,7 +152,7 @@ export function runHostile(args: string[], options: SpawnOptions): Promise<CliRe
 export const REPORT_FILES = ['report.json', 'junit.xml', 'summary.md', 'report.html'] as const;
 
 export interface Reports {
-  json: { verdict: { status: string; exitCode: number; reason: string }; results: Array<{ id: string; state: string; harnessError?: { code: string; message: string } }> } & Record<string, unknown>;
+  json: { verdict: { status: string; exitCode: number; reason: string }; results: Array<{ id: string; group: string; state: string; harnessError?: { code: string; message: string } }> } & Record<string, unknown>;
   junit: string;
   markdown: string;
   html: string;

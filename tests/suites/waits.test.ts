@@ -3,7 +3,8 @@
  * the poll interval, so a wait ends as soon as the target can say (a run shows, a second run shows) and the
  * only waits left are watches for something that must NOT happen. Checked two ways without timing: every
  * timer the wait helpers set is recorded, and every suite file (whatever files exist) is scanned for fixed
- * sleeps. The groups that wait are declared concurrent, so their watches overlap.
+ * sleeps. Every group runs alongside the others (suites/support/group.ts), and the groups that wait are
+ * group.concurrent, so their own watches overlap too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,9 +104,19 @@ describe('suite files', () => {
     expect(offenders, 'fixed sleeps in the suites: poll the target instead (suites/support/webhook-expect.ts)').toEqual([]);
   });
 
-  test('the groups that watch for runs are concurrent, so their waits overlap', () => {
-    const waiting = files.filter(({ text }) => /expect(?:NoRun|ExactlyOneRun)\(/.test(text) && /^describe/m.test(text));
+  test('the groups that watch for runs are group.concurrent, so their waits overlap within the group too', () => {
+    const waiting = files.filter(({ text }) => /expect(?:NoRun|ExactlyOneRun)\(/.test(text) && /^group/m.test(text));
     expect(waiting.length).toBeGreaterThan(0);
-    for (const { file, text } of waiting) expect(text, `${file} waits for runs but its describe is not concurrent`).toMatch(/^describe\.concurrent\(/m);
+    for (const { file, text } of waiting) expect(text, `${file} waits for runs but its group is not concurrent`).toMatch(/^group\.concurrent\(/m);
+  });
+
+  test('every suite file declares its checks through group(), which the engine runs side by side', () => {
+    const suites = files.filter(({ file }) => file.endsWith('.suite.ts'));
+    expect(suites.length).toBeGreaterThan(0);
+    for (const { file, text } of suites) {
+      // A describe() of its own would run only when the file's turn came, one file after another.
+      expect(text, `${file} declares a describe() of its own`).not.toMatch(/\bdescribe(?:\.\w+)?\(/);
+      expect(text, `${file} declares no group()`).toMatch(/^group(?:\.concurrent)?\(/m);
+    }
   });
 });
