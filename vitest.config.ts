@@ -1,13 +1,18 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // The project's own tests (unit, integration, end to end). The conformance suites under suites/ are not
 // collected here; the engine runs them against a target, and tests/ drive that engine.
 //
 // Two lanes, as vitest projects:
-// - `fast` (`npm run test:fast`): unit and quick integration tests, about a minute;
-// - `full` (`npm test`, what .ci/run runs): `fast` plus the files below, which spawn the CLI or run the
-//   engine end to end, the fault self-verification, container images and timed load runs.
+// - `fast` (`npm run test:fast`): unit and quick integration tests, well under a minute;
+// - the full lane (`npm test`, what .ci/run runs): `fast`, `slow` (the files below: they spawn the CLI or
+//   run the engine end to end, the fault self-verification, container images) and `timing`.
 // A new slow file joins the full lane by its name (`*.e2e.test.ts`) or by an entry here.
+//
+// Most of the slow files wait (on a hung target, a container, a fault's runs settling) more than they
+// compute, so `fast` and `slow` share FILE_WORKERS processes on this 2-core machine. The `timing` files
+// measure rates and latencies against the clock: they run last, alone, with the machine to themselves.
 const FULL_LANE_ONLY = [
   'tests/**/*.e2e.test.ts',
   'tests/mutation/self-verification.test.ts',
@@ -23,18 +28,47 @@ const FULL_LANE_ONLY = [
   'tests/cli/diff-list.test.ts',
   'tests/engine/jwks-listen-host.test.ts',
   'tests/load/cli.test.ts',
-  'tests/load/driver.test.ts',
   'tests/reference/fuzz.test.ts',
 ];
+const TIMING = ['tests/load/driver.test.ts'];
+const FILE_WORKERS = 3;
+
+/**
+ * The longest files, longest first. vitest orders files by the durations it cached on earlier runs, and CI
+ * runs a fresh clone with no cache: without this, the container images (about two minutes, mostly
+ * waiting on Docker) could start last and hold the whole lane.
+ */
+const LONGEST_FIRST = [
+  'tests/containers/dockerfile.test.ts',
+  'tests/mutation/self-verification.test.ts',
+  'tests/containers/docker.test.ts',
+  'tests/hostile/deadlines.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification): number => {
+      const index = LONGEST_FIRST.findIndex((path) => file.moduleId.replaceAll('\\', '/').endsWith(path));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    // Array.prototype.sort is stable: the rest keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
     projects: [
-      { extends: true, test: { name: 'fast', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FULL_LANE_ONLY] } },
-      { extends: true, test: { name: 'slow', include: FULL_LANE_ONLY } },
+      {
+        extends: true,
+        test: { name: 'fast', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FULL_LANE_ONLY, ...TIMING], maxWorkers: FILE_WORKERS, sequence: { groupOrder: 0 } },
+      },
+      { extends: true, test: { name: 'slow', include: FULL_LANE_ONLY, maxWorkers: FILE_WORKERS, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'timing', include: TIMING, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

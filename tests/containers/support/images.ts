@@ -44,6 +44,11 @@ export const NO_EXEC_IMAGE = 'access-conformance-test-bad:noexec';
 
 export type BadImage = keyof typeof BAD_IMAGES;
 
+/** The images docker/check-dockerfile.sh builds (and their containers), told apart from the ones above. */
+export function isDockerfileCheckImage(image: string): boolean {
+  return image.includes('-dockerfile-');
+}
+
 /** Builds the reference image from the current dist/, then the bad images on top of it. */
 export async function buildTestImages(): Promise<{ reference: string }> {
   const { image: reference } = await buildReferenceImage();
