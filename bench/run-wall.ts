@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, type Bench, type BenchMetric, type BenchReport } from './registry.js';
 
-const BIN = fileURLToPath(new URL('../../bin/access-conformance.js', import.meta.url));
+/** The CLI measured: this checkout's, or another build's (BENCH_BIN, for a before/after on one machine). */
+const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../../bin/access-conformance.js', import.meta.url));
 /** A URL, which `--import` takes on every platform. */
 const PRELOAD = new URL('./rusage-preload.js', import.meta.url).href;
 const REPEATS = Math.max(1, Number(process.env.BENCH_RUN_REPEATS ?? 5));

@@ -11,3 +11,11 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The Client Secret's service-domain segment `serve` writes: the one the official SDKs check. */
 export const DEFAULT_SECRET_DOMAIN = 'conductorone.com';
+
+/**
+ * Worker processes of the fault self-verification when AC_FAULTS_CONCURRENCY is not set. Each process runs
+ * faults one after another in one kept suite thread; a fault's run mostly waits (runs settling, key
+ * rotation), so more processes than cores still shorten it: 118 s with 2 processes before the thread was
+ * kept, 63 s with 2 and 46 s with 4 after, on this 2-core machine (BENCHMARKS.md).
+ */
+export const DEFAULT_FAULT_PROCESSES = 3;
