@@ -17,6 +17,7 @@
  * space peaked at 30 MB instead of 41 MB, the process's peak RSS 10-15 MB lower).
  */
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from 'vitest/node';
 
@@ -58,14 +59,52 @@ import(workerData.vitestWorker).then(({ init, runBaseTests, setupEnvironment }) 
 });
 `;
 
-/** Threads parked between runs. */
-const parked: Worker[] = [];
+/** Threads parked between runs, each with what takes it off the list should it end while parked. */
+const parked: Array<{ thread: Worker; unwatch: () => void }> = [];
 /**
- * Stops under way: vitest does not await a run's worker stop before it reports the run finished, so the next
- * run's start waits for them (bounded: a stop that never completes leaves nothing to reuse anyway).
+ * Workers whose stop is under way: vitest does not await a run's worker stop before it reports the run
+ * finished, so the next run's start waits for them. Bounded: a stop vitest never completes (its own stop
+ * timed out) leaves nothing to reuse, and that worker's thread is ended instead of left running.
  */
-const stopping = new Set<Promise<void>>();
+const stopping = new Map<SuiteThreadWorker, Promise<void>>();
 const STOP_WAIT_MS = 5_000;
+
+function park(thread: Worker): void {
+  const entry = { thread, unwatch: () => undefined };
+  // A parked thread has no vitest listener left: one that fails or ends just leaves the list.
+  const drop = (): void => {
+    entry.unwatch();
+    const index = parked.indexOf(entry);
+    if (index !== -1) parked.splice(index, 1);
+  };
+  thread.on('error', drop);
+  thread.on('exit', drop);
+  entry.unwatch = () => {
+    thread.off('error', drop);
+    thread.off('exit', drop);
+  };
+  thread.unref();
+  parked.push(entry);
+}
+
+function unpark(): Worker | undefined {
+  const entry = parked.pop();
+  if (!entry) return undefined;
+  entry.unwatch();
+  entry.thread.ref();
+  return entry.thread;
+}
+
+async function awaitStops(): Promise<void> {
+  if (stopping.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    Promise.all(stopping.values()).then(() => false),
+    new Promise<boolean>((resolveWait) => (timer = setTimeout(() => resolveWait(true), STOP_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) await Promise.all([...stopping.keys()].map((worker) => worker.abandon()));
+}
 
 /** Counted for tests: how many suite threads this process started. */
 let threadsStarted = 0;
@@ -115,11 +154,11 @@ class SuiteThreadWorker implements PoolWorker {
       this.stopAsked = true;
       const done = new Promise<void>((resolveStop) => {
         this.stopDone = () => {
-          stopping.delete(done);
+          stopping.delete(this);
           resolveStop();
         };
       });
-      stopping.add(done);
+      stopping.set(this, done);
     }
     this.current().postMessage(message);
   }
@@ -127,20 +166,16 @@ class SuiteThreadWorker implements PoolWorker {
   async start(): Promise<void> {
     // vitest calls start again when it reuses this runner for another file of the same run.
     if (this.thread) return;
-    if (stopping.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(stopping), new Promise((resolveWait) => (timer = setTimeout(resolveWait, STOP_WAIT_MS)))]);
-      clearTimeout(timer);
-    }
-    const reused = parked.pop();
+    await awaitStops();
+    const reused = unpark();
     if (reused) {
-      reused.ref();
       this.thread = reused;
     } else {
       threadsStarted += 1;
       this.thread = new Worker(THREAD_PROGRAM, {
         eval: true,
-        workerData: { vitestWorker: resolve(this.options.distPath, 'worker.js') },
+        // A URL: import() takes no Windows path.
+        workerData: { vitestWorker: pathToFileURL(resolve(this.options.distPath, 'worker.js')).href },
         env: this.options.env,
         execArgv: this.options.execArgv,
         resourceLimits: { maxYoungGenerationSizeMb: SUITE_WORKER_YOUNG_MB, maxOldGenerationSizeMb: SUITE_WORKER_OLD_MB },
@@ -162,8 +197,7 @@ class SuiteThreadWorker implements PoolWorker {
       thread.off('message', this.onMessage);
       for (const { event, callback } of this.listeners.splice(0)) thread.off(event, callback);
       if (this.stoppedCleanly) {
-        thread.unref();
-        parked.push(thread);
+        park(thread);
       } else {
         await thread.terminate();
       }
@@ -171,6 +205,12 @@ class SuiteThreadWorker implements PoolWorker {
       this.stopDone?.();
       this.stopDone = undefined;
     }
+  }
+
+  /** Its stop never completed: the thread is ended, not kept, and the next run does not wait for it. */
+  async abandon(): Promise<void> {
+    this.stoppedCleanly = false;
+    await this.stop();
   }
 
   deserialize(data: unknown): unknown {
@@ -185,5 +225,8 @@ export const suitePool: PoolRunnerInitializer = {
 
 /** Ends the parked suite threads (the runner closes: no run will take them back). */
 export async function closeSuiteThreads(): Promise<void> {
-  await Promise.all(parked.splice(0).map((thread) => thread.terminate()));
+  await Promise.all(parked.splice(0).map((entry) => {
+    entry.unwatch();
+    return entry.thread.terminate();
+  }));
 }
