@@ -100,8 +100,11 @@ export class BridgeReporter implements Reporter {
     this.sink.runFailed(testModule.errors().map((error) => `${error.name ?? 'Error'}: ${error.message}`));
   }
 
-  onTestRunEnd(_testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message: string; name?: string }>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message: string; name?: string }>): void {
     for (const error of unhandledErrors) this.unhandled.push(`${error.name ?? 'Error'}: ${error.message}`);
+    // A test file that failed while collecting may never report its end: its errors still close the run's
+    // open groups as errored (never as "not implemented", which would read as skipped).
+    for (const testModule of testModules) this.onTestModuleEnd(testModule);
   }
 }
 
