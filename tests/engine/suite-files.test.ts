@@ -3,13 +3,14 @@
  * sources when it runs from src/ (these tests), whatever files exist, and a clear error when a compiled
  * engine finds no compiled suites.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { discoverSuites, engineForm, groupOfModule } from '../../src/engine/suite-files.js';
 import { isHarnessError } from '../../src/errors.js';
+import { packageRoot } from '../../src/package.js';
 
 describe('suite files', () => {
   test('the form follows where the engine module was loaded from', () => {
@@ -57,7 +58,16 @@ describe('suite files', () => {
     }
   });
 
-  test('the package has its source suites', () => {
-    expect(discoverSuites().byGroup.get('automations')).toMatch(/suites[\\/]automations\.suite\.ts$/);
+  test('the package has its source suites, and the one test file a run hands vitest', () => {
+    const found = discoverSuites();
+    expect(found.byGroup.get('automations')).toMatch(/suites[\\/]automations\.suite\.ts$/);
+    expect(found.entry).toMatch(/suites[\\/]support[\\/]run-entry\.ts$/);
+    expect(existsSync(found.entry)).toBe(true);
+    // The entry is no suite of its own: it imports the selected ones.
+    expect([...found.byGroup.values()]).not.toContain(found.entry);
+  });
+
+  test('a compiled engine hands vitest the compiled entry', () => {
+    expect(discoverSuites(packageRoot(), 'compiled').entry).toBe(join(packageRoot(), 'dist', 'suites', 'support', 'run-entry.js'));
   });
 });
