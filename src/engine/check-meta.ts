@@ -32,6 +32,12 @@ export interface CheckMeta {
   secrets?: string[];
 }
 
+/**
+ * `Symbol.for` key of the count of check bodies still running in a suite thread (set by the suites' check
+ * wrapper on globalThis, read by the thread's program in suite-pool.ts).
+ */
+export const CHECKS_IN_FLIGHT = 'access-conformance.checksInFlight';
+
 /** Values the engine provides to every suite worker (vitest `provide` / `inject`). */
 export interface RunContext {
   /** Unique per run: a worker thread serves run after run, and its per-run state (the client) follows this. */

@@ -20,6 +20,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from 'vitest/node';
+import { CHECKS_IN_FLIGHT } from './check-meta.js';
 
 /** Young-generation size of a suite worker thread (MB). */
 export const SUITE_WORKER_YOUNG_MB = 4;
@@ -28,27 +29,50 @@ export const SUITE_WORKER_OLD_MB = 256;
 
 export const SUITE_POOL_NAME = 'access-conformance-threads';
 
+/** What the thread posts when it must not be kept: a check body still running after its file finished. */
+const DISCARD = '__accessConformanceDiscard__';
+
 /**
  * The thread's program, plain JavaScript because the thread starts from this text whether the engine runs
  * compiled or from its TypeScript sources. vitest's loop calls `teardown` after it answered "stopped"; this
  * one listens again for the next run's "start". The environment (with vitest's module hooks) is set up once
- * per thread, not once per run; the hooks report to the main thread through the RPC of whichever run is in
- * progress (a call on an ended run's RPC would never be answered, and vitest waits for every call before it
- * finishes a run).
+ * per thread, not once per run.
+ *
+ * Every RPC call of the thread (the module hooks', vitest's own error and console reports) goes through the
+ * run in progress, and between runs to one that answers at once: vitest waits for every pending call before
+ * it finishes a run, and a call on an ended run's RPC is never answered, so the next run would never end.
+ * A check body still running when its file finished (a check that timed out on a hung target) would go on
+ * against the next run's target: the thread says so before vitest's "finished", and is not kept.
  */
 const THREAD_PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
 import(workerData.vitestWorker).then(({ init, runBaseTests, setupEnvironment }) => {
   let environment;
-  let currentRpc;
+  const idle = new Proxy({}, { get: (_, key) => (key === '$rejectPendingCalls' ? () => [] : key === 'then' ? undefined : async () => undefined) });
+  let currentRpc = idle;
   const rpc = new Proxy({}, { get: (_, key) => currentRpc[key] });
+  const inFlight = () => globalThis[Symbol.for(workerData.checksInFlight)] ?? 0;
   const listen = () => init({
     post: (message) => parentPort.postMessage(message),
     on: (listener) => parentPort.on('message', listener),
     off: (listener) => parentPort.off('message', listener),
-    teardown: () => { parentPort.removeAllListeners('message'); listen(); },
-    runTests: (state, traces) => runBaseTests('run', state, traces),
-    collectTests: (state, traces) => runBaseTests('collect', state, traces),
+    teardown: () => {
+      currentRpc = idle;
+      parentPort.removeAllListeners('message');
+      listen();
+    },
+    runTests: async (state, traces) => {
+      state.rpc = rpc;
+      try {
+        await runBaseTests('run', state, traces);
+      } finally {
+        if (inFlight() > 0) parentPort.postMessage({ [workerData.discard]: true });
+      }
+    },
+    collectTests: (state, traces) => {
+      state.rpc = rpc;
+      return runBaseTests('collect', state, traces);
+    },
     setup: (context) => {
       currentRpc = context.rpc;
       environment ??= setupEnvironment({ ...context, rpc });
@@ -114,9 +138,20 @@ export function suiteThreadsStarted(): number {
 
 type Listener = (arg: unknown) => void;
 
-function isStopped(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && (message as { __vitest_worker_response__?: unknown; type?: unknown }).__vitest_worker_response__ === true && (message as { type?: unknown }).type === 'stopped';
+type Response = { __vitest_worker_response__?: unknown; type?: unknown; error?: unknown; [DISCARD]?: unknown };
+
+/** vitest's "stopped" answer, without a teardown error: the thread's loop listens again. */
+function isCleanStop(message: unknown): boolean {
+  const response = typeof message === 'object' && message !== null ? (message as Response) : {};
+  return response.__vitest_worker_response__ === true && response.type === 'stopped' && response.error === undefined;
 }
+
+function isDiscard(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as Response)[DISCARD] === true;
+}
+
+/** Every worker with a thread (in a run, or stopping): a stopped run or a close ends their threads. */
+const live = new Set<SuiteThreadWorker>();
 
 class SuiteThreadWorker implements PoolWorker {
   readonly name = SUITE_POOL_NAME;
@@ -126,9 +161,12 @@ class SuiteThreadWorker implements PoolWorker {
   /** vitest asked the thread to stop, and the thread answered "stopped": its loop listens again. */
   private stopAsked = false;
   private stoppedCleanly = false;
+  /** Not to be kept: a check body outlived its file, or the run was stopped. */
+  discard = false;
   private stopDone: (() => void) | undefined;
   private readonly onMessage = (message: unknown): void => {
-    if (this.stopAsked && isStopped(message)) this.stoppedCleanly = true;
+    if (isDiscard(message)) this.discard = true;
+    else if (this.stopAsked && isCleanStop(message)) this.stoppedCleanly = true;
   };
 
   constructor(private readonly options: PoolOptions) {}
@@ -175,7 +213,7 @@ class SuiteThreadWorker implements PoolWorker {
       this.thread = new Worker(THREAD_PROGRAM, {
         eval: true,
         // A URL: import() takes no Windows path.
-        workerData: { vitestWorker: pathToFileURL(resolve(this.options.distPath, 'worker.js')).href },
+        workerData: { vitestWorker: pathToFileURL(resolve(this.options.distPath, 'worker.js')).href, checksInFlight: CHECKS_IN_FLIGHT, discard: DISCARD },
         env: this.options.env,
         execArgv: this.options.execArgv,
         resourceLimits: { maxYoungGenerationSizeMb: SUITE_WORKER_YOUNG_MB, maxOldGenerationSizeMb: SUITE_WORKER_OLD_MB },
@@ -186,7 +224,9 @@ class SuiteThreadWorker implements PoolWorker {
     }
     this.stopAsked = false;
     this.stoppedCleanly = false;
+    this.discard = false;
     this.thread.on('message', this.onMessage);
+    live.add(this);
   }
 
   async stop(): Promise<void> {
@@ -196,12 +236,13 @@ class SuiteThreadWorker implements PoolWorker {
       if (!thread) return;
       thread.off('message', this.onMessage);
       for (const { event, callback } of this.listeners.splice(0)) thread.off(event, callback);
-      if (this.stoppedCleanly) {
+      if (this.stoppedCleanly && !this.discard) {
         park(thread);
       } else {
         await thread.terminate();
       }
     } finally {
+      live.delete(this);
       this.stopDone?.();
       this.stopDone = undefined;
     }
@@ -223,10 +264,21 @@ export const suitePool: PoolRunnerInitializer = {
   createPoolWorker: (options) => new SuiteThreadWorker(options),
 };
 
-/** Ends the parked suite threads (the runner closes: no run will take them back). */
+/** A run was stopped (a hung target, an interruption): its thread is ended when vitest stops it, not kept. */
+export function discardSuiteThreads(): void {
+  for (const worker of live) worker.discard = true;
+}
+
+/**
+ * Ends every suite thread (the runner closes): the parked ones, and any vitest did not stop in time (a close
+ * bounded after a stopped run, or a stop of vitest's own that timed out and never reached the worker).
+ */
 export async function closeSuiteThreads(): Promise<void> {
-  await Promise.all(parked.splice(0).map((entry) => {
-    entry.unwatch();
-    return entry.thread.terminate();
-  }));
+  await Promise.all([
+    ...parked.splice(0).map((entry) => {
+      entry.unwatch();
+      return entry.thread.terminate();
+    }),
+    ...[...live].map((worker) => worker.abandon()),
+  ]);
 }

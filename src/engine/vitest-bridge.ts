@@ -9,7 +9,7 @@ import type { CheckMeta, RunContext, SuiteToLoad } from './check-meta.js';
 import { packageRoot } from '../package.js';
 import { idFromTitle, testNamePattern } from './selection.js';
 import { discoverSuites, groupOfModule, type SuiteForm } from './suite-files.js';
-import { closeSuiteThreads, suitePool } from './suite-pool.js';
+import { closeSuiteThreads, discardSuiteThreads, suitePool } from './suite-pool.js';
 
 /** What one finished test case said, before the engine maps it onto the catalogue. */
 export interface RawCheckOutcome {
@@ -101,10 +101,13 @@ export class BridgeReporter implements Reporter {
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message: string; name?: string }>): void {
-    for (const error of unhandledErrors) this.unhandled.push(`${error.name ?? 'Error'}: ${error.message}`);
-    // A test file that failed while collecting may never report its end: its errors still close the run's
-    // open groups as errored (never as "not implemented", which would read as skipped).
+    const unhandled = unhandledErrors.map((error) => `${error.name ?? 'Error'}: ${error.message}`);
+    this.unhandled.push(...unhandled);
+    // A test file that failed while collecting may never report its end, and a thread that crashed (out of
+    // memory) reports only an unhandled error: either way the checks that never reported are errored with
+    // the reason, never "not implemented" (which reads as skipped).
     for (const testModule of testModules) this.onTestModuleEnd(testModule);
+    this.sink.runFailed(unhandled);
   }
 }
 
@@ -235,6 +238,8 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
           // A stopped run does not wait for the checks in flight (a hung target holds each for its timeout).
           debug('run stopped');
           stopped = true;
+          // Its checks may still wait on a hung target: the thread is ended when vitest stops it, not kept.
+          discardSuiteThreads();
           await vitest.cancelCurrentRun('keyboard-input').catch(() => {});
         }
       } finally {

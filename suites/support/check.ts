@@ -14,7 +14,7 @@ import { seededFaker, type Faker } from '../../src/data/fake.js';
 import { ConformanceFailure, isConformanceFailure, isHarnessError } from '../../src/errors.js';
 import type { ResolvedProfile } from '../../src/profile/types.js';
 import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
-import { declareCheck } from './group.js';
+import { checkBodyRunning, declareCheck } from './group.js';
 import { missingNeed } from './needs.js';
 
 /** Secrets shorter than this stay with the worker that learned them (see onSecret below). */
@@ -117,7 +117,7 @@ export interface CheckOptions {
  */
 export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const req = requirement(id);
-  declareCheck(`${id} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, async (vitestCtx: TestContext) => {
+  declareCheck(id, `${id} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, async (vitestCtx: TestContext) => {
     const run = inject('acRun');
     const meta: CheckMeta = {
       requirementId: id,
@@ -149,6 +149,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
         return vitestCtx.skip(why);
       },
     };
+    checkBodyRunning(+1);
     try {
       await checkExchanges.run(exchanges, () => body(ctx));
     } catch (error) {
@@ -170,6 +171,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
       }
       throw error;
     } finally {
+      checkBodyRunning(-1);
       if (learned.length > 0) {
         meta.secrets = learned;
         learned = [];

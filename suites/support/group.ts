@@ -13,7 +13,11 @@
  * `group.concurrent` overlap. A check that moves the target's clock is declared last of all, alone, after
  * every group has finished (check.ts hands it to `deferClockCheck`).
  */
-import { describe, test, type TestFunction } from 'vitest';
+import { beforeAll, describe, test, type TestFunction } from 'vitest';
+import { HarnessError } from '../../src/errors.js';
+import { requirement, type RequirementId } from '../../src/requirements.js';
+import { CHECKS_IN_FLIGHT } from '../../src/engine/check-meta.js';
+import { POLL_MS, sleep } from './webhook-expect.js';
 
 interface GroupDeclaration {
   title: string;
@@ -69,32 +73,83 @@ interface DeferredCheck {
 interface Declaring {
   concurrent: boolean;
   clock: DeferredCheck[];
+  /** IDs the suite's groups declared so far (a group body that throws leaves the rest undeclared). */
+  declared: Set<string>;
 }
 
 let declaring: Declaring | undefined;
 
+/** A suite as the entry hands it over: what it recorded, and the IDs the run selected from it. */
+export interface SuiteToDeclare {
+  group: string;
+  ids: readonly string[];
+  declarations: readonly GroupDeclaration[];
+}
+
+/** How long the clock-moving checks wait for check bodies that outlived their test (timed out, still running). */
+const STRAY_CHECKS_WAIT_MS = 15_000;
+
+/**
+ * Check bodies still running. vitest fails a check at its timeout but cannot stop its body: the engine's
+ * thread reads this count (src/engine/suite-pool.ts) and is not kept for another target while one still
+ * runs, and the clock-moving checks wait for it.
+ */
+const IN_FLIGHT = Symbol.for(CHECKS_IN_FLIGHT);
+type InFlightCounter = { [IN_FLIGHT]?: number };
+
+/** check() counts its body in (+1) and out (-1). */
+export function checkBodyRunning(change: 1 | -1): void {
+  const counter = globalThis as InFlightCounter;
+  counter[IN_FLIGHT] = (counter[IN_FLIGHT] ?? 0) + change;
+}
+
+function checksInFlight(): number {
+  return (globalThis as InFlightCounter)[IN_FLIGHT] ?? 0;
+}
+
+/** A test for a selected check that cannot run: it errors with the reason (a harness error, exit 2). */
+export function declareFailing(id: string, why: string): void {
+  test(`${id} ${requirement(id as RequirementId).text}`, () => {
+    throw new HarnessError('INTERNAL', why, { hint: 'this is a bug in the suite or in the harness; rerun with --only to isolate it' });
+  });
+}
+
 /**
  * Declares the given suites' groups in the current vitest file: every group concurrent with the others,
- * then the clock-moving checks they deferred, one at a time, once every group has finished.
+ * then the clock-moving checks they deferred, one at a time, once every group has finished. A group body
+ * that throws errors that suite's undeclared checks with the reason; the other groups run.
  */
-export function declareSuites(suites: ReadonlyArray<readonly GroupDeclaration[]>): void {
+export function declareSuites(suites: readonly SuiteToDeclare[]): void {
   const clock: DeferredCheck[] = [];
-  for (const declarations of suites) {
-    for (const declaration of declarations) {
+  const broken: Array<{ suite: SuiteToDeclare; declared: Set<string>; why: string }> = [];
+  for (const suite of suites) {
+    const declared = new Set<string>();
+    for (const declaration of suite.declarations) {
       // Concurrent with its sibling groups; its own checks overlap only in a group.concurrent (check()
       // declares them test.sequential otherwise). vitest runs describe bodies after this file is imported.
       describe.concurrent(declaration.title, () => {
-        declaring = { concurrent: declaration.concurrent, clock };
+        declaring = { concurrent: declaration.concurrent, clock, declared };
         try {
           declaration.body();
+        } catch (error) {
+          broken.push({ suite, declared, why: `suite ${suite.group} failed while declaring "${declaration.title}": ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` });
         } finally {
           declaring = undefined;
         }
       });
     }
   }
+  // Its body runs after every group's (vitest collects in order), when the undeclared checks are known.
+  describe.concurrent('checks of groups that failed to declare', () => {
+    for (const { suite, declared, why } of broken) for (const id of suite.ids) if (!declared.has(id)) declareFailing(id, why);
+  });
   // Not concurrent: vitest starts it only when the concurrent groups before it have all finished.
   describe('checks that move the target clock, one at a time', () => {
+    // A check that timed out may still be sending: the clock does not move under it (bounded wait).
+    beforeAll(async () => {
+      const deadline = Date.now() + STRAY_CHECKS_WAIT_MS;
+      while (checksInFlight() > 0 && Date.now() < deadline) await sleep(POLL_MS);
+    }, STRAY_CHECKS_WAIT_MS + 5_000);
     for (const deferred of clock) test.sequential(deferred.title, deferred.options, deferred.fn);
   });
 }
@@ -103,8 +158,9 @@ export function declareSuites(suites: ReadonlyArray<readonly GroupDeclaration[]>
  * Declares one check's test: concurrent in a group.concurrent, one at a time otherwise, and after every
  * group when it moves the clock.
  */
-export function declareCheck(title: string, options: { timeout?: number }, movesClock: boolean, fn: TestFunction): void {
+export function declareCheck(id: string, title: string, options: { timeout?: number }, movesClock: boolean, fn: TestFunction): void {
   if (!declaring) throw new Error(`check "${title}" was declared outside a group()`);
+  declaring.declared.add(id);
   if (movesClock) declaring.clock.push({ title, options, fn });
   else if (declaring.concurrent) test(title, options, fn);
   else test.sequential(title, options, fn);
