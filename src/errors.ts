@@ -69,6 +69,9 @@ export interface HarnessErrorOptions {
 }
 
 /** The setup is wrong, not the target. Never carries secrets in its message. */
+/** The hint of a check that could not run because a suite or the harness itself broke. */
+export const SUITE_BUG_HINT = 'this is a bug in the suite or in the harness; rerun with --only to isolate it';
+
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';
   readonly code: HarnessErrorCode;

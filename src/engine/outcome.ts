@@ -3,7 +3,7 @@
  * classifies errors inside the worker and puts them in the task meta; this module only falls back on
  * vitest's own errors when the wrapper could not (a test timeout, a failing hook, a suite without check()).
  */
-import { HARNESS_ERROR_CODES, type HarnessErrorCode } from '../errors.js';
+import { HARNESS_ERROR_CODES, SUITE_BUG_HINT, type HarnessErrorCode } from '../errors.js';
 import type { Requirement } from '../requirements.js';
 import type { CheckResult, Phase, RunAbort } from './types.js';
 import type { RawCheckOutcome } from './vitest-bridge.js';
@@ -77,7 +77,7 @@ export function unreportedResult(req: Requirement, phase: Phase, moduleErrors: s
       harnessError: {
         code: 'INTERNAL',
         message: `suite ${req.group} failed before this check ran: ${moduleErrors[0]}`,
-        hint: 'this is a bug in the suite or in the harness; rerun with --only to isolate it',
+        hint: SUITE_BUG_HINT,
       },
     };
   }

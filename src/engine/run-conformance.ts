@@ -1,9 +1,10 @@
 /**
  * runConformance: selection → preflight (does the target answer, which hooks) → JWKS servers → one vitest
  * run: phase 1, every check that leaves the clock alone, all groups at once with `concurrency` checks in
- * flight, then phase 2, the clock-moving checks one at a time → verdict. Reporters see events throughout and the summary at the end, on every exit
- * path: a target that does not answer, the deadline, giving up after consecutive failures, an interruption
- * or a harness error all end with a summary whose `aborted` says why (the unfinished checks errored).
+ * flight, then phase 2, the clock-moving checks one at a time → verdict. Reporters see events throughout
+ * and the summary at the end, on every exit path: a target that does not answer, the deadline, giving up
+ * after consecutive failures, an interruption or a harness error all end with a summary whose `aborted`
+ * says why (the unfinished checks errored).
  */
 import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/index.js';
 import { isHarnessError } from '../errors.js';
@@ -19,8 +20,8 @@ import { preflight } from './preflight.js';
 import { resolveSelection } from './selection.js';
 import type { CheckResult, RunAbort, RunHeader, RunOptions, RunSummary } from './types.js';
 import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
-import { discoverSuites, openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
-import { suitesToLoad } from './suite-files.js';
+import { discoverSuites, suitesToLoad } from './suite-files.js';
+import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
 
 export { CHECK_TIMEOUT_FACTOR } from './limits.js';
 const DEFAULT_HEARTBEAT_MS = 15_000;

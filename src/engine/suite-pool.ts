@@ -158,15 +158,14 @@ class SuiteThreadWorker implements PoolWorker {
   private thread: Worker | undefined;
   /** What vitest attached to the thread: detached when the thread is parked (it is not ending). */
   private readonly listeners: Array<{ event: string; callback: Listener }> = [];
-  /** vitest asked the thread to stop, and the thread answered "stopped": its loop listens again. */
-  private stopAsked = false;
+  /** vitest asked the thread to stop (this worker is in `stopping`), and it answered "stopped" cleanly. */
   private stoppedCleanly = false;
   /** Not to be kept: a check body outlived its file, or the run was stopped. */
   discard = false;
   private stopDone: (() => void) | undefined;
   private readonly onMessage = (message: unknown): void => {
     if (isDiscard(message)) this.discard = true;
-    else if (this.stopAsked && isCleanStop(message)) this.stoppedCleanly = true;
+    else if (stopping.has(this) && isCleanStop(message)) this.stoppedCleanly = true;
   };
 
   constructor(private readonly options: PoolOptions) {}
@@ -188,8 +187,7 @@ class SuiteThreadWorker implements PoolWorker {
   }
 
   send(message: WorkerRequest): void {
-    if (message.type === 'stop' && !this.stopAsked) {
-      this.stopAsked = true;
+    if (message.type === 'stop' && !stopping.has(this)) {
       const done = new Promise<void>((resolveStop) => {
         this.stopDone = () => {
           stopping.delete(this);
@@ -222,7 +220,6 @@ class SuiteThreadWorker implements PoolWorker {
         stderr: false,
       });
     }
-    this.stopAsked = false;
     this.stoppedCleanly = false;
     this.discard = false;
     this.thread.on('message', this.onMessage);
@@ -250,7 +247,7 @@ class SuiteThreadWorker implements PoolWorker {
 
   /** Its stop never completed: the thread is ended, not kept, and the next run does not wait for it. */
   async abandon(): Promise<void> {
-    this.stoppedCleanly = false;
+    this.discard = true;
     await this.stop();
   }
 

@@ -46,6 +46,10 @@ const STOP_CLOSE_MS = 5_000;
 
 export { discoverSuites, groupOfModule };
 
+function errorLine(error: { name?: string; message: string }): string {
+  return `${error.name ?? 'Error'}: ${error.message}`;
+}
+
 function errorCode(error: { [key: string]: unknown }): unknown {
   return error.code;
 }
@@ -97,17 +101,16 @@ export class BridgeReporter implements Reporter {
 
   onTestModuleEnd(testModule: TestModule): void {
     debug(`end ${testModule.relativeModuleId}`);
-    this.sink.runFailed(testModule.errors().map((error) => `${error.name ?? 'Error'}: ${error.message}`));
+    this.sink.runFailed(testModule.errors().map(errorLine));
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message: string; name?: string }>): void {
-    const unhandled = unhandledErrors.map((error) => `${error.name ?? 'Error'}: ${error.message}`);
+    const unhandled = unhandledErrors.map(errorLine);
     this.unhandled.push(...unhandled);
     // A test file that failed while collecting may never report its end, and a thread that crashed (out of
     // memory) reports only an unhandled error: either way the checks that never reported are errored with
-    // the reason, never "not implemented" (which reads as skipped).
-    for (const testModule of testModules) this.onTestModuleEnd(testModule);
-    this.sink.runFailed(unhandled);
+    // the reason, never "not implemented" (which reads as skipped). Groups already ended are left as they are.
+    this.sink.runFailed([...testModules.flatMap((testModule) => testModule.errors().map(errorLine)), ...unhandled]);
   }
 }
 

@@ -11,12 +11,12 @@
  *
  * Checks of a `group` run one at a time (each may send many requests at once); checks of a
  * `group.concurrent` overlap. A check that moves the target's clock is declared last of all, alone, after
- * every group has finished (check.ts hands it to `deferClockCheck`).
+ * every group has finished (check.ts declares through `declareCheck`).
  */
 import { beforeAll, describe, test, type TestFunction } from 'vitest';
-import { HarnessError } from '../../src/errors.js';
+import { HarnessError, SUITE_BUG_HINT } from '../../src/errors.js';
 import { requirement, type RequirementId } from '../../src/requirements.js';
-import { CHECKS_IN_FLIGHT } from '../../src/engine/check-meta.js';
+import { CHECKS_IN_FLIGHT, type SuiteToLoad } from '../../src/engine/check-meta.js';
 import { POLL_MS, sleep } from './webhook-expect.js';
 
 interface GroupDeclaration {
@@ -80,10 +80,13 @@ interface Declaring {
 let declaring: Declaring | undefined;
 
 /** A suite as the entry hands it over: what it recorded, and the IDs the run selected from it. */
-export interface SuiteToDeclare {
-  group: string;
-  ids: readonly string[];
+export interface SuiteToDeclare extends Pick<SuiteToLoad, 'group' | 'ids'> {
   declarations: readonly GroupDeclaration[];
+}
+
+/** `Name: message` of what a suite threw, for the checks it errors. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /** How long the clock-moving checks wait for check bodies that outlived their test (timed out, still running). */
@@ -110,7 +113,7 @@ function checksInFlight(): number {
 /** A test for a selected check that cannot run: it errors with the reason (a harness error, exit 2). */
 export function declareFailing(id: string, why: string): void {
   test(`${id} ${requirement(id as RequirementId).text}`, () => {
-    throw new HarnessError('INTERNAL', why, { hint: 'this is a bug in the suite or in the harness; rerun with --only to isolate it' });
+    throw new HarnessError('INTERNAL', why, { hint: SUITE_BUG_HINT });
   });
 }
 
@@ -132,7 +135,7 @@ export function declareSuites(suites: readonly SuiteToDeclare[]): void {
         try {
           declaration.body();
         } catch (error) {
-          broken.push({ suite, declared, why: `suite ${suite.group} failed while declaring "${declaration.title}": ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` });
+          broken.push({ suite, declared, why: `suite ${suite.group} failed while declaring "${declaration.title}": ${describeError(error)}` });
         } finally {
           declaring = undefined;
         }

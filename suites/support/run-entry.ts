@@ -5,16 +5,16 @@
  * it declares its checks, errors that suite's selected checks with the reason; the other groups run.
  */
 import { describe, inject } from 'vitest';
-import { declareFailing, declareSuites, loadSuite, type SuiteToDeclare } from './group.js';
+import { declareFailing, declareSuites, describeError, loadSuite, type SuiteToDeclare } from './group.js';
 
 const loaded: SuiteToDeclare[] = [];
 for (const suite of inject('acSuites')) {
   try {
     loaded.push({ group: suite.group, ids: suite.ids, declarations: await loadSuite(suite.group, suite.url) });
   } catch (error) {
-    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const why = `suite ${suite.group} failed to load: ${describeError(error)}`;
     describe.concurrent(`suite ${suite.group} (failed to load)`, () => {
-      for (const id of suite.ids) declareFailing(id, `suite ${suite.group} failed to load: ${why}`);
+      for (const id of suite.ids) declareFailing(id, why);
     });
   }
 }

@@ -15,9 +15,9 @@ import { packageRoot } from '../../package.js';
 import { preflight } from '../../engine/preflight.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/run-conformance.js';
 import { resolveSelection } from '../../engine/selection.js';
-import { suitesToLoad } from '../../engine/suite-files.js';
+import { discoverSuites, suitesToLoad } from '../../engine/suite-files.js';
 import type { CheckResult } from '../../engine/types.js';
-import { discoverSuites, openSuiteRunner } from '../../engine/vitest-bridge.js';
+import { openSuiteRunner } from '../../engine/vitest-bridge.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 
 export interface SessionOptions {
