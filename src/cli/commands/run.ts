@@ -4,6 +4,7 @@
  * in run-handler.ts and loads only when the command runs.
  */
 import { defineCommand } from '../command.js';
+import { tuneV8ForShortRun } from '../v8-footprint.js';
 import { RUN_EXAMPLES, RUN_OPTIONS, type RunArgs } from './run-options.js';
 
 export const runCommand = defineCommand<RunArgs>({
@@ -18,5 +19,10 @@ export const runCommand = defineCommand<RunArgs>({
         '(e.g. ACCESS_CONFORMANCE_RATE_LIMIT=20/s). See docs/running.md.',
     ) as never;
   },
-  run: async (args) => (await import('./run-handler.js')).runHandler(args),
+  run: async (args) => {
+    // Before the handler loads vitest and the reference: the young generation's size is set as they load.
+    const flags = tuneV8ForShortRun();
+    if (process.env.DEBUG?.includes('access-conformance')) process.stderr.write(`[cli] V8 flags for a short run: ${flags.join(' ') || 'none (set by the user)'}\n`);
+    return (await import('./run-handler.js')).runHandler(args);
+  },
 });
