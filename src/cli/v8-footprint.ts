@@ -28,9 +28,10 @@ interface FootprintFlag {
 }
 
 export const RUN_V8_FLAGS: readonly FootprintFlag[] = [
-  // The young generation starts at 1 MB and doubles after each scavenge that keeps much of it. Loading
-  // modules keeps almost everything, so it reaches 16 MB on Node 20, more on Node 24, and stays there.
-  // With a growth factor of 1 it stays at its initial size. Scavenges are more frequent but smaller.
+  // The young generation starts small and doubles after each scavenge that keeps much of it. Loading
+  // modules keeps almost everything, so it reaches its maximum (two 16 MB semi-spaces on Node 20 to 24)
+  // and stays there. With a growth factor of 1 it stays near its start size; scavenges are more frequent
+  // and smaller.
   { flag: '--semi-space-growth-factor=1', userSet: ['--semi-space-growth-factor', '--max-semi-space-size', '--min-semi-space-size'] },
   // TurboFan compiles on background threads into code that stays in memory. In a run of seconds it
   // returns less CPU than it spends. Ignition and Sparkplug still run everything.
