@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { packageRoot } from '../src/package.js';
 import { listFaults } from '../src/faults/index.js';
 import { verifyFaults, type VerificationResult } from '../src/mutation/verify.js';
-import { DEFAULT_FAULT_PROCESSES } from '../src/defaults.js';
+import { faultProcesses } from '../src/defaults.js';
 import {
   README_SECTIONS,
   VERIFICATION_RESULT,
@@ -61,7 +61,7 @@ async function verificationResult(root: string, from: string | undefined): Promi
     return result;
   }
   process.stdout.write(`running the self-verification of ${listFaults().length} faults (a few minutes)…\n`);
-  const result = await verifyFaults({ seed: VERIFICATION_SEED, concurrency: Number(process.env.AC_FAULTS_CONCURRENCY ?? DEFAULT_FAULT_PROCESSES) });
+  const result = await verifyFaults({ seed: VERIFICATION_SEED, concurrency: faultProcesses() });
   const out = join(root, VERIFICATION_RESULT);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

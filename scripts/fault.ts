@@ -7,7 +7,7 @@
 import { listFaults } from '../src/faults/index.js';
 import { verifyFaults, type FaultOutcome } from '../src/mutation/verify.js';
 import { VERIFICATION_SEED } from './generated-docs.js';
-import { DEFAULT_FAULT_PROCESSES } from '../src/defaults.js';
+import { faultProcesses } from '../src/defaults.js';
 
 function lines(outcome: FaultOutcome): string[] {
   const out: string[] = [];
@@ -28,7 +28,7 @@ if (wanted.length === 0 || unknown.length > 0) {
 const faults = all.filter((fault) => wanted.includes(fault.name) || wanted.includes(fault.area));
 const result = await verifyFaults({
   seed: process.env.AC_FAULTS_SEED ?? VERIFICATION_SEED,
-  concurrency: Number(process.env.AC_FAULTS_CONCURRENCY ?? DEFAULT_FAULT_PROCESSES),
+  concurrency: faultProcesses(),
   faults,
   reference: false,
 });

@@ -19,3 +19,8 @@ export const DEFAULT_SECRET_DOMAIN = 'conductorone.com';
  * kept, 63 s with 2 and 46 s with 4 after, on this 2-core machine (BENCHMARKS.md).
  */
 export const DEFAULT_FAULT_PROCESSES = 3;
+
+/** The self-verification's worker processes: AC_FAULTS_CONCURRENCY, or DEFAULT_FAULT_PROCESSES. */
+export function faultProcesses(env: NodeJS.ProcessEnv = process.env): number {
+  return Number(env.AC_FAULTS_CONCURRENCY ?? DEFAULT_FAULT_PROCESSES);
+}

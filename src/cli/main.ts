@@ -4,6 +4,7 @@
  * applies to the commands that declare that flag; the command line wins).
  */
 import yargs from 'yargs';
+import { DEBUG_ENABLED } from '../debug.js';
 import { EXIT, HarnessError, isHarnessError } from '../errors.js';
 import { isLoaded, lazyCommand, resolveCommands, type CommandEntry } from './command-table.js';
 import { ENV_PREFIX, envArgs } from './env-args.js';
@@ -111,6 +112,6 @@ function reportError(error: unknown): number {
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`error[INTERNAL]: ${message}\n  hint: this is a bug in access-conformance; rerun with DEBUG=access-conformance for the stack.\n`);
-  if (process.env.DEBUG?.includes('access-conformance') && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  if (DEBUG_ENABLED && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   return EXIT.HARNESS;
 }

@@ -10,6 +10,7 @@ import { packageRoot } from '../package.js';
 import { idFromTitle, testNamePattern } from './selection.js';
 import { discoverSuites, groupOfModule, type SuiteForm } from './suite-files.js';
 import { closeSuiteThreads, discardSuiteThreads, suitePool } from './suite-pool.js';
+import { debugLine } from '../debug.js';
 
 /** What one finished test case said, before the engine maps it onto the catalogue. */
 export interface RawCheckOutcome {
@@ -73,7 +74,7 @@ export class BridgeReporter implements Reporter {
   }
 
   onTestModuleCollected(testModule: TestModule): void {
-    debug(`collected ${testModule.relativeModuleId}`);
+    debugLine('engine', `collected ${testModule.relativeModuleId}`);
   }
 
   onTestCaseReady(testCase: TestCase): void {
@@ -100,7 +101,7 @@ export class BridgeReporter implements Reporter {
   }
 
   onTestModuleEnd(testModule: TestModule): void {
-    debug(`end ${testModule.relativeModuleId}`);
+    debugLine('engine', `end ${testModule.relativeModuleId}`);
     this.sink.runFailed(testModule.errors().map(errorLine));
   }
 
@@ -112,12 +113,6 @@ export class BridgeReporter implements Reporter {
     // the reason, never "not implemented" (which reads as skipped). Groups already ended are left as they are.
     this.sink.runFailed([...testModules.flatMap((testModule) => testModule.errors().map(errorLine)), ...unhandled]);
   }
-}
-
-const DEBUG = process.env.DEBUG?.includes('access-conformance') ?? false;
-
-function debug(line: string): void {
-  if (DEBUG) process.stderr.write(`[engine ${new Date().toISOString().slice(11, 23)}] ${line}\n`);
 }
 
 export interface SuiteVitestSettings {
@@ -228,10 +223,10 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
     for (const listener of process.listeners(name)) if (!signalListeners[name].includes(listener)) process.off(name, listener);
   }
   let stopped = false;
-  debug(`vitest created (${settings.form} suites, ${settings.maxConcurrency} checks in flight)`);
+  debugLine('engine', `vitest created (${settings.form} suites, ${settings.maxConcurrency} checks in flight)`);
   return {
     async run(request, sink) {
-      debug(`run: ${request.suites.length} suites, ${request.ids.length} checks`);
+      debugLine('engine', `run: ${request.suites.length} suites, ${request.ids.length} checks`);
       reporter.reset(new Set(request.ids), sink);
       vitest.provide('acRun', request.context);
       vitest.provide('acSuites', request.suites);
@@ -239,7 +234,7 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
       try {
         if (request.suites.length > 0 && !request.signal?.aborted && (await runUnlessStopped(vitest.runTestFiles([settings.entry]), request.signal))) {
           // A stopped run does not wait for the checks in flight (a hung target holds each for its timeout).
-          debug('run stopped');
+          debugLine('engine', 'run stopped');
           stopped = true;
           // Its checks may still wait on a hung target: the thread is ended when vitest stops it, not kept.
           discardSuiteThreads();
@@ -249,7 +244,7 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
         // vitest marks failed tests on the process; the verdict is the engine's, not vitest's.
         process.exitCode = savedExitCode;
       }
-      debug('run finished');
+      debugLine('engine', 'run finished');
       return { unhandled: [...reporter.unhandled] };
     },
     async close() {
@@ -263,7 +258,7 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
       // A stopped run's thread is ended, never kept: it may still be waiting on a hung target.
       await closeSuiteThreads();
       process.exitCode = savedExitCode;
-      debug('vitest closed');
+      debugLine('engine', 'vitest closed');
     },
   };
 }

@@ -11,6 +11,7 @@ import { moduleCycles, readImportGraph, roomOf } from './import-graph.js';
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
   defaults: [],
+  debug: [],
   escape: [],
   values: ['errors'],
   package: [],
@@ -22,13 +23,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   reference: ['crypto'],
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults'],
   faults: ['reference', 'tenant', 'crypto', 'requirements'],
-  engine: ['client', 'profile', 'requirements', 'values', 'errors', 'package', 'defaults'],
+  engine: ['client', 'profile', 'requirements', 'values', 'errors', 'package', 'defaults', 'debug'],
   reporters: ['engine', 'client', 'profile', 'requirements', 'escape', 'errors', 'package', 'defaults'],
   mutation: ['faults', 'engine', 'reporters', 'tenant', 'client', 'profile', 'requirements', 'errors', 'package', 'defaults'],
   load: ['client', 'crypto', 'profile', 'tenant', 'escape', 'values', 'errors', 'package', 'defaults'],
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'errors', 'package'],
-  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults'],
+  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug'],
   action: ['errors'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };

@@ -9,21 +9,19 @@ import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listImageTargetContainers, removeContainer, startImageTarget, type ImageTarget } from '../../src/containers/index.js';
+import { removeContainer, startImageTarget, type ImageTarget } from '../../src/containers/index.js';
 import { listFaults } from '../../src/faults/index.js';
 import { requirement } from '../../src/requirements.js';
 import { loadProfile } from '../../src/profile/index.js';
 import { readReport, runCli, runProcess } from './support/cli.js';
-import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, isDockerfileCheckImage, NO_EXEC_IMAGE } from './support/images.js';
+import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, leftoverContainers, NO_EXEC_IMAGE } from './support/images.js';
 import { harnessError } from '../support/harness-error.js';
 
 const FULL_RUN_MS = 300_000;
 let reference = '';
 let work = '';
 
-async function leftovers(): Promise<string[]> {
-  return (await listImageTargetContainers()).filter((container) => !isDockerfileCheckImage(container.image)).map((container) => container.id);
-}
+const leftovers = (): Promise<string[]> => leftoverContainers(false);
 
 beforeAll(async () => {
   if (!DOCKER_ENABLED) return;

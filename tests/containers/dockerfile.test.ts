@@ -6,17 +6,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listImageTargetContainers } from '../../src/containers/index.js';
 import { readReport, runProcess } from './support/cli.js';
-import { DOCKER_ENABLED, DOCKER_SKIP_REASON, isDockerfileCheckImage } from './support/images.js';
+import { DOCKER_ENABLED, DOCKER_SKIP_REASON, leftoverContainers } from './support/images.js';
 
 /** debootstrap, npm ci and tsc in the build, then a full run: about 100 s on a quiet 2-core machine. */
 const DOCKERFILE_MS = 600_000;
 let work = '';
-
-async function leftovers(): Promise<string[]> {
-  return (await listImageTargetContainers()).filter((container) => isDockerfileCheckImage(container.image)).map((container) => container.id);
-}
 
 beforeAll(async () => {
   if (DOCKER_ENABLED) work = await mkdtemp(join(tmpdir(), 'ac-dockerfile-test-'));
@@ -45,6 +40,6 @@ describe('docker/Dockerfile (the conventional build, for users with a registry)'
     expect(report.target.description).toContain('-dockerfile-');
     // The stand-in carries the Dockerfile's Node line, not this machine's.
     expect(result.stdout).toMatch(/stand-in for node:24-slim: bookworm minbase \+ node v24\./);
-    expect(await leftovers()).toEqual([]);
+    expect(await leftoverContainers(true)).toEqual([]);
   }, DOCKERFILE_MS + 30_000);
 });

@@ -13,10 +13,10 @@ import { VERIFICATION_RESULT, VERIFICATION_SEED, expectedScoreDoc, readDoc, stal
 import { packageRoot } from '../../src/package.js';
 import { getFault, listFaults } from '../../src/faults/index.js';
 import { verifyFaults, type FaultOutcome, type VerificationResult } from '../../src/mutation/verify.js';
-import { DEFAULT_FAULT_PROCESSES } from '../../src/defaults.js';
+import { faultProcesses } from '../../src/defaults.js';
 
 const SEED = VERIFICATION_SEED;
-const CONCURRENCY = Number(process.env.AC_FAULTS_CONCURRENCY ?? DEFAULT_FAULT_PROCESSES);
+const CONCURRENCY = faultProcesses();
 const ONLY = (process.env.AC_FAULTS_ONLY ?? '').split(',').map((part) => part.trim()).filter(Boolean);
 
 function selectedFaults() {

@@ -3,6 +3,7 @@
  * the reports, and exit 0 (conformant), 1 (not conformant) or 2 (harness or usage error). The handler lives
  * in run-handler.ts and loads only when the command runs.
  */
+import { debugLine } from '../../debug.js';
 import { defineCommand } from '../command.js';
 import { tuneV8ForShortRun } from '../v8-footprint.js';
 import { RUN_EXAMPLES, RUN_OPTIONS, type RunArgs } from './run-options.js';
@@ -22,7 +23,7 @@ export const runCommand = defineCommand<RunArgs>({
   run: async (args) => {
     // Before the handler loads vitest and the reference: the young generation's size is set as they load.
     const flags = tuneV8ForShortRun();
-    if (process.env.DEBUG?.includes('access-conformance')) process.stderr.write(`[cli] V8 flags for a short run: ${flags.join(' ') || 'none (set by the user)'}\n`);
+    debugLine('cli', `V8 flags for a short run: ${flags.join(' ') || 'none (set by the user)'}`);
     return (await import('./run-handler.js')).runHandler(args);
   },
 });

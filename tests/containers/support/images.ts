@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildImage, buildReferenceImage, pruneUntaggedImages, referenceImageName } from '../../../src/containers/index.js';
+import { buildImage, buildReferenceImage, listImageTargetContainers, pruneUntaggedImages, referenceImageName } from '../../../src/containers/index.js';
 
 /**
  * Set by .ci/run once `docker info` answers (and by a developer who has an engine). Not named
@@ -44,9 +44,13 @@ export const NO_EXEC_IMAGE = 'access-conformance-test-bad:noexec';
 
 export type BadImage = keyof typeof BAD_IMAGES;
 
-/** The images docker/check-dockerfile.sh builds (and their containers), told apart from the ones above. */
-export function isDockerfileCheckImage(image: string): boolean {
-  return image.includes('-dockerfile-');
+/**
+ * The IDs of our image-target containers still present: those of docker/check-dockerfile.sh's images
+ * (`dockerfile: true`; their names hold `-dockerfile-`) or all the others. The two test files run side by
+ * side, so each counts only its own as left behind.
+ */
+export async function leftoverContainers(dockerfile: boolean): Promise<string[]> {
+  return (await listImageTargetContainers()).filter((container) => container.image.includes('-dockerfile-') === dockerfile).map((container) => container.id);
 }
 
 /** Builds the reference image from the current dist/, then the bad images on top of it. */
