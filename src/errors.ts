@@ -68,10 +68,22 @@ export interface HarnessErrorOptions {
   cause?: unknown;
 }
 
-/** The setup is wrong, not the target. Never carries secrets in its message. */
 /** The hint of a check that could not run because a suite or the harness itself broke. */
 export const SUITE_BUG_HINT = 'this is a bug in the suite or in the harness; rerun with --only to isolate it';
 
+/**
+ * `Name: message` of something thrown, for one line of a report: an Error, or an error vitest serialized
+ * (a plain object with a message); anything else as a string.
+ */
+export function errorLine(error: unknown): string {
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+    const { name, message } = error as { name?: unknown; message: string };
+    return `${typeof name === 'string' && name !== '' ? name : 'Error'}: ${message}`;
+  }
+  return String(error);
+}
+
+/** The setup is wrong, not the target. Never carries secrets in its message. */
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';
   readonly code: HarnessErrorCode;

@@ -22,7 +22,7 @@ interface GroupState {
   seen: Set<string>;
 }
 
-export const phaseOf = (req: Requirement): Phase => (req.movesClock ? 'clock' : 'main');
+const phaseOf = (req: Requirement): Phase => (req.movesClock ? 'clock' : 'main');
 
 export class RunCollector implements RunSink {
   /** By `${phase} ${group}`, in catalogue order. */
@@ -85,10 +85,13 @@ export class RunCollector implements RunSink {
     if (entry.state.seen.size === entry.state.requirements.length) this.finishGroup(entry.state, []);
   }
 
-  /** The run's test file failed outside any check: every group still open ends with these errors. */
+  /**
+   * The run's test file failed outside any check: every group still open that has a suite file ends with
+   * these errors. A group without one was never part of the run; finishAll() skips it as not implemented.
+   */
   runFailed(errors: string[]): void {
     if (this.stoppedBy || errors.length === 0) return;
-    for (const state of this.groups.values()) this.finishGroup(state, errors);
+    for (const state of this.groups.values()) if (this.suiteGroups.has(state.group)) this.finishGroup(state, errors);
   }
 
   /** Closes every group still open (no suite file, a check vitest never reported). */

@@ -59,7 +59,7 @@ export function discoverSuites(root = packageRoot(), form: SuiteForm = engineFor
   const entries = readdirSync(dir, { recursive: true }).map(String).sort();
   for (const entry of entries) {
     if (!entry.endsWith(SUFFIX[form]) || entry.split(/[\\/]/).includes('node_modules')) continue;
-    const group = basename(entry).slice(0, -SUFFIX[form].length);
+    const group = groupOfModule(entry);
     if (!byGroup.has(group)) byGroup.set(group, join(dir, entry));
   }
   return { form, byGroup, entry };

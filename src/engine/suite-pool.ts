@@ -83,6 +83,9 @@ import(workerData.vitestWorker).then(({ init, runBaseTests, setupEnvironment }) 
 });
 `;
 
+// The lists below are the process's, not a runner's: a process opens one runner at a time (the CLI; each
+// fault worker process), and two open at once would end each other's threads when either closes.
+
 /** Threads parked between runs, each with what takes it off the list should it end while parked. */
 const parked: Array<{ thread: Worker; unwatch: () => void }> = [];
 /**

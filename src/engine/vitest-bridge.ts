@@ -6,9 +6,10 @@ import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { createVitest, Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckMeta, RunContext, SuiteToLoad } from './check-meta.js';
+import { errorLine } from '../errors.js';
 import { packageRoot } from '../package.js';
 import { idFromTitle, testNamePattern } from './selection.js';
-import { discoverSuites, groupOfModule, type SuiteForm } from './suite-files.js';
+import type { SuiteForm } from './suite-files.js';
 import { closeSuiteThreads, discardSuiteThreads, suitePool } from './suite-pool.js';
 import { debugLine } from '../debug.js';
 
@@ -44,12 +45,6 @@ export interface SuiteRunRequest {
 
 /** How long a stopped run may take to close vitest before the engine goes on without it. */
 const STOP_CLOSE_MS = 5_000;
-
-export { discoverSuites, groupOfModule };
-
-function errorLine(error: { name?: string; message: string }): string {
-  return `${error.name ?? 'Error'}: ${error.message}`;
-}
 
 function errorCode(error: { [key: string]: unknown }): unknown {
   return error.code;
@@ -101,8 +96,8 @@ export class BridgeReporter implements Reporter {
   }
 
   onTestModuleEnd(testModule: TestModule): void {
+    // Its errors are reported once, with the run's end (onTestRunEnd).
     debugLine('engine', `end ${testModule.relativeModuleId}`);
-    this.sink.runFailed(testModule.errors().map(errorLine));
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message: string; name?: string }>): void {
@@ -255,7 +250,7 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
       } else {
         await closed;
       }
-      // A stopped run's thread is ended, never kept: it may still be waiting on a hung target.
+      // Ends the parked thread, and any thread a stopped run left running (it may still wait on a hung target).
       await closeSuiteThreads();
       process.exitCode = savedExitCode;
       debugLine('engine', 'vitest closed');

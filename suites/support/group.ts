@@ -14,7 +14,7 @@
  * every group has finished (check.ts declares through `declareCheck`).
  */
 import { beforeAll, describe, test, type TestFunction } from 'vitest';
-import { HarnessError, SUITE_BUG_HINT } from '../../src/errors.js';
+import { errorLine, HarnessError, SUITE_BUG_HINT } from '../../src/errors.js';
 import { requirement, type RequirementId } from '../../src/requirements.js';
 import { CHECKS_IN_FLIGHT, type SuiteToLoad } from '../../src/engine/check-meta.js';
 import { POLL_MS, sleep } from './webhook-expect.js';
@@ -79,14 +79,13 @@ interface Declaring {
 
 let declaring: Declaring | undefined;
 
-/** A suite as the entry hands it over: what it recorded, and the IDs the run selected from it. */
+/**
+ * A suite as the entry hands it over: what it recorded, and the IDs the run selected from it; or, when its
+ * file could not be imported, why (it then declared nothing).
+ */
 export interface SuiteToDeclare extends Pick<SuiteToLoad, 'group' | 'ids'> {
   declarations: readonly GroupDeclaration[];
-}
-
-/** `Name: message` of what a suite threw, for the checks it errors. */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  loadError?: string;
 }
 
 /** How long the clock-moving checks wait for check bodies that outlived their test (timed out, still running). */
@@ -119,14 +118,20 @@ export function declareFailing(id: string, why: string): void {
 
 /**
  * Declares the given suites' groups in the current vitest file: every group concurrent with the others,
- * then the clock-moving checks they deferred, one at a time, once every group has finished. A group body
- * that throws errors that suite's undeclared checks with the reason; the other groups run.
+ * then the clock-moving checks they deferred, one at a time, once every group has finished. A suite that
+ * failed to load, or a group body that throws, errors that suite's undeclared checks with the (first)
+ * reason; the other groups run.
  */
 export function declareSuites(suites: readonly SuiteToDeclare[]): void {
   const clock: DeferredCheck[] = [];
-  const broken: Array<{ suite: SuiteToDeclare; declared: Set<string>; why: string }> = [];
+  // By group, the first reason kept: two bodies of one suite that throw must not declare its checks twice.
+  const broken = new Map<string, { suite: SuiteToDeclare; declared: Set<string>; why: string }>();
+  const fail = (suite: SuiteToDeclare, declared: Set<string>, why: string): void => {
+    if (!broken.has(suite.group)) broken.set(suite.group, { suite, declared, why });
+  };
   for (const suite of suites) {
     const declared = new Set<string>();
+    if (suite.loadError !== undefined) fail(suite, declared, suite.loadError);
     for (const declaration of suite.declarations) {
       // Concurrent with its sibling groups; its own checks overlap only in a group.concurrent (check()
       // declares them test.sequential otherwise). vitest runs describe bodies after this file is imported.
@@ -135,7 +140,7 @@ export function declareSuites(suites: readonly SuiteToDeclare[]): void {
         try {
           declaration.body();
         } catch (error) {
-          broken.push({ suite, declared, why: `suite ${suite.group} failed while declaring "${declaration.title}": ${describeError(error)}` });
+          fail(suite, declared, `suite ${suite.group} failed while declaring "${declaration.title}": ${errorLine(error)}`);
         } finally {
           declaring = undefined;
         }
@@ -143,8 +148,8 @@ export function declareSuites(suites: readonly SuiteToDeclare[]): void {
     }
   }
   // Its body runs after every group's (vitest collects in order), when the undeclared checks are known.
-  describe.concurrent('checks of groups that failed to declare', () => {
-    for (const { suite, declared, why } of broken) for (const id of suite.ids) if (!declared.has(id)) declareFailing(id, why);
+  describe.concurrent('checks of suites that failed to load or declare', () => {
+    for (const { suite, declared, why } of broken.values()) for (const id of suite.ids) if (!declared.has(id)) declareFailing(id, why);
   });
   // Not concurrent: vitest starts it only when the concurrent groups before it have all finished.
   describe('checks that move the target clock, one at a time', () => {

@@ -4,18 +4,16 @@
  * clock-moving checks alone (group.ts). A suite file that cannot be imported, or a group that throws while
  * it declares its checks, errors that suite's selected checks with the reason; the other groups run.
  */
-import { describe, inject } from 'vitest';
-import { declareFailing, declareSuites, describeError, loadSuite, type SuiteToDeclare } from './group.js';
+import { inject } from 'vitest';
+import { errorLine } from '../../src/errors.js';
+import { declareSuites, loadSuite, type SuiteToDeclare } from './group.js';
 
-const loaded: SuiteToDeclare[] = [];
-for (const suite of inject('acSuites')) {
+const suites: SuiteToDeclare[] = [];
+for (const { group, ids, url } of inject('acSuites')) {
   try {
-    loaded.push({ group: suite.group, ids: suite.ids, declarations: await loadSuite(suite.group, suite.url) });
+    suites.push({ group, ids, declarations: await loadSuite(group, url) });
   } catch (error) {
-    const why = `suite ${suite.group} failed to load: ${describeError(error)}`;
-    describe.concurrent(`suite ${suite.group} (failed to load)`, () => {
-      for (const id of suite.ids) declareFailing(id, why);
-    });
+    suites.push({ group, ids, declarations: [], loadError: `suite ${group} failed to load: ${errorLine(error)}` });
   }
 }
-declareSuites(loaded);
+declareSuites(suites);

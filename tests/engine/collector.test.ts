@@ -83,6 +83,15 @@ describe('RunCollector', () => {
     expect(results.get('B-1')!.harnessError!.message).toContain('SyntaxError');
   });
 
+  it('a failed test file leaves a group without a suite file not implemented, not errored', async () => {
+    const results = new Map<string, CheckResult>();
+    const collector = new RunCollector([req('A-1', 'a'), req('C-1', 'c')], results, new Emitter([]), new Set(['a']));
+    collector.runFailed(['Error: worker crashed']);
+    collector.finishAll();
+    expect(results.get('A-1')).toMatchObject({ state: 'errored' });
+    expect(results.get('C-1')).toMatchObject({ state: 'skipped', reason: 'not implemented: no suite file for group c' });
+  });
+
   it('the heartbeat lists groups that started and have not ended', () => {
     const collector = new RunCollector([req('A-1', 'a', true), req('A-2', 'a', true)], new Map(), new Emitter([]), new Set(['a']));
     collector.checkStarted('A-1');
