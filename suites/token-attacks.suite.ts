@@ -10,13 +10,12 @@ import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { isClientError } from './support/expect.js';
 import {
-  EMPTY_KEY,
-  PATH_KIDS,
   attackerKeys,
   certifiedSigningKey,
-  expectBaitUntouched,
   expectEveryVariantRefused,
-  startBait,
+  keyUrlBaits,
+  kidBaits,
+  withBait,
   type Variant,
 } from './support/jwt-attacks.js';
 import { expectTokenIssued, secretKeyThumbprint } from './support/token-checks.js';
@@ -67,34 +66,14 @@ group('§4.1 / §5.3 Token endpoint: known attacks', () => {
 
   check('TOK-X02', async (ctx) => {
     const keys = await attackerKeys();
-    const bait = await startBait(keys);
-    try {
-      const certified = certifiedSigningKey(keys.certified);
-      const kid = keys.own.kid;
-      await expectAllRefused([
-        assertion(ctx, 'jku (http) naming the attacker\'s JWKS', { key: keys.own, header: { kid, jku: bait.jwksUrl('http') } }),
-        assertion(ctx, 'jku (https) naming the attacker\'s JWKS', { key: keys.own, header: { kid, jku: bait.jwksUrl('https') } }),
-        assertion(ctx, 'x5u (http) naming the attacker\'s certificate', { key: certified, header: { alg: 'ES256', x5u: bait.certUrl('http') } }),
-        assertion(ctx, 'x5u (https) naming the attacker\'s certificate', { key: certified, header: { alg: 'ES256', x5u: bait.certUrl('https') } }),
-      ]);
-      expectBaitUntouched(bait, 'client assertions with jku / x5u headers');
-    } finally {
-      await bait.server.close();
-    }
+    await withBait(keys, 'client assertions with jku / x5u headers', (bait) =>
+      expectAllRefused(keyUrlBaits(keys, bait).map(({ what, ...options }) => assertion(ctx, what, options))));
   });
 
   check('TOK-X03', async (ctx) => {
     const keys = await attackerKeys();
-    const bait = await startBait(keys);
-    try {
-      await expectAllRefused([
-        ...PATH_KIDS.map((kid) => assertion(ctx, `kid "${kid}", HS256 over the empty key`, { header: { kid }, hs256Key: EMPTY_KEY })),
-        assertion(ctx, 'kid naming a URL that serves the attacker\'s JWKS', { key: keys.own, header: { kid: bait.jwksUrl() } }),
-      ]);
-      expectBaitUntouched(bait, 'a client assertion whose kid is a URL');
-    } finally {
-      await bait.server.close();
-    }
+    await withBait(keys, 'a client assertion whose kid is a URL', (bait) =>
+      expectAllRefused(kidBaits(keys, bait).map(({ what, ...options }) => assertion(ctx, what, options))));
   });
 
   check('TOK-X04', async (ctx) => {

@@ -11,14 +11,13 @@ import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { expectThat } from './support/expect.js';
 import {
-  EMPTY_KEY,
-  PATH_KIDS,
   attackerKeys,
   certifiedSigningKey,
-  expectBaitUntouched,
   expectEveryVariantRefused,
   sendRetryingReset,
-  startBait,
+  keyUrlBaits,
+  kidBaits,
+  withBait,
   type Variant,
 } from './support/jwt-attacks.js';
 import { expectSetupAccepted, POLL_MS, sleep } from './support/webhook-expect.js';
@@ -76,34 +75,17 @@ group('§5.4 Webhook JWT: known attacks', () => {
 
   check('WH-JWT-X02', async (ctx) => {
     const keys = await attackerKeys();
-    const bait = await startBait(keys);
-    try {
-      const certified = certifiedSigningKey(keys.certified);
-      await expectAll401([
-        variant(ctx, 'jku (http) naming the attacker\'s JWKS', { key: keys.own, header: { jku: bait.jwksUrl('http') } }),
-        variant(ctx, 'jku (https) naming the attacker\'s JWKS', { key: keys.own, header: { jku: bait.jwksUrl('https') } }),
-        variant(ctx, 'x5u (http) naming the attacker\'s certificate', { key: certified, header: { x5u: bait.certUrl('http') } }),
-        variant(ctx, 'x5u (https) naming the attacker\'s certificate', { key: certified, header: { x5u: bait.certUrl('https') } }),
-      ]);
-      expectBaitUntouched(bait, 'JWTs with jku / x5u headers');
-    } finally {
-      await bait.server.close();
-    }
+    await withBait(keys, 'JWTs with jku / x5u headers', (bait) =>
+      expectAll401(keyUrlBaits(keys, bait).map(({ what, ...jwt }) => variant(ctx, what, jwt))));
   });
 
   check('WH-JWT-X03', async (ctx) => {
     const keys = await attackerKeys();
-    const bait = await startBait(keys);
-    try {
-      await expectAll401([
-        ...PATH_KIDS.map((kid) => variant(ctx, `kid "${kid}", HS256 over the empty key`, { header: { kid }, hs256Key: EMPTY_KEY })),
-        variant(ctx, 'kid naming a URL that serves the attacker\'s JWKS', { key: { ...keys.own, kid: bait.jwksUrl() } }),
+    await withBait(keys, 'a JWT whose kid is a URL', (bait) =>
+      expectAll401([
+        ...kidBaits(keys, bait).map(({ what, ...jwt }) => variant(ctx, what, jwt)),
         variant(ctx, 'empty kid, signed by a listed key', { header: { kid: '' } }),
-      ]);
-      expectBaitUntouched(bait, 'a JWT whose kid is a URL');
-    } finally {
-      await bait.server.close();
-    }
+      ]));
   });
 
   check('WH-JWT-X04', async (ctx) => {

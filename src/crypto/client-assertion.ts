@@ -10,6 +10,7 @@ import { jwsHasDuplicateMember } from './json-duplicates.js';
 import { hs256Compact, joseRefusal, signCompact, unsignedCompact, type JwtRefusal } from './jws.js';
 import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
 import type { JWK, VerifyResult } from './types.js';
+import { CLIENT_ASSERTION_MAX_EXP_SECONDS } from '../spec-numbers.js';
 
 /** Claim-level breakage of a client assertion; each maps to one ruling-3 case. */
 export interface AssertionOptions {
@@ -124,7 +125,7 @@ export async function verifyClientAssertion(
   jwt: string,
   expected: AssertionExpectation,
 ): Promise<VerifyResult<AssertionRefusal>> {
-  const maxLifetime = expected.maxLifetimeSeconds ?? 300;
+  const maxLifetime = expected.maxLifetimeSeconds ?? CLIENT_ASSERTION_MAX_EXP_SECONDS;
   // A repeated header parameter or claim is refused whichever copy a parser would keep (RFC 7519 §4).
   if (jwsHasDuplicateMember(jwt)) return { ok: false, reason: 'duplicate-member' };
   let payload: Record<string, unknown>;

@@ -2,6 +2,7 @@
  * HMAC webhook signatures (service.md §5.4, ruling 21). node:crypto only: this is the load hot path.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { HMAC_SECRET_BITS } from '../spec-numbers.js';
 
 export type HmacPart = 'timestamp' | 'eventId' | 'body';
 
@@ -58,5 +59,5 @@ export function hmacVerify(secret: string, timestamp: string, eventId: string, b
 
 /** A listener secret as the service generates it: 256 random bits, base64url without padding (§2.5). */
 export function generateHmacSecret(): string {
-  return randomBytes(32).toString('base64url');
+  return randomBytes(HMAC_SECRET_BITS / 8).toString('base64url');
 }

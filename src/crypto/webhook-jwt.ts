@@ -10,6 +10,7 @@ import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
 import { hs256Compact, joseRefusal, signCompact, unsignedCompact, withoutNulls, type JwtRefusal } from './jws.js';
 import { SIGNING_ALGS, toPublicJwk } from './signing-keys.js';
 import type { JWK, SigningJwk, VerifyResult } from './types.js';
+import { WEBHOOK_JWT_MAX_EXP_SECONDS } from '../spec-numbers.js';
 
 export interface WebhookClaimsInput {
   /** Tenant base URL: the `sub`. */
@@ -123,7 +124,7 @@ export async function verifyWebhookJwt(
   getKey: (kid: string) => Promise<JWK | undefined>,
   expected: WebhookJwtExpectation,
 ): Promise<VerifyResult<WebhookJwtRefusal>> {
-  const maxExp = expected.maxExpSeconds ?? 600;
+  const maxExp = expected.maxExpSeconds ?? WEBHOOK_JWT_MAX_EXP_SECONDS;
   // Before any key lookup: a repeated header parameter or claim is refused whichever copy would win.
   if (jwsHasDuplicateMember(jwt)) return { ok: false, reason: 'duplicate-member' };
   let payload: Record<string, unknown>;

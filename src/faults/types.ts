@@ -6,7 +6,12 @@
 import type { RequirementId } from '../requirements.js';
 import type { SandboxCustomize } from '../tenant/types.js';
 
-/** The area of the service a fault belongs to: groups the fault list in docs and the score table. */
+/**
+ * The area of the service a fault belongs to: a requirement group (a suite's file name, the `group` of the
+ * catalogue entries), and the name of the folder under src/faults/ that holds the fault. The registry
+ * (all.ts) sets it from the folder; tests/faults/registry.test.ts checks that folder and area agree. Groups
+ * the fault list in docs and the score table.
+ */
 export type FaultArea =
   | 'credentials'
   | 'tokens'
@@ -19,10 +24,10 @@ export type FaultArea =
   | 'idempotency'
   | 'automations';
 
-export interface FaultDefinition {
+/** What a fault file declares (defineFault): everything but its area, which is its folder's. */
+export interface FaultDeclaration {
   /** kebab-case, as given to `--fault`. */
   name: string;
-  area: FaultArea;
   /** One sentence: what the faulty service does wrong. */
   description: string;
   /** Requirements a run against this fault must report as failed: the rules the defect itself violates. */
@@ -34,4 +39,9 @@ export interface FaultDefinition {
    */
   explains?: Partial<Record<RequirementId, string>>;
   customize: SandboxCustomize;
+}
+
+/** A registered fault: its declaration and the area its folder names. */
+export interface FaultDefinition extends FaultDeclaration {
+  area: FaultArea;
 }

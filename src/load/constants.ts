@@ -1,16 +1,17 @@
 /**
- * The load driver's defaults and names, importing nothing but the shared defaults: the CLI's option table
+ * The load driver's defaults and names, importing nothing but the shared defaults and the spec's numbers: the CLI's option table
  * quotes them in --help before any of the driver loads.
  */
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
+import { PAGE_SIZE_DEFAULT, WEBHOOK_JWT_MAX_EXP_SECONDS } from '../spec-numbers.js';
 
 export const SCENARIOS = ['webhook-hmac', 'webhook-jwt', 'webhook-duplicates', 'token', 'pages'] as const;
 
 /** What the driver uses for a flag left out. */
-export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: DEFAULT_TIMEOUT_MS, dupPool: 100, pageSize: 25 } as const;
+export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 1024, timeoutMs: DEFAULT_TIMEOUT_MS, dupPool: 100, pageSize: PAGE_SIZE_DEFAULT } as const;
 
 /** Applied when no --threshold names errors: a run where most requests fail must not exit 0. */
 export const DEFAULT_ERROR_THRESHOLD = 'errors<1%';
 
-/** §8: a webhook JWT's exp is within 10 minutes. */
-export const MAX_WEBHOOK_JWT_EXP_SECONDS = 600;
+/** §8: a webhook JWT's exp is within 10 minutes (the longest `--exp-in`). */
+export { WEBHOOK_JWT_MAX_EXP_SECONDS };

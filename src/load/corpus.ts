@@ -9,9 +9,9 @@ import { HarnessError } from '../errors.js';
 import type { JwtAlg, ResolvedJwtListener, ResolvedProfile, SigningJwk } from '../profile/types.js';
 import { loadBodies } from './bodies.js';
 import { startSigner } from './signer.js';
-import { MAX_WEBHOOK_JWT_EXP_SECONDS } from './constants.js';
+import { WEBHOOK_JWT_MAX_EXP_SECONDS } from './constants.js';
 
-export { MAX_WEBHOOK_JWT_EXP_SECONDS };
+export { WEBHOOK_JWT_MAX_EXP_SECONDS };
 
 export const CORPUS_FORMAT = 'access-conformance/webhook-jwt-corpus';
 export const CORPUS_VERSION = 1;
@@ -73,9 +73,9 @@ export function jwtSigningKey(profile: ResolvedProfile, alg: JwtAlg | undefined)
 
 export async function prepareCorpus(options: PrepareOptions): Promise<Corpus> {
   const { listener, key, alg } = jwtSigningKey(options.profile, options.alg);
-  const expIn = options.expIn ?? MAX_WEBHOOK_JWT_EXP_SECONDS;
-  if (!Number.isInteger(expIn) || expIn < 60 || expIn > MAX_WEBHOOK_JWT_EXP_SECONDS) {
-    throw new HarnessError('LOAD_CONFIG', `--exp-in must be between 60 and ${MAX_WEBHOOK_JWT_EXP_SECONDS} seconds, got ${expIn}`, {
+  const expIn = options.expIn ?? WEBHOOK_JWT_MAX_EXP_SECONDS;
+  if (!Number.isInteger(expIn) || expIn < 60 || expIn > WEBHOOK_JWT_MAX_EXP_SECONDS) {
+    throw new HarnessError('LOAD_CONFIG', `--exp-in must be between 60 and ${WEBHOOK_JWT_MAX_EXP_SECONDS} seconds, got ${expIn}`, {
       field: '--exp-in',
       hint: 'service.md §5.4: a webhook JWT expires within 10 minutes.',
     });

@@ -20,7 +20,7 @@ export {
   corpusProblem,
   describeWindow,
   CORPUS_FORMAT,
-  MAX_WEBHOOK_JWT_EXP_SECONDS,
+  WEBHOOK_JWT_MAX_EXP_SECONDS,
   type Corpus,
   type CorpusEntry,
 } from './corpus.js';

@@ -1,7 +1,7 @@
 /** Target profiles: loading, validation, resolution. */
 export type * from './types.js';
 export { loadProfile } from './load.js';
-export { DEFAULT_WEBHOOK_BODY_BYTES, resolveProfile, type ResolveOptions } from './resolve.js';
+export { resolveProfile, type ResolveOptions } from './resolve.js';
 export {
   formatProfileErrors,
   profileSchemaPath,

@@ -24,6 +24,7 @@ import { formatProfileErrors, validateProfileDocument, type ProfileProblem } fro
 import { SourceReader, type Missing } from './sources.js';
 import { checkJwtListener, readJwtListener } from './jwt-listener.js';
 import type { ResolvedJwtListener, ResolvedProfile } from './types.js';
+import { WEBHOOK_BODY_MAX_BYTES } from '../spec-numbers.js';
 
 export interface ResolveOptions {
   /** Directory relative file paths in the profile are resolved against (the profile file's directory). */
@@ -34,7 +35,6 @@ export interface ResolveOptions {
   source?: string;
 }
 
-export const DEFAULT_WEBHOOK_BODY_BYTES = 65_536;
 
 export async function resolveProfile(raw: unknown, options: ResolveOptions): Promise<ResolvedProfile> {
   const schema = validateProfileDocument(raw);
@@ -201,7 +201,7 @@ function assemble(doc: ProfileDocument, urls: DocumentUrls, values: ReadValues, 
       entitlements: { ...(doc.apps?.entitlements ?? {}) },
     },
     webhooks: {},
-    limits: { webhookBodyBytes: doc.limits?.webhookBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES },
+    limits: { webhookBodyBytes: doc.limits?.webhookBodyBytes ?? WEBHOOK_BODY_MAX_BYTES },
     // Longest first, so a redactor replacing in order never leaves the tail of a longer secret behind.
     secrets: [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length),
   };

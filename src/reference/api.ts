@@ -7,10 +7,8 @@ import { sha256Url, type CredentialEntry } from './credentials.js';
 import { decodeSegment, errorResponse, json, methodNotAllowed, notFound } from './http.js';
 import type { PageTokenCodec } from './page-token.js';
 import type { ReferenceApp, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../spec-numbers.js';
 
-export const PAGE_SIZE_DEFAULT = 25;
-export const PAGE_SIZE_MIN = 10;
-export const PAGE_SIZE_MAX = 100;
 
 export interface ApiContext {
   apps: Map<string, ReferenceApp>;

@@ -8,8 +8,7 @@
  * at the first live record, costing only what it removes.
  */
 import type { EventStore } from './types.js';
-
-export const EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
+import { EVENT_RETENTION_SECONDS } from '../spec-numbers.js';
 
 export interface MemoryEventStoreOptions {
   retentionSeconds?: number;

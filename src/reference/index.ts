@@ -26,18 +26,18 @@ export type {
   TokenRecord,
   TokenStore,
 } from './types.js';
-export { createReference, defaultDeps, DEFAULT_TOKEN_TTL_SECONDS, DEFAULT_WEBHOOK_BODY_BYTES } from './reference.js';
+export { createReference, defaultDeps, DEFAULT_TOKEN_TTL_SECONDS } from './reference.js';
 export { createClock } from './clock.js';
-export { createMemoryEventStore, EVENT_RETENTION_SECONDS, type MemoryEventStoreOptions } from './event-store.js';
+export { createMemoryEventStore, type MemoryEventStoreOptions } from './event-store.js';
 export { createMemoryTokenStore, type MemoryTokenStoreOptions } from './token-store.js';
 export { createMemoryRunner } from './runner.js';
 export { createHttpsJwksFetcher, createJwksCache, parseJwks, type HttpsJwksFetcherOptions, type JwksCache } from './jwks.js';
 export { createAddressMatcher, normaliseAddress, parseCidr, type AddressMatcher } from './cidr.js';
 export { credentialExpiry, sha256Url } from './credentials.js';
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN, parsePageSize } from './api.js';
+export { parsePageSize } from './api.js';
 export { HOOKS_PREFIX } from './hooks.js';
 export { TOKEN_BODY_LIMIT } from './token-endpoint.js';
-export { TIMESTAMP_WINDOW_SECONDS, WEBHOOK_JWT_MAX_EXP_SECONDS, WEBHOOK_PATH_PREFIX } from './webhooks.js';
+export { WEBHOOK_PATH_PREFIX } from './webhooks.js';
 export {
   closeServer,
   createNodeListener,

@@ -22,8 +22,8 @@ import { TOKEN_BODY_LIMIT, handleToken, type TokenEndpointContext } from './toke
 import { createMemoryTokenStore } from './token-store.js';
 import type { Reference, ReferenceConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
 import { WEBHOOK_PATH_PREFIX, handleWebhook, type ListenerEntry, type WebhookContext } from './webhooks.js';
+import { WEBHOOK_BODY_MAX_BYTES } from '../spec-numbers.js';
 
-export const DEFAULT_WEBHOOK_BODY_BYTES = 65_536;
 export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 /** Body read for routes that take none (GET API calls, unknown paths): enough to tell "a body was sent". */
 const OTHER_BODY_LIMIT = 1024;
@@ -43,7 +43,7 @@ export function defaultDeps(config: ReferenceConfig): ReferenceDeps {
 export function createReference(config: ReferenceConfig, overrides: Partial<ReferenceDeps> = {}): Reference {
   const deps: ReferenceDeps = { ...defaultDeps(config), ...overrides };
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
-  const bodyLimit = config.webhookBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
+  const bodyLimit = config.webhookBodyBytes ?? WEBHOOK_BODY_MAX_BYTES;
   const credentials = indexCredentials(config.credentials);
 
   const tokenContext: TokenEndpointContext = {

@@ -13,6 +13,7 @@ import { verifyClientAssertion } from '../crypto/client-assertion.js';
 import { secretMatches, sha256Url, type CredentialEntry } from './credentials.js';
 import { errorResponse, json, mediaType, methodNotAllowed } from './http.js';
 import type { ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
+import { CLIENT_ASSERTION_MAX_EXP_SECONDS } from '../spec-numbers.js';
 
 export const TOKEN_BODY_LIMIT = 16 * 1024;
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -75,7 +76,7 @@ export async function handleToken(request: ReferenceRequest, context: TokenEndpo
       publicJwk: entry.credential.publicJwk,
       tenantDomain: context.tenantDomain,
       now,
-      maxLifetimeSeconds: 300,
+      maxLifetimeSeconds: CLIENT_ASSERTION_MAX_EXP_SECONDS,
     });
     if (!verdict.ok) return refuse(401, 'invalid_client', `client assertion refused (${verdict.reason})`);
   }

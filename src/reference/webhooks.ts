@@ -25,10 +25,9 @@ import type { AddressMatcher } from './cidr.js';
 import { errorResponse, json, mediaType, payloadTooLarge } from './http.js';
 import { RememberedJwksFailure, type JwksCache } from './jwks.js';
 import type { ListenerConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
+import { WEBHOOK_JWT_MAX_EXP_SECONDS, WEBHOOK_TIMESTAMP_WINDOW_SECONDS } from '../spec-numbers.js';
 
 export const WEBHOOK_PATH_PREFIX = '/api/v1/webhooks/incoming/';
-export const TIMESTAMP_WINDOW_SECONDS = 300;
-export const WEBHOOK_JWT_MAX_EXP_SECONDS = 600;
 
 export interface ListenerEntry {
   listener: ListenerConfig;
@@ -66,7 +65,7 @@ export async function handleWebhook(request: ReferenceRequest, listenerId: strin
   const seconds = timestamp.trim();
   // Unix seconds as a decimal string; 15 digits bound the number well inside exact doubles.
   if (!/^\d{1,15}$/.test(seconds)) return badRequest('invalid_timestamp', 'Webhook-Timestamp must be Unix seconds');
-  if (Math.abs(now - Number(seconds)) > TIMESTAMP_WINDOW_SECONDS) {
+  if (Math.abs(now - Number(seconds)) > WEBHOOK_TIMESTAMP_WINDOW_SECONDS) {
     return badRequest('invalid_timestamp', 'Webhook-Timestamp is more than 5 minutes from server time');
   }
   const eventId = request.headers['webhook-event-id'];

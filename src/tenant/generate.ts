@@ -14,6 +14,7 @@ import { seededFaker, type Faker } from '../data/fake.js';
 import type { CredentialLifespan, ReferenceApp, ReferenceConfig } from '../reference/types.js';
 import { pickFreePort } from './ports.js';
 import type { Tenant, TenantCredential, TenantHmacListener, TenantJwtListener } from './types.js';
+import { WEBHOOK_BODY_MAX_BYTES } from '../spec-numbers.js';
 
 export interface GenerateTenantOptions {
   seed: string;
@@ -134,7 +135,7 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
   };
 
   const hooks = { enabled: options.hooks ?? false, token: generateHmacSecret() };
-  const webhookBodyBytes = options.webhookBodyBytes ?? 65_536;
+  const webhookBodyBytes = options.webhookBodyBytes ?? WEBHOOK_BODY_MAX_BYTES;
   const reference: ReferenceConfig = {
     baseUrl,
     tenantDomain,

@@ -3,6 +3,11 @@
  * client for the target and a context whose helpers turn a wrong answer into a ConformanceFailure with
  * expected vs actual. Needs missing from the profile (or hooks the target does not offer) skip the test
  * with the reason, never pass it.
+ *
+ * The suites write the spec's numbers (page sizes 10 to 100, the 5- and 10-minute windows, 7 days, 64 KB) as
+ * their own literals and never import src/spec-numbers.ts, which the reference, client, profile and load
+ * driver share: an independent reading of service.md, so a wrong number there makes the reference fail a
+ * check instead of both agreeing on it (tests/architecture/rooms.test.ts keeps it so).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, type TestContext } from 'vitest';

@@ -50,6 +50,53 @@ export async function startBait(keys: AttackerKeys): Promise<Bait> {
   return { server, jwksUrl: (scheme) => server.url('/jwks.json', scheme), certUrl: (scheme) => server.url('/cert.pem', scheme) };
 }
 
+/**
+ * One bait token, as both attack suites build it: the signing key (absent: the listed key or the secret's,
+ * as the suite signs by default), header fields, and an HS256 key when the attack is a forged HMAC.
+ */
+export interface BaitToken {
+  what: string;
+  key?: SigningJwk;
+  header: Record<string, unknown>;
+  hs256Key?: Uint8Array;
+}
+
+/**
+ * The one `jku` / `x5u` bait set of both JWT attack suites (client assertions, webhook JWTs): the attacker's
+ * JWKS and certificate named by URL, over http and https. The header names `kid` and `alg` outright so that
+ * each signer sends the same header whatever its own defaults.
+ */
+export function keyUrlBaits(keys: AttackerKeys, bait: Bait): BaitToken[] {
+  const certified = certifiedSigningKey(keys.certified);
+  const kid = keys.own.kid;
+  return (['http', 'https'] as const).flatMap((scheme) => [
+    { what: `jku (${scheme}) naming the attacker's JWKS`, key: keys.own, header: { kid, jku: bait.jwksUrl(scheme) } },
+    { what: `x5u (${scheme}) naming the attacker's certificate`, key: certified, header: { alg: 'ES256', x5u: bait.certUrl(scheme) } },
+  ]);
+}
+
+/** The one `kid` bait set of both suites: file paths (HS256 over what /dev/null reads as) and a URL. */
+export function kidBaits(keys: AttackerKeys, bait: Bait): BaitToken[] {
+  return [
+    ...PATH_KIDS.map((kid) => ({ what: `kid "${kid}", HS256 over the empty key`, header: { kid }, hs256Key: EMPTY_KEY })),
+    { what: 'kid naming a URL that serves the attacker\'s JWKS', key: keys.own, header: { kid: bait.jwksUrl() } },
+  ];
+}
+
+/**
+ * Starts a bait server for the attacker's keys, runs the attack against it, and fails when the target
+ * connected to it (`what` names the tokens sent); the server is closed on every path.
+ */
+export async function withBait(keys: AttackerKeys, what: string, attack: (bait: Bait) => Promise<void>): Promise<void> {
+  const bait = await startBait(keys);
+  try {
+    await attack(bait);
+    expectBaitUntouched(bait, what);
+  } finally {
+    await bait.server.close();
+  }
+}
+
 /** Fails when the target connected to the bait server (it followed a URL from the token). */
 export function expectBaitUntouched(bait: Bait, what: string): void {
   const count = bait.server.connections;

@@ -3,6 +3,8 @@
  * higher one, each third-party library is imported by one room only, and no module cycle exists. A new
  * edge that breaks a rule fails here with the file that added it.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/package.js';
 import { moduleCycles, readImportGraph, roomOf } from './import-graph.js';
@@ -11,22 +13,23 @@ import { moduleCycles, readImportGraph, roomOf } from './import-graph.js';
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
   defaults: [],
+  'spec-numbers': [],
   debug: [],
   escape: [],
   values: ['errors'],
   package: [],
   requirements: [],
   data: [],
-  crypto: ['errors'],
-  profile: ['crypto', 'errors'],
+  crypto: ['errors', 'spec-numbers'],
+  profile: ['crypto', 'errors', 'spec-numbers'],
   client: ['crypto', 'profile', 'data', 'errors', 'defaults'],
-  reference: ['crypto'],
-  tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults'],
-  faults: ['reference', 'tenant', 'crypto', 'requirements'],
+  reference: ['crypto', 'spec-numbers'],
+  tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults', 'spec-numbers'],
+  faults: ['reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   engine: ['client', 'profile', 'requirements', 'values', 'errors', 'package', 'defaults', 'debug'],
   reporters: ['engine', 'client', 'profile', 'requirements', 'escape', 'errors', 'package', 'defaults'],
   mutation: ['faults', 'engine', 'reporters', 'tenant', 'client', 'profile', 'requirements', 'errors', 'package', 'defaults'],
-  load: ['client', 'crypto', 'profile', 'tenant', 'escape', 'values', 'errors', 'package', 'defaults'],
+  load: ['client', 'crypto', 'profile', 'tenant', 'escape', 'values', 'errors', 'package', 'defaults', 'spec-numbers'],
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'errors', 'package'],
   cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug'],
@@ -84,6 +87,12 @@ describe('architecture: rooms of src/', () => {
       .filter((edge) => edge.to in LIBRARY_ROOM && roomOf(edge.from) !== LIBRARY_ROOM[edge.to])
       .map((edge) => `${edge.from} imports ${edge.to} (owned by src/${LIBRARY_ROOM[edge.to]})`);
     expect(wrong).toEqual([]);
+  });
+
+  test('the suites never import the spec\'s numbers (they keep their own literals, an independent reading)', () => {
+    const dir = join(packageRoot(), 'suites');
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    expect(files.filter((file) => /from '[^']*spec-numbers(\.js)?'/.test(readFileSync(join(dir, file), 'utf8')))).toEqual([]);
   });
 
   test('no import cycle among modules', () => {

@@ -54,6 +54,18 @@ describe('fault registry', () => {
     expect(listFaults().map((fault) => fault.name).sort()).toEqual(files);
   });
 
+  test('a fault\'s area is the folder it lies in, and every folder is named after a requirement group', () => {
+    // The vocabulary is the catalogue's: `--only webhook-hmac`'s group, the suite file, the fault folder.
+    const dir = join(packageRoot(), 'src', 'faults');
+    const groups = new Set(requirements.map((req) => req.group));
+    const folders = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== 'support').map((entry) => entry.name);
+    for (const folder of folders) expect(groups.has(folder), `src/faults/${folder}/ is not a requirement group`).toBe(true);
+    for (const fault of listFaults()) {
+      const file = readdirSync(join(dir, fault.area)).includes(`${fault.name}.ts`);
+      expect(file, `${fault.name} (area ${fault.area}) does not lie in src/faults/${fault.area}/`).toBe(true);
+    }
+  });
+
   test('declarations name catalogue requirements, never the same one as broken and as explained', () => {
     for (const fault of Object.values(faults)) {
       expect(fault.breaks.length, fault.name).toBeGreaterThan(0);

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAddressMatcher, parseCidr } from '../../src/reference/cidr.js';
 import { createClock } from '../../src/reference/clock.js';
-import { createMemoryEventStore, EVENT_RETENTION_SECONDS } from '../../src/reference/event-store.js';
+import { createMemoryEventStore } from '../../src/reference/event-store.js';
+import { EVENT_RETENTION_SECONDS } from '../../src/spec-numbers.js';
 import { createJwksCache, RememberedJwksFailure } from '../../src/reference/jwks.js';
 import { createPageTokenCodec } from '../../src/reference/page-token.js';
 import { parsePageSize } from '../../src/reference/api.js';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { startProfileJwksServers } from '../../client/index.js';
 import { EXIT, HarnessError } from '../../errors.js';
 import {
-  MAX_WEBHOOK_JWT_EXP_SECONDS,
+  WEBHOOK_JWT_MAX_EXP_SECONDS,
   describeWindow,
   parseCount,
   parseDurationMs,

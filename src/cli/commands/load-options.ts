@@ -4,7 +4,7 @@
  * driver's default") are quoted from LOAD_DEFAULTS, so --help and the driver cannot disagree.
  */
 import type { Options } from 'yargs';
-import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, MAX_WEBHOOK_JWT_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
+import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, WEBHOOK_JWT_MAX_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
 
 export const LOAD_OPTIONS = {
   profile: { type: 'string', describe: 'Target profile (none: start the embedded reference for the run)' },
@@ -38,7 +38,7 @@ export const LOAD_OPTIONS = {
   count: { type: 'number', describe: 'prepare: requests in the corpus (≥ rate × duration of the k6 run)' },
   'exp-in': {
     type: 'number',
-    describe: `prepare: seconds until the JWTs expire (60..${MAX_WEBHOOK_JWT_EXP_SECONDS}, default ${MAX_WEBHOOK_JWT_EXP_SECONDS})`,
+    describe: `prepare: seconds until the JWTs expire (60..${WEBHOOK_JWT_MAX_EXP_SECONDS}, default ${WEBHOOK_JWT_MAX_EXP_SECONDS})`,
   },
   'serve-jwks': { type: 'boolean', default: false, describe: "prepare: keep serving the listener's JWKS (profile serveJwks) until Ctrl-C or expiry" },
 } as const satisfies Record<string, Options>;

@@ -3,7 +3,6 @@ import { reissue, splitClientId } from '../support/issue.js';
 
 export const clientIdWithPort = defineFault({
   name: 'client-id-with-port',
-  area: 'credentials',
   description: 'Puts the port in the Client ID (`<random-id>@<hostname>:<port>/<use-case>`), so the hostname part is not a host name and the derived token endpoint and API root point elsewhere.',
   breaks: ['CRED-02', 'CRED-03', 'CRED-04'],
   issue: (tenant) => {

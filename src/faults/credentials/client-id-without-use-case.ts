@@ -3,7 +3,6 @@ import { reissue, splitClientId } from '../support/issue.js';
 
 export const clientIdWithoutUseCase = defineFault({
   name: 'client-id-without-use-case',
-  area: 'credentials',
   description: 'Issues a Client ID of the form `<random-id>@<hostname>`: the `/<use-case>` part is missing.',
   breaks: ['CRED-01', 'CRED-02', 'CRED-03', 'CRED-04'],
   issue: (tenant) => {

@@ -3,7 +3,6 @@ import { joinSecret, reissue, splitSecret } from '../support/issue.js';
 
 export const secretEmptyServiceDomain = defineFault({
   name: 'secret-empty-service-domain',
-  area: 'credentials',
   description: 'Issues Client Secrets whose service-domain segment is empty (`secret-token::v1:<jwk>`).',
   breaks: ['CRED-06'],
   issue: (tenant) => {

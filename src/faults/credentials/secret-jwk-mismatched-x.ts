@@ -3,7 +3,6 @@ import { encodeJwk, foreignX, joinSecret, reissue, secretJwk, splitSecret } from
 
 export const secretJwkMismatchedX = defineFault({
   name: 'secret-jwk-mismatched-x',
-  area: 'credentials',
   description: 'Puts another key\'s public `x` next to the private `d` in the Client Secret\'s JWK.',
   breaks: ['CRED-10'],
   issue: (tenant) => {

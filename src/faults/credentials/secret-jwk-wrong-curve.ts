@@ -3,7 +3,6 @@ import { encodeJwk, joinSecret, reissue, secretJwk, splitSecret } from '../suppo
 
 export const secretJwkWrongCurve = defineFault({
   name: 'secret-jwk-wrong-curve',
-  area: 'credentials',
   description: 'Labels the Ed25519 key inside the Client Secret as `"crv":"X25519"` (same key bytes, wrong curve name).',
   breaks: ['CRED-09'],
   issue: (tenant) => {

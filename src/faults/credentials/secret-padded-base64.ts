@@ -3,7 +3,6 @@ import { joinSecret, reissue, secretJwk, splitSecret } from '../support/issue.js
 
 export const secretPaddedBase64 = defineFault({
   name: 'secret-padded-base64',
-  area: 'credentials',
   description: 'Encodes the Client Secret\'s JWK in standard base64 with `=` padding instead of base64url without padding.',
   breaks: ['CRED-08'],
   explains: {

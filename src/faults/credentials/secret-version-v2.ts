@@ -3,7 +3,6 @@ import { joinSecret, reissue, splitSecret } from '../support/issue.js';
 
 export const secretVersionV2 = defineFault({
   name: 'secret-version-v2',
-  area: 'credentials',
   description: 'Issues Client Secrets with the version segment `v2` where the format says `v1`.',
   breaks: ['CRED-07'],
   issue: (tenant) => {

@@ -3,7 +3,6 @@ import { joinSecret, reissue, splitSecret } from '../support/issue.js';
 
 export const secretWrongPrefix = defineFault({
   name: 'secret-wrong-prefix',
-  area: 'credentials',
   description: 'Issues Client Secrets that start with `secret:` instead of `secret-token:`.',
   breaks: ['CRED-05'],
   issue: (tenant) => {

@@ -3,7 +3,6 @@ import { webhookFault } from '../support/webhook-faults.js';
 
 export const duplicateAnswered200 = webhookFault({
   name: 'duplicate-answered-200',
-  area: 'idempotency',
   description: 'Recognises a duplicate event ID and does not run it again, but answers 200 instead of 409.',
   breaks: ['IDEM-01', 'IDEM-05', 'IDEM-07', 'IDEM-09', 'IDEM-10'],
   handle: async ({ request, next }) => {

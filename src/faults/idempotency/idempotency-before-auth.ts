@@ -8,7 +8,6 @@ const stores = new WeakMap<Tenant, EventStore>();
 
 export const idempotencyBeforeAuth = defineFault({
   name: 'idempotency-before-auth',
-  area: 'idempotency',
   description: 'Checks and records the event ID before authenticating the request: a forged duplicate gets 409, and a forged request burns its event ID.',
   breaks: ['IDEM-03', 'IDEM-04'],
   ports: (deps, env) => {

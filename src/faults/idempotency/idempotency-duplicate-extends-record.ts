@@ -28,7 +28,6 @@ function slidingEventStore(): EventStore {
 
 export const idempotencyDuplicateExtendsRecord = defineFault({
   name: 'idempotency-duplicate-extends-record',
-  area: 'idempotency',
   description: 'Restarts an event record\'s 7 days on every duplicate (a sliding expiry, like a cache TTL refreshed on read): an ID sent again at day 6 stays refused until day 13.',
   breaks: ['IDEM-X02'],
   ports: () => ({ eventStore: slidingEventStore() }),

@@ -3,7 +3,6 @@ import { defineFault } from '../support/define.js';
 
 export const idempotencyHmacOnly = defineFault({
   name: 'idempotency-hmac-only',
-  area: 'idempotency',
   description: 'Records event IDs only for HMAC listeners: on a JWT listener a duplicate is accepted and runs again.',
   breaks: ['IDEM-10'],
   ports: (deps, env) => {

@@ -8,7 +8,6 @@ const scope = createScope();
 
 export const idempotencyKeyIncludesBody = defineFault({
   name: 'idempotency-key-includes-body',
-  area: 'idempotency',
   description: 'Keys event records by event ID and a hash of the body: the same event ID with another body (and a JWT duplicate whose body differs) is taken for a new event.',
   breaks: ['IDEM-09', 'IDEM-10'],
   ports: (deps) => {

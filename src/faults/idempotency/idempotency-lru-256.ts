@@ -40,7 +40,6 @@ function lruEventStore(): EventStore {
 
 export const idempotencyLru256 = defineFault({
   name: 'idempotency-lru-256',
-  area: 'idempotency',
   description: `Keeps event records in an LRU cache of ${CAPACITY} per listener: after a few hundred other events a duplicate is accepted and runs again.`,
   breaks: ['IDEM-X01'],
   ports: () => ({ eventStore: lruEventStore() }),

@@ -3,7 +3,6 @@ import { defineFault } from '../support/define.js';
 
 export const idempotencyPerTenant = defineFault({
   name: 'idempotency-per-tenant',
-  area: 'idempotency',
   description: 'Keys event records by event ID alone, for the whole tenant: the same ID on another listener is taken for a duplicate.',
   breaks: ['IDEM-02'],
   ports: (deps) => {

@@ -8,7 +8,6 @@ const GAP_MS = 250;
 
 export const idempotencyRacyClaim = defineFault({
   name: 'idempotency-racy-claim',
-  area: 'idempotency',
   description: `Claims event IDs check-then-set across an await (${GAP_MS} ms to a remote store): duplicates arriving together all see "new", and all run.`,
   breaks: ['IDEM-05', 'IDEM-06'],
   ports: () => {

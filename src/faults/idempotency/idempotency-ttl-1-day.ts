@@ -4,7 +4,6 @@ import { DAY } from '../support/events.js';
 
 export const idempotencyTtl1Day = defineFault({
   name: 'idempotency-ttl-1-day',
-  area: 'idempotency',
   description: 'Keeps event records for 1 day instead of 7: a duplicate 6 days later is accepted and runs again.',
   breaks: ['IDEM-07'],
   ports: () => ({ eventStore: createMemoryEventStore({ retentionSeconds: DAY }) }),

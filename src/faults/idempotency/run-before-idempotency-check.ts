@@ -7,7 +7,6 @@ const scope = createScope();
 
 export const runBeforeIdempotencyCheck = defineFault({
   name: 'run-before-idempotency-check',
-  area: 'idempotency',
   description: 'Starts the automation before it checks the event ID: a duplicate still gets 409, but it has already run again.',
   breaks: ['RUN-06', 'IDEM-06'],
   ports: (deps) => {

@@ -1,4 +1,5 @@
 /** The owners faults: one file each; every export of this module is a fault definition. */
+export * from './api-auth-optional-owners.js';
 export * from './owners-ids-as-objects.js';
 export * from './owners-last-dropped.js';
 export * from './owners-ownerless-404.js';

@@ -3,7 +3,6 @@ import { isObject, onRoute, readJson, withJsonBody } from '../support/http.js';
 
 export const ownersIdsAsObjects = defineFault({
   name: 'owners-ids-as-objects',
-  area: 'owners',
   description: 'Lists owners as objects (`"userIds": [{"id": "..."}]`) instead of strings.',
   breaks: ['OWN-04', 'OWN-05'],
   wrap: (handler) =>

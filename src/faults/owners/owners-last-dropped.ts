@@ -3,7 +3,6 @@ import { isObject, onRoute, readJson, withJsonBody } from '../support/http.js';
 
 export const ownersLastDropped = defineFault({
   name: 'owners-last-dropped',
-  area: 'owners',
   description: 'Loses the last owner of every app (an off-by-one slice): `userIds` is not the app\'s owners.',
   breaks: ['OWN-05'],
   wrap: (handler) =>

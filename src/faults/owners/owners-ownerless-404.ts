@@ -3,7 +3,6 @@ import { errorResponse, isObject, onRoute, readJson } from '../support/http.js';
 
 export const ownersOwnerless404 = defineFault({
   name: 'owners-ownerless-404',
-  area: 'owners',
   description: 'Answers 404 for the owner IDs of an app that has no owners, as if the app did not exist (an empty lookup read as "not found").',
   breaks: ['OWN-X01'],
   wrap: (handler) =>

@@ -3,7 +3,6 @@ import { errorResponse, routeOf } from '../support/http.js';
 
 export const ownersRouteTrailingSlash = defineFault({
   name: 'owners-route-trailing-slash',
-  area: 'owners',
   description: 'Serves the owner-ID list only at `/ownerids/` (trailing slash): the documented path answers 404.',
   breaks: ['OWN-01', 'OWN-02', 'OWN-03', 'OWN-04', 'OWN-05', 'OWN-07'],
   explains: {

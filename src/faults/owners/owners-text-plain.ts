@@ -3,7 +3,6 @@ import { onRoute, withResponseHeaders } from '../support/http.js';
 
 export const ownersTextPlain = defineFault({
   name: 'owners-text-plain',
-  area: 'owners',
   description: 'Sends the owner-ID list with `Content-Type: text/plain` (the body is still JSON).',
   breaks: ['OWN-02'],
   wrap: (handler) =>

@@ -3,7 +3,6 @@ import { json, onRoute } from '../support/http.js';
 
 export const ownersUnknownAppEmpty = defineFault({
   name: 'owners-unknown-app-empty',
-  area: 'owners',
   description: 'Answers 200 `{"userIds": null}` for an app that does not exist, instead of 404.',
   breaks: ['OWN-08'],
   wrap: (handler) =>

@@ -3,7 +3,6 @@ import { onRoute, readJson, withJsonBody } from '../support/http.js';
 
 export const ownersWrappedInData = defineFault({
   name: 'owners-wrapped-in-data',
-  area: 'owners',
   description: 'Wraps the owner-ID list response in an envelope: `{"data": {"userIds": [...]}}` instead of `{"userIds": [...]}`.',
   breaks: ['OWN-03', 'OWN-04', 'OWN-05'],
   wrap: (handler) =>

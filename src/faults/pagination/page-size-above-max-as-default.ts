@@ -1,4 +1,5 @@
-import { PAGE_SIZE_DEFAULT, paginationFault, parsePageSize } from '../support/pages.js';
+import { paginationFault, parsePageSize } from '../support/pages.js';
+import { PAGE_SIZE_DEFAULT } from '../../spec-numbers.js';
 
 export const pageSizeAboveMaxAsDefault = paginationFault({
   name: 'page-size-above-max-as-default',

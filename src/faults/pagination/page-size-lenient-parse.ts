@@ -1,4 +1,5 @@
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN, paginationFault } from '../support/pages.js';
+import { paginationFault } from '../support/pages.js';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../spec-numbers.js';
 
 export const pageSizeLenientParse = paginationFault({
   name: 'page-size-lenient-parse',

@@ -11,7 +11,7 @@ import { decodeJwtParts, type DecodedJwt } from '../../crypto/decode.js';
 import { signCompact } from '../../crypto/jws.js';
 import type { JWK } from '../../crypto/types.js';
 import type { Tenant, TenantCredential } from '../../tenant/types.js';
-import type { FaultDefinition } from '../types.js';
+import type { FaultDeclaration } from '../types.js';
 import { defineFault, type FaultEnv, type FaultSpec } from './define.js';
 import { routeOf } from './http.js';
 import {
@@ -24,18 +24,17 @@ import {
   tokenForm,
 } from './token-endpoint.js';
 
-type AssertionFaultSpec = Omit<FaultSpec, 'wrap' | 'ports' | 'issue' | 'limits' | 'area'>;
+type AssertionFaultSpec = Omit<FaultSpec, 'wrap' | 'ports' | 'issue' | 'limits'>;
 
-export function ignoreAssertionRefusal(spec: AssertionFaultSpec & { ignores: (reason: AssertionRefusal, decoded: DecodedJwt, tenant: Tenant) => boolean }): FaultDefinition {
+export function ignoreAssertionRefusal(spec: AssertionFaultSpec & { ignores: (reason: AssertionRefusal, decoded: DecodedJwt, tenant: Tenant) => boolean }): FaultDeclaration {
   // Skipping one rule is accepting exactly the assertions the reference refused for that rule.
   const { ignores, ...rest } = spec;
   return acceptAssertion({ ...rest, accepts: ({ verdict, decoded, env }) => ignores(verdict.reason, decoded, env.tenant) });
 }
 
-export function refuseAssertion(spec: AssertionFaultSpec & { refuses: (decoded: DecodedJwt) => boolean; why: string }): FaultDefinition {
+export function refuseAssertion(spec: AssertionFaultSpec & { refuses: (decoded: DecodedJwt) => boolean; why: string }): FaultDeclaration {
   return defineFault({
     ...spec,
-    area: 'tokens',
     wrap: (handler) => async (request) => {
       if (routeOf(request).kind === 'token') {
         const decoded = tokenForm(request) && decodeAssertion(tokenForm(request)!);
@@ -64,11 +63,10 @@ export function acceptAssertion(spec: AssertionFaultSpec & {
   accepts: (check: AssertionCheck) => Promise<boolean> | boolean;
   /** Sees every assertion the endpoint accepted (for faults that remember something about good ones). */
   observe?: (check: Omit<AssertionCheck, 'verdict'>) => void;
-}): FaultDefinition {
+}): FaultDeclaration {
   const { accepts, observe, ...rest } = spec;
   return defineFault({
     ...rest,
-    area: 'tokens',
     wrap: (handler, env) => async (request) => {
       const response = await handler(request);
       if (routeOf(request).kind !== 'token') return response;

@@ -1,5 +1,5 @@
 /**
- * defineFault: the one way fault files build a {@link FaultDefinition}. A fault says how it wraps the handler
+ * defineFault: the one way fault files build a {@link FaultDeclaration} (the registry adds the area, from the fault's folder). A fault says how it wraps the handler
  * (`wrap`), which ports it replaces (`ports`) and, for faults in what the service issues, how it changes the
  * generated tenant (`issue`). Each of them sees a {@link FaultEnv}: the tenant, and the ports the reference
  * really runs with, so a wrapper can mint a token or record a run the way a faulty service would.
@@ -7,7 +7,7 @@
 import type { RequirementId } from '../../requirements.js';
 import type { ReferenceDeps, ReferenceHandler } from '../../reference/types.js';
 import type { Tenant } from '../../tenant/types.js';
-import type { FaultArea, FaultDefinition } from '../types.js';
+import type { FaultDeclaration } from '../types.js';
 
 export interface FaultEnv {
   tenant: Tenant;
@@ -17,7 +17,6 @@ export interface FaultEnv {
 
 export interface FaultSpec {
   name: string;
-  area: FaultArea;
   description: string;
   breaks: RequirementId[];
   explains?: Partial<Record<RequirementId, string>>;
@@ -48,13 +47,12 @@ function envOf(tenant: Tenant): FaultEnv {
   };
 }
 
-export function defineFault(spec: FaultSpec): FaultDefinition {
+export function defineFault(spec: FaultSpec): FaultDeclaration {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(spec.name)) throw new Error(`fault name "${spec.name}" is not kebab-case`);
   if (spec.breaks.length === 0) throw new Error(`fault ${spec.name} breaks nothing`);
   if (!spec.wrap && !spec.ports && !spec.issue && !spec.limits) throw new Error(`fault ${spec.name} changes nothing`);
   return {
     name: spec.name,
-    area: spec.area,
     description: spec.description,
     breaks: spec.breaks,
     ...(spec.explains ? { explains: spec.explains } : {}),

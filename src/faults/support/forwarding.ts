@@ -5,7 +5,7 @@
  */
 import type { ReferenceRequest } from '../../reference/types.js';
 import type { RequirementId } from '../../requirements.js';
-import type { FaultDefinition } from '../types.js';
+import type { FaultDeclaration } from '../types.js';
 import { webhookFault } from './webhook-faults.js';
 
 export type ForwardingHeaderName = 'x-forwarded-for' | 'forwarded' | 'x-real-ip';
@@ -29,7 +29,7 @@ export function anyForwardedClient(request: ReferenceRequest): string | undefine
 }
 
 /** A listener whose IP restriction reads the client address from `header` when the request has one. */
-export function listenerTrusting(name: string, header: ForwardingHeaderName, shown: string, breaks: RequirementId): FaultDefinition {
+export function listenerTrusting(name: string, header: ForwardingHeaderName, shown: string, breaks: RequirementId): FaultDeclaration {
   return webhookFault({
     name,
     description: `Takes the source address for the listener's IP restriction from ${shown} when present (a proxy setting trusted for every client): anyone can claim an allowed address.`,

@@ -6,7 +6,7 @@
  */
 import { hmacSign, type HmacSignInput } from '../../crypto/hmac.js';
 import type { TenantHmacListener } from '../../tenant/types.js';
-import type { FaultDefinition } from '../types.js';
+import type { FaultDeclaration } from '../types.js';
 import { header, withHeaders } from './http.js';
 import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
 import { partsOf, signedHmac, type HmacParts } from './reauthenticate.js';
@@ -23,11 +23,10 @@ export interface HmacCheck {
   sign(options?: Partial<HmacSignInput>): string;
 }
 
-export function hmacRule(spec: Omit<WebhookFaultSpec, 'handle' | 'area'> & { accepts: (check: HmacCheck) => boolean }): FaultDefinition {
+export function hmacRule(spec: Omit<WebhookFaultSpec, 'handle'> & { accepts: (check: HmacCheck) => boolean }): FaultDeclaration {
   const { accepts, ...rest } = spec;
   return webhookFault({
     ...rest,
-    area: 'webhook-hmac',
     handle: async ({ request, known, next }) => {
       if (known?.method !== 'HMAC') return next(request);
       const parts = partsOf(request);

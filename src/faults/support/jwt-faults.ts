@@ -11,7 +11,7 @@ import type { JWK, VerifyResult } from '../../crypto/types.js';
 import { signWebhookJwt, type WebhookJwtRefusal } from '../../crypto/webhook-jwt.js';
 import type { ReferenceRequest } from '../../reference/types.js';
 import type { TenantJwtListener } from '../../tenant/types.js';
-import type { FaultDefinition } from '../types.js';
+import type { FaultDeclaration } from '../types.js';
 import type { FaultEnv } from './define.js';
 import { withHeaders } from './http.js';
 import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
@@ -31,11 +31,10 @@ export interface JwtCheck {
 /** `accept`: let through; `refuse`: 401; `reference`: leave the decision to the reference. */
 export type JwtDecision = 'accept' | 'refuse' | 'reference';
 
-export function jwtRule(spec: Omit<WebhookFaultSpec, 'handle' | 'area'> & { decide: (check: JwtCheck) => Promise<JwtDecision> | JwtDecision }): FaultDefinition {
+export function jwtRule(spec: Omit<WebhookFaultSpec, 'handle'> & { decide: (check: JwtCheck) => Promise<JwtDecision> | JwtDecision }): FaultDeclaration {
   const { decide, ...rest } = spec;
   return webhookFault({
     ...rest,
-    area: 'webhook-jwt',
     handle: async ({ request, known, next, env }) => {
       if (known?.method !== 'JWT') return next(request);
       const jwt = bearerJwt(request);

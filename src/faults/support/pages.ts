@@ -5,14 +5,15 @@
  * as the reference would (same item shape, same kind of HMAC-bound tokens), except for the rules a fault
  * overrides. With no override the pages equal the reference's (tests/faults checks that).
  */
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN, parsePageSize } from '../../reference/api.js';
+import { parsePageSize } from '../../reference/api.js';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../spec-numbers.js';
 import { createPageTokenCodec } from '../../reference/page-token.js';
 import type { ReferenceApp, ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
-import type { FaultDefinition } from '../types.js';
+import type { FaultDeclaration } from '../types.js';
 import { defineFault, type FaultSpec } from './define.js';
 import { errorResponse, json, routeOf, withQuery } from './http.js';
 
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN, parsePageSize };
+export { parsePageSize };
 
 export interface PageFacts {
   /** Index of the first item of the page. */
@@ -89,12 +90,11 @@ function stripPaging(request: ReferenceRequest): ReferenceRequest {
   });
 }
 
-export type PaginationFaultSpec = Omit<FaultSpec, 'wrap' | 'ports' | 'issue' | 'limits' | 'area'> & { rules: PageRules };
+export type PaginationFaultSpec = Omit<FaultSpec, 'wrap' | 'ports' | 'issue' | 'limits'> & { rules: PageRules };
 
-export function paginationFault(spec: PaginationFaultSpec): FaultDefinition {
+export function paginationFault(spec: PaginationFaultSpec): FaultDeclaration {
   return defineFault({
     ...spec,
-    area: 'pagination',
     wrap: (handler, env) => {
       const list = listingWith(spec.rules);
       const apps = new Map(env.tenant.reference.apps.map((app) => [app.appId, app]));

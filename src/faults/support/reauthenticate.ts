@@ -12,6 +12,7 @@ import type { ReferenceRequest } from '../../reference/types.js';
 import type { TenantHmacListener, TenantJwtListener } from '../../tenant/types.js';
 import type { FaultEnv } from './define.js';
 import { bearerToken, header, listenerUrl, withHeaders, type KnownListener } from './http.js';
+import { WEBHOOK_JWT_MAX_EXP_SECONDS } from '../../spec-numbers.js';
 
 export interface HmacParts {
   timestamp: string;
@@ -60,7 +61,7 @@ export async function jwtVerdict(
     eventId: header(request, 'webhook-event-id') ?? '',
     body: options.body ?? request.body,
     now: env.ports().clock.now(),
-    maxExpSeconds: 600,
+    maxExpSeconds: WEBHOOK_JWT_MAX_EXP_SECONDS,
   });
 }
 

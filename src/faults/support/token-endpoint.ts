@@ -15,6 +15,7 @@ import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.
 import type { Tenant, TenantCredential } from '../../tenant/types.js';
 import { json } from './http.js';
 import type { FaultEnv } from './define.js';
+import { CLIENT_ASSERTION_MAX_EXP_SECONDS } from '../../spec-numbers.js';
 
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -55,7 +56,7 @@ export function assertionVerdict(tenant: Tenant, credential: TenantCredential, a
     publicJwk: credential.config.publicJwk,
     tenantDomain: tenant.tenantDomain,
     now,
-    maxLifetimeSeconds: 300,
+    maxLifetimeSeconds: CLIENT_ASSERTION_MAX_EXP_SECONDS,
   });
 }
 

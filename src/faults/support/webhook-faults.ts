@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
-import type { FaultDefinition } from '../types.js';
+import type { FaultDeclaration } from '../types.js';
 import { defineFault, type FaultEnv, type FaultSpec } from './define.js';
 import { header, listenerOf, routeOf, withHeaders, type KnownListener } from './http.js';
 import { authenticated, bearerJwt, hmacMatches, jwtVerdict, partsOf } from './reauthenticate.js';
@@ -23,16 +23,14 @@ export interface WebhookCall {
   env: FaultEnv;
 }
 
-export type WebhookFaultSpec = Omit<FaultSpec, 'wrap' | 'area'> & {
-  area?: FaultDefinition['area'];
+export type WebhookFaultSpec = Omit<FaultSpec, 'wrap'> & {
   handle: (call: WebhookCall) => Promise<ReferenceResponse>;
 };
 
-export function webhookFault(spec: WebhookFaultSpec): FaultDefinition {
-  const { handle, area, ...rest } = spec;
+export function webhookFault(spec: WebhookFaultSpec): FaultDeclaration {
+  const { handle, ...rest } = spec;
   return defineFault({
     ...rest,
-    area: area ?? 'webhook-common',
     wrap: (handler, env) => async (request) => {
       const route = routeOf(request);
       if (route.kind !== 'webhook') return handler(request);

@@ -4,7 +4,6 @@ import { grantOf, tokenForm } from '../support/token-endpoint.js';
 
 export const assertionTokenExpiresInFraction = defineFault({
   name: 'assertion-token-expires-in-fraction',
-  area: 'tokens',
   description: 'For tokens obtained with a client assertion, `expires_in` is a fraction (seconds left on the assertion\'s clock), not an integer.',
   breaks: ['TOK-24'],
   wrap: (handler) =>

@@ -4,7 +4,6 @@ import { ASSERTION_TYPE, tokenForm, withForm } from '../support/token-endpoint.j
 
 export const assertionTypeIgnored = defineFault({
   name: 'assertion-type-ignored',
-  area: 'tokens',
   description: 'Reads `client_assertion` whatever `client_assertion_type` says (a SAML type included).',
   breaks: ['TOK-41'],
   wrap: (handler) =>

@@ -4,7 +4,6 @@ import { grantOf, refusal, tokenForm } from '../support/token-endpoint.js';
 
 export const basicGrantUnsupported = defineFault({
   name: 'basic-grant-unsupported',
-  area: 'tokens',
   description: 'Supports only signed client assertions: every request that sends `client_secret` is refused.',
   breaks: ['TOK-01', 'TOK-19', 'TOK-20', 'TOK-21', 'TOK-22', 'TOK-23'],
   explains: {

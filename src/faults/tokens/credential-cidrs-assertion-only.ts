@@ -4,7 +4,6 @@ import { credentialById, grantOf, tokenForm } from '../support/token-endpoint.js
 
 export const credentialCidrsAssertionOnly = defineFault({
   name: 'credential-cidrs-assertion-only',
-  area: 'tokens',
   description: 'Enforces the credential\'s allowed CIDRs for client assertions only: the basic method works from any address.',
   breaks: ['TOK-37'],
   wrap: (handler, env) =>

@@ -4,7 +4,6 @@ import { credentialById, tokenForm } from '../support/token-endpoint.js';
 
 export const credentialCidrsIgnored = defineFault({
   name: 'credential-cidrs-ignored',
-  area: 'tokens',
   description: 'Never compares the source address with the credential\'s allowed CIDRs at the token endpoint.',
   breaks: ['TOK-37', 'TOK-38'],
   wrap: (handler, env) =>

@@ -7,7 +7,6 @@ import { ASSERTION_TYPE, assertionVerdict, credentialById, grantOf, mintToken, t
 
 export const credentialLifespanIgnored = defineFault({
   name: 'credential-lifespan-ignored',
-  area: 'tokens',
   description: 'Never compares the credential\'s lifespan with its age: a credential past its 30 days still gets tokens.',
   breaks: ['TOK-39', 'TOK-40'],
   wrap: (handler, env) =>

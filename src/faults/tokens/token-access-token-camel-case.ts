@@ -3,7 +3,6 @@ import { isObject, onRoute, readJson, withJsonBody } from '../support/http.js';
 
 export const tokenAccessTokenCamelCase = defineFault({
   name: 'token-access-token-camel-case',
-  area: 'tokens',
   description: 'Names the token `accessToken` in the token response instead of `access_token`.',
   breaks: ['TOK-20'],
   explains: {

@@ -4,7 +4,6 @@ import { tokenForm, withForm } from '../support/token-endpoint.js';
 
 export const tokenAnyGrantType = defineFault({
   name: 'token-any-grant-type',
-  area: 'tokens',
   description: 'Requires a `grant_type` but never checks its value: `grant_type=password` is served as client credentials.',
   breaks: ['TOK-29', 'TOK-30'],
   wrap: (handler) =>

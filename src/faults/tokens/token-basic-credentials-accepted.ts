@@ -4,7 +4,6 @@ import { tokenForm, withForm } from '../support/token-endpoint.js';
 
 export const tokenBasicCredentialsAccepted = defineFault({
   name: 'token-basic-credentials-accepted',
-  area: 'tokens',
   description: 'Takes client_id and client_secret from an `Authorization: Basic` header (RFC 6749 §2.3.1) although §4.1 puts credentials in the body, never in headers.',
   breaks: ['TOK-X09'],
   wrap: (handler) => async (request) => {

@@ -3,7 +3,6 @@ import { onRoute, withResponseHeaders } from '../support/http.js';
 
 export const tokenCacheable = defineFault({
   name: 'token-cacheable',
-  area: 'tokens',
   description: 'Leaves out `Cache-Control: no-store` (and `Pragma: no-cache`) on token responses, so caches may keep tokens.',
   breaks: ['TOK-23'],
   wrap: (handler) =>

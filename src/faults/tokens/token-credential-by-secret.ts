@@ -5,7 +5,6 @@ import { credentials, grantOf, issueAfterAuthentication, tokenForm } from '../su
 
 export const tokenCredentialBySecret = defineFault({
   name: 'token-credential-by-secret',
-  area: 'tokens',
   description: 'Finds the credential by its secret and ignores `client_id`: an unknown or missing Client ID with a valid secret gets a token.',
   breaks: ['TOK-27', 'TOK-28', 'TOK-35', 'TOK-36'],
   wrap: (handler, env) =>

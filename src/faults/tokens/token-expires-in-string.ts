@@ -3,7 +3,6 @@ import { isObject, onRoute, readJson, withJsonBody } from '../support/http.js';
 
 export const tokenExpiresInString = defineFault({
   name: 'token-expires-in-string',
-  area: 'tokens',
   description: 'Sends `expires_in` as a JSON string (`"3600"`) instead of an integer.',
   breaks: ['TOK-22', 'TOK-24'],
   explains: {

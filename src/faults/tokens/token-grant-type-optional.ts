@@ -4,7 +4,6 @@ import { tokenForm, withForm } from '../support/token-endpoint.js';
 
 export const tokenGrantTypeOptional = defineFault({
   name: 'token-grant-type-optional',
-  area: 'tokens',
   description: 'Treats a missing `grant_type` as `client_credentials` instead of refusing the request.',
   breaks: ['TOK-31', 'TOK-32'],
   wrap: (handler) =>

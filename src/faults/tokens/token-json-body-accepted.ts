@@ -5,7 +5,6 @@ import { withForm } from '../support/token-endpoint.js';
 
 export const tokenJsonBodyAccepted = defineFault({
   name: 'token-json-body-accepted',
-  area: 'tokens',
   description: 'Also reads the token request\'s fields from a JSON body, where only application/x-www-form-urlencoded is allowed.',
   breaks: ['TOK-33', 'TOK-34'],
   wrap: (handler) =>

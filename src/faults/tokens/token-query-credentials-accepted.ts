@@ -6,7 +6,6 @@ const CREDENTIAL_FIELDS = ['client_id', 'client_secret', 'client_assertion_type'
 
 export const tokenQueryCredentialsAccepted = defineFault({
   name: 'token-query-credentials-accepted',
-  area: 'tokens',
   description: 'Reads client credentials from the URL query string as well as the body: they end up in access logs and proxies (RFC 6749 §2.3.1).',
   breaks: ['TOK-X10'],
   wrap: (handler) => async (request) => {

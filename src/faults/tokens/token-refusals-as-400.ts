@@ -4,7 +4,6 @@ import { refusal } from '../support/token-endpoint.js';
 
 export const tokenRefusalsAs400 = defineFault({
   name: 'token-refusals-as-400',
-  area: 'tokens',
   description: 'Answers every token refusal with 400 `invalid_request`, also failed client authentication and unknown grant types.',
   breaks: ['TOK-26', 'TOK-28', 'TOK-30'],
   wrap: (handler) =>

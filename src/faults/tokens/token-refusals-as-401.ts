@@ -4,7 +4,6 @@ import { refusal } from '../support/token-endpoint.js';
 
 export const tokenRefusalsAs401 = defineFault({
   name: 'token-refusals-as-401',
-  area: 'tokens',
   description: 'Answers every token refusal with 401 `invalid_client`, also malformed requests and unknown grant types.',
   breaks: ['TOK-30', 'TOK-32', 'TOK-34'],
   wrap: (handler) =>

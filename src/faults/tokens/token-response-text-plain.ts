@@ -3,7 +3,6 @@ import { onRoute, withResponseHeaders } from '../support/http.js';
 
 export const tokenResponseTextPlain = defineFault({
   name: 'token-response-text-plain',
-  area: 'tokens',
   description: 'Answers token requests with the right JSON but `Content-Type: text/plain`.',
   breaks: ['TOK-19', 'TOK-20', 'TOK-21', 'TOK-22', 'TOK-24'],
   wrap: (handler) =>

@@ -4,7 +4,6 @@ import { credentialById, grantOf, issueAfterAuthentication, tokenForm } from '..
 
 export const tokenSecretNotVerified = defineFault({
   name: 'token-secret-not-verified',
-  area: 'tokens',
   description: 'Looks up the Client ID but never compares the `client_secret`: any secret of the right format gets a token.',
   breaks: ['TOK-25', 'TOK-26'],
   wrap: (handler, env) =>

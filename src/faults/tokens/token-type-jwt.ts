@@ -3,7 +3,6 @@ import { isObject, onRoute, readJson, withJsonBody } from '../support/http.js';
 
 export const tokenTypeJwt = defineFault({
   name: 'token-type-jwt',
-  area: 'tokens',
   description: 'Answers `"token_type": "JWT"` where the token type is `Bearer`.',
   breaks: ['TOK-21', 'TOK-24'],
   wrap: (handler) =>
