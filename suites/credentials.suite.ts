@@ -19,6 +19,7 @@ import {
   urlProblem,
 } from './support/credential-format.js';
 import { fail } from './support/expect.js';
+import type { RequirementId } from '../src/requirements.js';
 
 /**
  * Runs a per-credential inspection over every credential of the profile; fails once with all problems.
@@ -59,23 +60,20 @@ group.concurrent('§2.1 API credential', () => {
     });
   });
 
-  check('CRED-03', async (ctx) => {
-    everyCredential(ctx, 'https://<hostname>/auth/v1/token', (credential) => {
-      const derived = deriveAddresses(credential.clientId);
-      if ('error' in derived) return `Client ID "${credential.clientId}": ${derived.error}`;
-      const problem = urlProblem(derived.tokenEndpoint, derived.hostname, '/auth/v1/token');
-      return problem === undefined ? undefined : `token endpoint "${derived.tokenEndpoint}" ${problem}`;
+  /** An address every credential's Client ID implies: `https://<hostname><path>`. */
+  const derivedAddress = (id: RequirementId, path: string, name: string, pick: (derived: { tokenEndpoint: string; apiRoot: string }) => string): void => {
+    check(id, async (ctx) => {
+      everyCredential(ctx, `https://<hostname>${path}`, (credential) => {
+        const derived = deriveAddresses(credential.clientId);
+        if ('error' in derived) return `Client ID "${credential.clientId}": ${derived.error}`;
+        const address = pick(derived);
+        const problem = urlProblem(address, derived.hostname, path);
+        return problem === undefined ? undefined : `${name} "${address}" ${problem}`;
+      });
     });
-  });
-
-  check('CRED-04', async (ctx) => {
-    everyCredential(ctx, 'https://<hostname>/api/v1', (credential) => {
-      const derived = deriveAddresses(credential.clientId);
-      if ('error' in derived) return `Client ID "${credential.clientId}": ${derived.error}`;
-      const problem = urlProblem(derived.apiRoot, derived.hostname, '/api/v1');
-      return problem === undefined ? undefined : `API root "${derived.apiRoot}" ${problem}`;
-    });
-  });
+  };
+  derivedAddress('CRED-03', '/auth/v1/token', 'token endpoint', (derived) => derived.tokenEndpoint);
+  derivedAddress('CRED-04', '/api/v1', 'API root', (derived) => derived.apiRoot);
 
   check('CRED-05', async (ctx) => {
     everyCredential(ctx, 'secret-token:<service-domain>:v1:<base64url JWK>', (credential) => {

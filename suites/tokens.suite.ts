@@ -23,6 +23,7 @@ import {
   secretKeyThumbprint,
   unknownClientId,
 } from './support/token-checks.js';
+import type { RequirementId } from '../src/requirements.js';
 
 async function token(ctx: CheckContext, options: TokenRequestOptions): Promise<HttpResponse> {
   return ctx.client.requestToken(options);
@@ -258,25 +259,15 @@ group.concurrent('§4.1 Obtain an access token', () => {
   });
 
   // Restricted credentials
-  check('TOK-37', async (ctx) => {
-    const what = 'basic-method token request for the IP-restricted credential';
-    expectTokenRefusal(await token(ctx, { method: 'secret', credential: 'ipRestricted', label: what }), what);
-  });
-
-  check('TOK-38', async (ctx) => {
-    const what = 'assertion-method token request for the IP-restricted credential';
-    expectTokenRefusal(await token(ctx, { method: 'assertion', credential: 'ipRestricted', label: what }), what);
-  });
-
-  check('TOK-39', async (ctx) => {
-    const what = 'basic-method token request for the expired credential';
-    expectTokenRefusal(await token(ctx, { method: 'secret', credential: 'expired', label: what }), what);
-  });
-
-  check('TOK-40', async (ctx) => {
-    const what = 'assertion-method token request for the expired credential';
-    expectTokenRefusal(await token(ctx, { method: 'assertion', credential: 'expired', label: what }), what);
-  });
+  const restricted: Array<[RequirementId, 'secret' | 'assertion', 'ipRestricted' | 'expired', string]> = [
+    ['TOK-37', 'secret', 'ipRestricted', 'basic-method token request for the IP-restricted credential'],
+    ['TOK-38', 'assertion', 'ipRestricted', 'assertion-method token request for the IP-restricted credential'],
+    ['TOK-39', 'secret', 'expired', 'basic-method token request for the expired credential'],
+    ['TOK-40', 'assertion', 'expired', 'assertion-method token request for the expired credential'],
+  ];
+  for (const [id, method, credential, what] of restricted) {
+    check(id, async (ctx) => expectTokenRefusal(await token(ctx, { method, credential, label: what }), what));
+  }
 
   check('TOK-41', async (ctx) => {
     const what = 'client assertion with client_assertion_type saml2-bearer';

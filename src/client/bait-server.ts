@@ -5,7 +5,7 @@
  * when it insists on TLS (the handshake fails, the connection is still counted). A target on another host
  * cannot reach 127.0.0.1 of this machine: there the count says nothing and checks only assert the status.
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 
 export interface BaitDocument {
   contentType: string;
@@ -39,12 +39,7 @@ export async function startBaitServer(documents: Record<string, BaitDocument>): 
   });
   // A TLS ClientHello sent to this plain-HTTP server is a client error, not a harness failure.
   server.on('clientError', (_error, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server);
   return {
     url: (path, scheme = 'http') => `${scheme}://127.0.0.1:${port}${path}`,
     get connections() {
@@ -55,4 +50,14 @@ export async function startBaitServer(documents: Record<string, BaitDocument>): 
       server.close(() => resolve());
     }),
   };
+}
+
+/** Listens on 127.0.0.1 at a port the system picks (the harness's own helper servers); resolves to the port. */
+export async function listenOnLoopback(server: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
 }

@@ -8,6 +8,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { toPublicJwk, type JWK } from '../crypto/index.js';
 import { HarnessError } from '../errors.js';
+import { listenOnLoopback } from './bait-server.js';
 import type { JwksServer } from './jwks-server.js';
 
 /** Where a worker reaches the control endpoint: serialisable (vitest provide/inject). */
@@ -71,12 +72,7 @@ export async function startJwksControl(server: JwksServer): Promise<JwksControlS
       () => res.writeHead(400).end(),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = http.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(http);
   return {
     control: { url: `http://127.0.0.1:${port}`, token },
     close: () => new Promise<void>((resolve) => {

@@ -7,7 +7,7 @@ import { jwtVerify } from 'jose';
 import { parseClientId } from './client-id.js';
 import { parseClientSecret } from './client-secret.js';
 import { jwsHasDuplicateMember } from './json-duplicates.js';
-import { hs256Compact, joseRefusal, signCompact, unsignedCompact, type JwtRefusal } from './jws.js';
+import { audienceAndLifetimeRefusal, hs256Compact, joseRefusal, signCompact, unsignedCompact, type JwtRefusal } from './jws.js';
 import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
 import type { JWK, VerifyResult } from './types.js';
 import { CLIENT_ASSERTION_MAX_EXP_SECONDS } from '../spec-numbers.js';
@@ -144,14 +144,8 @@ export async function verifyClientAssertion(
   } catch (error) {
     return { ok: false, ...refusalOf(error) };
   }
-  // jose accepts any array containing the audience; ruling 3 accepts a string or a one-element array.
-  if (Array.isArray(payload.aud) && payload.aud.length !== 1) {
-    return { ok: false, reason: 'aud-mismatch', detail: 'aud array must hold exactly the tenant domain' };
-  }
-  if ((payload.exp as number) > expected.now + maxLifetime + ASSERTION_SKEW_SECONDS) {
-    return { ok: false, reason: 'exp-too-far', detail: `exp more than ${maxLifetime} s ahead` };
-  }
-  return { ok: true };
+  // Ruling 3 accepts a string or a one-element array.
+  return audienceAndLifetimeRefusal(payload, { audience: 'the tenant domain', now: expected.now, maxExpSeconds: maxLifetime, skewSeconds: ASSERTION_SKEW_SECONDS }) ?? { ok: true };
 }
 
 function refusalOf(error: unknown): JwtRefusal<AssertionRefusal> {

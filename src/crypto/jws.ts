@@ -103,3 +103,21 @@ export function joseRefusal<R extends string>(
   if (error instanceof errors.JWSSignatureVerificationFailed) return { reason: 'bad-signature' };
   return { reason: 'malformed', detail: error instanceof Error ? error.message : String(error) };
 }
+
+/**
+ * The bounds jose leaves to the verifier once it accepted a token: jose takes any `aud` array that holds the
+ * expected audience, and the spec names one (an array of one is the same token; a token addressed to two
+ * recipients could be replayed on the other); and `exp` may lie at most `maxExpSeconds` ahead (plus skew).
+ */
+export function audienceAndLifetimeRefusal(
+  payload: Record<string, unknown>,
+  bounds: { audience: string; now: number; maxExpSeconds: number; skewSeconds: number },
+): { ok: false; reason: 'aud-mismatch' | 'exp-too-far'; detail: string } | undefined {
+  if (Array.isArray(payload.aud) && payload.aud.length !== 1) {
+    return { ok: false, reason: 'aud-mismatch', detail: `aud array must hold exactly ${bounds.audience}` };
+  }
+  if ((payload.exp as number) > bounds.now + bounds.maxExpSeconds + bounds.skewSeconds) {
+    return { ok: false, reason: 'exp-too-far', detail: `exp more than ${bounds.maxExpSeconds} s ahead` };
+  }
+  return undefined;
+}

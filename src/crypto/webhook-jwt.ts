@@ -7,7 +7,7 @@ import { HarnessError } from '../errors.js';
 import { sha256Base64Url } from './encoding.js';
 import { jwsHasDuplicateMember } from './json-duplicates.js';
 import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
-import { hs256Compact, joseRefusal, signCompact, unsignedCompact, withoutNulls, type JwtRefusal } from './jws.js';
+import { audienceAndLifetimeRefusal, hs256Compact, joseRefusal, signCompact, unsignedCompact, withoutNulls, type JwtRefusal } from './jws.js';
 import { SIGNING_ALGS, toPublicJwk } from './signing-keys.js';
 import type { JWK, SigningJwk, VerifyResult } from './types.js';
 import { WEBHOOK_JWT_MAX_EXP_SECONDS } from '../spec-numbers.js';
@@ -153,14 +153,9 @@ export async function verifyWebhookJwt(
   } catch (error) {
     return { ok: false, ...refusalOf(error) };
   }
-  // jose accepts any array that contains the audience; §5.4 names one audience, and a token addressed to
-  // two listeners could be replayed on the other (idempotency is per listener).
-  if (Array.isArray(payload.aud) && payload.aud.length !== 1) {
-    return { ok: false, reason: 'aud-mismatch', detail: 'aud array must hold exactly the listener URL' };
-  }
-  if ((payload.exp as number) > expected.now + maxExp + WEBHOOK_JWT_SKEW_SECONDS) {
-    return { ok: false, reason: 'exp-too-far', detail: `exp more than ${maxExp} s ahead` };
-  }
+  // §5.4 names one audience (idempotency is per listener, so a token for two could be replayed on the other).
+  const bounds = audienceAndLifetimeRefusal(payload, { audience: 'the listener URL', now: expected.now, maxExpSeconds: maxExp, skewSeconds: WEBHOOK_JWT_SKEW_SECONDS });
+  if (bounds) return bounds;
   if (payload.jti !== expected.eventId) return { ok: false, reason: 'jti-mismatch' };
   if (payload.htm !== 'POST') return { ok: false, reason: 'htm-mismatch' };
   if (payload.htb_s256 !== sha256Base64Url(expected.body)) return { ok: false, reason: 'htb-mismatch' };

@@ -46,12 +46,15 @@ export function parseBaseline(text: string, path: string): Baseline {
 }
 
 export async function loadBaseline(path: string): Promise<Baseline> {
-  let text: string;
+  return parseBaseline(await readNamedFile(path, (why) => invalid(path, why)), path);
+}
+
+/** Reads a file the user named (a baseline, a report); a missing or unreadable one is `invalid(why)`. */
+export async function readNamedFile(path: string, invalid: (why: string) => Error): Promise<string> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw invalid(path, code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})`);
+    throw invalid(code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})`);
   }
-  return parseBaseline(text, path);
 }

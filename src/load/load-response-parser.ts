@@ -74,10 +74,7 @@ export class ResponseParser {
           break;
         }
         case 'length': {
-          const n = Math.min(this.remaining, data.length);
-          this.remaining -= n;
-          this.bodyBytes += n;
-          data = data.subarray(n);
+          data = this.countBody(data);
           if (this.remaining === 0) done = this.finish();
           break;
         }
@@ -103,10 +100,7 @@ export class ResponseParser {
           break;
         }
         case 'chunk-data': {
-          const n = Math.min(this.remaining, data.length);
-          this.remaining -= n;
-          this.bodyBytes += n;
-          data = data.subarray(n);
+          data = this.countBody(data);
           if (this.remaining === 0) {
             this.remaining = 2;
             this.state = 'chunk-end';
@@ -206,6 +200,14 @@ export class ResponseParser {
       this.state = 'until-close';
     }
     return false;
+  }
+
+  /** Counts (and drops) the body bytes still expected from `data`; returns what follows them. */
+  private countBody(data: Buffer): Buffer {
+    const n = Math.min(this.remaining, data.length);
+    this.remaining -= n;
+    this.bodyBytes += n;
+    return data.subarray(n);
   }
 
   private finish(): ParsedResponse {

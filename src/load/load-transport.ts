@@ -19,48 +19,9 @@ import { encodeRequest, FifoQueue, unsafeRequest } from './load-wire.js';
 import { HarnessError } from '../errors.js';
 import { createPrimingClient, type PrimingClient } from '../client/load-fetch.js';
 import { toTransportError } from '../client/transport-errors.js';
+import type { LoadDone, LoadRequest, LoadTransport, LoadTransportOptions } from './load-transport-api.js';
 
-export interface LoadRequest {
-  method: 'GET' | 'POST';
-  /** Path and query, e.g. `/api/v1/webhooks/incoming/abc`. */
-  path: string;
-  /** Lower-case names; no `host` or `content-length` (the transport sets both). */
-  headers: Record<string, string>;
-  body?: Buffer;
-}
-
-/** `status` > 0 with no `error`: an answer. `status` 0 with `error`: a HarnessError code (TIMEOUT, CONNECTION_RESET, …) or CANCELLED. */
-export type LoadDone = (status: number, error: string | undefined, bytes: number) => void;
-
-export interface LoadTransportOptions {
-  /** `http(s)://host:port` of the target. */
-  origin: string;
-  connections: number;
-  /** Headers and body must be complete within this time, per request. */
-  timeoutMs: number;
-  connectTimeoutMs?: number;
-  /** PEM bundle trusted besides the system store. */
-  ca?: string;
-  insecureSkipVerify?: boolean;
-  /** Largest body `fetch` reads (priming answers); default 1 MiB. */
-  maxFetchBytes?: number;
-  /** Ctrl-C: aborts every `fetch` in flight (priming is not measured, but must stop as fast). */
-  signal?: AbortSignal;
-}
-
-export interface LoadTransport {
-  readonly origin: string;
-  send(req: LoadRequest, done: LoadDone): void;
-  /**
-   * One request with its body read (priming, warm-up); never on the measured path. Bounded like every other
-   * request: the timeout for the whole exchange, the body cap, and the run's signal. Fails as a HarnessError.
-   */
-  fetch(req: LoadRequest): Promise<{ status: number; body: Buffer }>;
-  /** Waits for requests in flight, then closes the connections. */
-  close(): Promise<void>;
-  /** Fails every request still queued or in flight (as CANCELLED) and closes at once. */
-  destroy(): Promise<void>;
-}
+export type { LoadDone, LoadRequest, LoadTransport, LoadTransportOptions } from './load-transport-api.js';
 
 interface Job {
   req: LoadRequest;

@@ -7,6 +7,7 @@
  * clock never moves back, so Map insertion order is expiry order: sweeping walks from the front and stops
  * at the first live record, costing only what it removes.
  */
+import { sweepExpiredFront } from './expiry.js';
 import type { EventStore } from './types.js';
 import { EVENT_RETENTION_SECONDS } from '../spec-numbers.js';
 
@@ -21,15 +22,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
   const sweepPerClaim = options.sweepPerClaim ?? 4;
   const expiries = new Map<string, number>();
 
-  const sweepFront = (now: number, max: number): number => {
-    let removed = 0;
-    for (const [key, expiresAt] of expiries) {
-      if (removed >= max || expiresAt > now) break;
-      expiries.delete(key);
-      removed += 1;
-    }
-    return removed;
-  };
+  const sweepFront = (now: number, max: number): number => sweepExpiredFront(expiries, now, max, (expiresAt) => expiresAt);
 
   return {
     claim(listenerId, eventId, now) {

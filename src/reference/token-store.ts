@@ -3,6 +3,7 @@
  * Expired tokens are refused on lookup and swept from the front on insert and by the periodic sweep. A
  * hard cap evicts the oldest token first, so a client minting tokens in a loop cannot exhaust memory.
  */
+import { sweepExpiredFront } from './expiry.js';
 import type { TokenRecord, TokenStore } from './types.js';
 
 export interface MemoryTokenStoreOptions {
@@ -17,15 +18,7 @@ export function createMemoryTokenStore(options: MemoryTokenStoreOptions = {}): T
 
   // Expiries are not strictly in insertion order (a token's life is capped by its credential's), so the
   // front sweep stops at the first live token; the full sweep below catches the rest.
-  const sweepFront = (now: number, max: number): number => {
-    let removed = 0;
-    for (const [key, record] of tokens) {
-      if (removed >= max || record.expiresAt > now) break;
-      tokens.delete(key);
-      removed += 1;
-    }
-    return removed;
-  };
+  const sweepFront = (now: number, max: number): number => sweepExpiredFront(tokens, now, max, (record) => record.expiresAt);
 
   return {
     put(tokenHash, record, now) {

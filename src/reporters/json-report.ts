@@ -2,8 +2,8 @@
  * The json report: a machine-readable certificate of one run. Its shape is documented in docs/report-json.md
  * and versioned by `formatVersion`: fields are only ever added within a version.
  */
-import { readFile } from 'node:fs/promises';
 import type { RecordedExchange } from '../client/types.js';
+import { readNamedFile } from '../engine/baseline.js';
 import type { BaselineOutcome, CheckResult, RunHeader, RunSummary, RunTotals, Verdict } from '../engine/types.js';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
 
@@ -98,13 +98,7 @@ function invalid(path: string, why: string): HarnessError {
 
 /** Reads and checks a json report (the parts diff and baselines rely on). */
 export async function readJsonReport(path: string): Promise<JsonReport> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw invalid(path, code === 'ENOENT' ? 'the file does not exist' : `it cannot be read (${code ?? 'error'})`);
-  }
+  const text = await readNamedFile(path, (why) => invalid(path, `the file ${why}`));
   let data: unknown;
   try {
     data = JSON.parse(text);
