@@ -19,7 +19,7 @@ import { TOOL_NAME, toolVersion } from '../package.js';
 import { preflight } from './preflight.js';
 import { resolveSelection } from './selection.js';
 import type { CheckResult, RunAbort, RunHeader, RunOptions, RunSummary } from './types.js';
-import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
+import { abortedVerdict, applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
 import { discoverSuites, suitesToLoad } from './suite-files.js';
 import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
 
@@ -103,7 +103,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     header,
     results: ordered,
     totals: computeTotals(ordered),
-    verdict: aborted ? { status: 'error', exitCode: 2, reason: `the run stopped before it finished: ${aborted.message}` } : verdict,
+    verdict: aborted ? abortedVerdict(aborted) : verdict,
     warnings: shouldWarnings(ordered, options.strict),
     ...(baseline ? { baseline } : {}),
     durationMs: Date.now() - startedAt,

@@ -74,6 +74,7 @@ function properties(summary: RunSummary): string {
     ['catalogue.version', header.catalogueVersion],
     ['strict', String(header.strict)],
     ['verdict', summary.verdict.status],
+    ['exit-code', String(summary.verdict.exitCode)],
   ];
   if (header.selection.only.length > 0) entries.push(['only', header.selection.only.join(',')]);
   if (header.selection.skip.length > 0) entries.push(['skip', header.selection.skip.join(',')]);
