@@ -31,7 +31,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'errors', 'package'],
   cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling'],
-  action: ['errors'],
+  action: ['errors', 'values'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };
 

@@ -109,7 +109,7 @@ describe('run: a target that accepts connections and never answers exits 2 withi
         doc.baseUrl = `http://127.0.0.1:${port}`;
         doc.hooks.baseUrl = `http://127.0.0.1:${port}/__hooks/v1`;
         const path = await writeJson(join(dir, 'target.json'), doc);
-        const result = await runCli(['run', '--profile', path, '--timeout', '1000', '--out', join(dir, 'reports')], { env, timeoutMs: 60_000 });
+        const result = await runCli(['run', '--profile', path, '--timeout', '1s', '--out', join(dir, 'reports')], { env, timeoutMs: 60_000 });
         expectHarnessExit(result, 'TARGET_UNREACHABLE', true);
         expect(result.stderr).toContain(`http://127.0.0.1:${port}`);
         expect(result.stderr).toContain('sends no answer');
