@@ -6,6 +6,7 @@
  * only: the same parser reads a default and a given value, so nothing deeper re-applies one.
  */
 import type { Options } from 'yargs';
+import type { ClientSettings } from '../client/settings.js';
 import { HarnessError } from '../errors.js';
 import { BOOLEAN_RULE, DURATION_RULE, parseBoolean, parseDuration, parseInteger, parseList, type DurationOptions } from '../values.js';
 
@@ -19,6 +20,8 @@ export interface OptionRow<T> {
   readonly default?: string | boolean | readonly string[];
   /** The raw value (or the default) → the typed value; throws a HarnessError naming `flag`. */
   readonly parse: (raw: RawValue, flag: string) => T;
+  /** The client setting this flag fills (clientRow): `clientSettings` hands it to the client, nothing else copies it. */
+  readonly client?: keyof ClientSettings;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a table holds rows of many value types
@@ -52,6 +55,24 @@ export function parseOptions<T extends OptionTable>(table: T, args: Readonly<Rec
     values[camelCase(name)] = row.parse(given === undefined ? (row.default as RawValue) : given, `--${name}`);
   }
   return values as OptionValues<T>;
+}
+
+/** The same row, tagged with the ClientSettings field its value fills. */
+export function clientRow<T>(row: OptionRow<T>, field: keyof ClientSettings): OptionRow<T> {
+  return { ...row, client: field };
+}
+
+/**
+ * The client settings of a command: every row of the table tagged with a ClientSettings field, its parsed
+ * value under that field (absent values left out, so the client applies its own default: one default).
+ */
+export function clientSettings(table: OptionTable, values: Readonly<Record<string, unknown>>): ClientSettings {
+  const settings: Record<string, unknown> = {};
+  for (const [name, row] of Object.entries(table)) {
+    const value = values[camelCase(name)];
+    if (row.client !== undefined && value !== undefined) settings[row.client] = value;
+  }
+  return settings as ClientSettings;
 }
 
 function usage(flag: string, message: string, hint?: string): HarnessError {

@@ -8,7 +8,7 @@
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { CHECK_TIMEOUT_FACTOR } from '../engine/limits.js';
 import { MAX_TIMER_MS } from '../values.js';
-import { booleanRow, durationRow, listRow, textRow, type OptionRow } from './option-grammar.js';
+import { booleanRow, clientRow, durationRow, listRow, textRow, type OptionRow } from './option-grammar.js';
 
 /** `10s`, `250ms`: a default in milliseconds as a user would type it. */
 export function durationText(ms: number): string {
@@ -24,14 +24,19 @@ export const SHARED_OPTIONS = {
     describe: 'Folder for the files a command writes (reports; load prepare: the corpus, or a .json file path). e.g. --out build/conformance',
   }),
   seed: textRow({
-    describe: 'Seed of the generated values (tenant data, bodies, names); printed, random when absent. Event IDs stay fresh (a target remembers them for 7 days). e.g. --seed 5eed1234',
+    describe:
+      'Seed of every generated value (bodies, tenant data, names); run scopes it by each check\'s ID, so the same seed sends the same bodies at any --concurrency. ' +
+      'Event IDs stay fresh on purpose (a target remembers them for 7 days and refuses a repeat as a replay). Printed, random when absent. e.g. --seed 5eed1234',
   }),
-  timeout: durationRow({
-    default: durationText(DEFAULT_TIMEOUT_MS),
-    // A check may take CHECK_TIMEOUT_FACTOR request timeouts: that product must still be a valid timer.
-    maxMs: Math.floor(MAX_TIMER_MS / CHECK_TIMEOUT_FACTOR),
-    describe: `Per-request timeout (set-up and priming included); a run's check may take up to ${CHECK_TIMEOUT_FACTOR} times this. e.g. --timeout 20s`,
-  }),
+  timeout: clientRow(
+    durationRow({
+      default: durationText(DEFAULT_TIMEOUT_MS),
+      // A check may take CHECK_TIMEOUT_FACTOR request timeouts: that product must still be a valid timer.
+      maxMs: Math.floor(MAX_TIMER_MS / CHECK_TIMEOUT_FACTOR),
+      describe: `Per-request timeout (set-up and priming included); a run's check may take up to ${CHECK_TIMEOUT_FACTOR} times this. e.g. --timeout 20s`,
+    }),
+    'timeoutMs',
+  ),
   'max-duration': durationRow({
     minMs: 1000,
     describe:

@@ -24,7 +24,7 @@ export interface TransportOptions {
   recorder: InternalRecorder;
   /** Retries after a 429 (each waits for its Retry-After). Default 3. */
   max429Retries?: number;
-  /** Longest Retry-After honoured; default DEFAULT_RETRY_AFTER_CAP_MS, the same the CLI's --retry-after-cap shows. */
+  /** Longest Retry-After honoured; default DEFAULT_RETRY_AFTER_CAP_MS (the same as `run`'s). */
   retryAfterCapMs?: number;
   onOutcome?: (outcome: RequestOutcome) => void;
 }

@@ -8,7 +8,8 @@ import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_RETRY_AF
 import { HarnessError } from '../../errors.js';
 import { REPORTER_NAMES, isReporterName, type ReporterName } from '../../reporters/names.js';
 import { parseRate } from '../../values.js';
-import { booleanRow, choiceRow, customRow, durationRow, integerRow, listRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
+import type { ClientSettings } from '../../client/settings.js';
+import { booleanRow, choiceRow, clientRow, clientSettings, customRow, durationRow, integerRow, listRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
 import { SHARED_OPTIONS, durationText } from '../shared-options.js';
 
 const reporters: OptionRow<ReporterName[]> = {
@@ -39,23 +40,29 @@ export const RUN_OPTIONS = {
     describe:
       'Give up after this many requests in a row timed out, could not connect or were refused by a rate limit: the remaining checks are recorded as errored at once. 0 never gives up. e.g. --max-consecutive-failures 20',
   }),
-  'retry-after-cap': durationRow({
-    default: durationText(DEFAULT_RETRY_AFTER_CAP_MS),
-    zeroMeansOff: true,
-    maxMs: 3_600_000,
-    describe:
-      'Longest 429 Retry-After the run waits for (within the request timeout and the run deadline); 0 never waits. A target asking for more is reported as rate limiting. e.g. --retry-after-cap 30s',
-  }),
+  'retry-after-cap': clientRow(
+    durationRow({
+      default: durationText(DEFAULT_RETRY_AFTER_CAP_MS),
+      zeroMeansOff: true,
+      maxMs: 3_600_000,
+      describe:
+        'Longest 429 Retry-After the run waits for (within the request timeout and the run deadline); 0 never waits. A target asking for more is reported as rate limiting. e.g. --retry-after-cap 30s',
+    }),
+    'retryAfterCapMs',
+  ),
   concurrency: integerRow({
     default: DEFAULT_CONCURRENCY,
     min: 1,
     max: 1024,
     describe: 'Checks in flight at once (waiting checks overlap). Clock-moving checks always run alone, last. e.g. --concurrency 8',
   }),
-  'rate-limit': customRow({
-    parse: (value, flag) => parseRate(value, { flag }),
-    describe: 'Cap requests to the target at N per second across the run (429 Retry-After is honoured). e.g. --rate-limit 20/s',
-  }),
+  'rate-limit': clientRow(
+    customRow({
+      parse: (value, flag) => parseRate(value, { flag }),
+      describe: 'Cap requests to the target at N per second across the run (429 Retry-After is honoured). e.g. --rate-limit 20/s',
+    }),
+    'rateLimit',
+  ),
   baseline: textRow({
     describe: 'JSON file of expected failures (a list of IDs, or a previous json report): they do not fail the run; ones that now pass are reported. e.g. --baseline known-failures.json',
   }),
@@ -93,12 +100,19 @@ export type TargetPlan =
   | { kind: 'embedded'; faults: string[] }
   | { kind: 'image'; image: string; env: Record<string, string>; port?: number; network: NetworkRequest; startupTimeoutMs: number; keepContainer: boolean };
 
+/** The rows that say what to check: they become the plan's `target`. */
+type TargetFlags = 'profile' | 'image' | 'fault' | 'imageEnv' | 'imagePort' | 'imageNetwork' | 'imageStartupTimeout' | 'keepContainer';
+/** The rows tagged for the client: they travel as the plan's `client`, whole. */
+type ClientFlags = 'timeout' | 'retryAfterCap' | 'rateLimit';
+
 /**
- * The run's parsed values with the target resolved: the flags that say what to check (profile, image,
- * fault and the image-* rows) become `target`; the rest pass on as parsed (timeout in ms, etc.).
+ * The run's parsed values with the target resolved and the client's settings gathered: the rest pass on as
+ * parsed (max-duration in ms, reporters checked, etc.).
  */
-export type RunPlan = Omit<RunOptions, 'profile' | 'image' | 'fault' | 'imageEnv' | 'imagePort' | 'imageNetwork' | 'imageStartupTimeout' | 'keepContainer'> & {
+export type RunPlan = Omit<RunOptions, TargetFlags | ClientFlags> & {
   target: TargetPlan;
+  /** How the run's client talks to the target: handed whole to the engine, which hands it to the client. */
+  client: ClientSettings & { timeoutMs: number };
 };
 
 function usage(message: string, field: string, hint?: string): HarnessError {
@@ -117,7 +131,7 @@ function parseEnvPairs(values: readonly string[]): Record<string, string> {
 }
 
 export function parseRunArgs(options: RunOptions): RunPlan {
-  const { profile, image, fault, imageEnv, imagePort, imageNetwork, imageStartupTimeout, keepContainer, ...rest } = options;
+  const { profile, image, fault, imageEnv, imagePort, imageNetwork, imageStartupTimeout, keepContainer, timeout, retryAfterCap: _cap, rateLimit: _rate, ...rest } = options;
   if (profile !== undefined && image !== undefined) {
     throw usage('--profile and --image both name a target; give one', '--image', 'an image writes its own profile');
   }
@@ -143,5 +157,5 @@ export function parseRunArgs(options: RunOptions): RunPlan {
   } else {
     target = { kind: 'embedded', faults: fault };
   }
-  return { ...rest, target };
+  return { ...rest, target, client: { ...clientSettings(RUN_OPTIONS, options), timeoutMs: timeout } };
 }
