@@ -39,7 +39,7 @@ async function send(plan: SendPlan): Promise<number> {
   checkBody(body, limit, plan.raw);
   const options = await breakOptions(plan, auth, body);
 
-  const client = createTargetClient(profile, { timeoutMs: plan.timeoutMs });
+  const client = createTargetClient(profile, plan.client);
   try {
     // The clock hook is read only when something is built from it (a JWT, or the default timestamp).
     const now = plan.timestamp === undefined || 'jwtKeys' in auth ? await client.now() : Date.now() / 1000;

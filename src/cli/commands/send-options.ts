@@ -6,7 +6,8 @@
 import { HarnessError } from '../../errors.js';
 import { HMAC_LISTENER_KEYS, JWT_LISTENER_KEYS } from '../../profile/document.js';
 import type { ListenerKey } from '../../profile/types.js';
-import { booleanRow, listRow, textRow, type OptionRow, type OptionValues, type RawValue } from '../option-grammar.js';
+import type { ClientSettings } from '../../client/settings.js';
+import { booleanRow, clientSettings, listRow, textRow, type OptionRow, type OptionValues, type RawValue } from '../option-grammar.js';
 import { SHARED_OPTIONS } from '../shared-options.js';
 
 export const LISTENER_KEYS: readonly ListenerKey[] = [...HMAC_LISTENER_KEYS, ...JWT_LISTENER_KEYS];
@@ -69,7 +70,8 @@ export interface SendPlan {
   dryRun: boolean;
   /** Seed of the default body (random when absent); the event ID stays fresh unless --event-id. */
   seed?: string;
-  timeoutMs: number;
+  /** The client's settings from the rows tagged for it (--timeout): handed whole to createTargetClient. */
+  client: ClientSettings;
 }
 
 const usage = (field: string, message: string, hint?: string): HarnessError =>
@@ -108,6 +110,6 @@ export function parseSendArgs(args: SendOptions): SendPlan {
     breaks,
     dryRun: args.dryRun,
     ...(args.seed === undefined ? {} : { seed: args.seed }),
-    timeoutMs: args.timeout,
+    client: clientSettings(SEND_OPTIONS, args),
   };
 }
