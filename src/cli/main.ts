@@ -31,7 +31,7 @@ export const COMMANDS: ReadonlyArray<CommandEntry> = [
   ),
   lazyCommand(
     'list',
-    'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs)',
+    'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities)',
     async () => (await import('./commands/list.js')).listCommand,
   ),
   lazyCommand(

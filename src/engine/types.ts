@@ -4,7 +4,7 @@
  */
 import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
-import type { Level } from '../requirements/types.js';
+import type { Authority, Level } from '../requirements/types.js';
 
 export type CheckState = 'passed' | 'failed' | 'skipped' | 'errored';
 
@@ -49,6 +49,8 @@ export interface CheckResult {
   group: string;
   section: string;
   ruling?: number;
+  /** Where the requirement comes from (catalogue `authority`); absent in reports written before it existed. */
+  authority?: Authority;
   /** The requirement sentence. */
   text: string;
   state: CheckState;

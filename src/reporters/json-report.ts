@@ -69,6 +69,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       group: r.group,
       section: r.section,
       ...(r.ruling === undefined ? {} : { ruling: r.ruling }),
+      ...(r.authority === undefined ? {} : { authority: r.authority }),
       text: r.text,
       state: r.state,
       ...(r.reason === undefined ? {} : { reason: r.reason }),

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasUnsafeControls } from '../../src/escape.js';
 import { toJsonReport } from '../../src/reporters/json-report.js';
 import { MARKDOWN_MAX_BYTES } from '../../src/reporters/markdown.js';
+import { requirement, type RequirementId } from '../../src/requirements.js';
 import { runCli, type CliResult } from '../cli/support.js';
 import { result, summary } from '../engine/support/fixtures.js';
 import { fixtureDoc, material, writeJson } from '../profile/support.js';
@@ -90,13 +91,23 @@ describe('a failing run of the faulty reference', { timeout: 60_000 }, () => {
     }
   });
 
+  it('report.html names the authority of every check', async () => {
+    const html = await readFile(join(dir, 'faulty', 'report.html'), 'utf8');
+    const checks = html.match(/<details class="check /g) ?? [];
+    expect(checks.length).toBeGreaterThan(0);
+    expect(html.match(/<p class="authority">Authority: (service\.md §|RFC \d+|rulings\.md ruling \d+|the harness&#39;s reading)/g) ?? []).toHaveLength(checks.length);
+  });
+
   it.skipIf(!hasXmllint())('junit.xml validates against the Jenkins xunit schema (needs xmllint, Debian package libxml2-utils)', () => {
     expect(xmllint(['--noout', '--schema', JENKINS_XSD, join(dir, 'faulty', 'junit.xml')])).toBe('');
   });
 
   it('report.json validates against schemas/report.schema.json', async () => {
     const validate = await reportValidator();
-    expect(validate(JSON.parse(await readFile(join(dir, 'faulty', 'report.json'), 'utf8')))).toEqual([]);
+    const report = JSON.parse(await readFile(join(dir, 'faulty', 'report.json'), 'utf8'));
+    expect(validate(report)).toEqual([]);
+    // Every result names the authority of its check, as the catalogue does.
+    for (const result of report.results as Array<{ id: RequirementId; authority?: unknown }>) expect(result.authority, result.id).toEqual(requirement(result.id).authority);
   });
 
   it('the HAR holds every exchange, redacted, with the check that made it', async () => {

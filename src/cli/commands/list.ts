@@ -1,8 +1,9 @@
 /**
- * `access-conformance list`: the requirement catalogue as text (default), JSON, or a Markdown table. The
+ * `access-conformance list`: the requirement catalogue as text (default), JSON, or a Markdown table; text and
+ * JSON name each requirement's authority (service.md sentence, RFC, ruling, or the harness's reading). The
  * Markdown table is the README's coverage table: `access-conformance list --format markdown`.
  */
-import { CATALOGUE_VERSION, allRequirements, type Requirement } from '../../requirements.js';
+import { CATALOGUE_VERSION, allRequirements, describeAuthority, type Requirement } from '../../requirements.js';
 import { resolveSelection } from '../../engine/selection.js';
 import { defineCommand } from '../command.js';
 import { choiceRow, listRow, type OptionRow } from '../option-grammar.js';
@@ -33,7 +34,8 @@ export function renderText(requirements: Requirement[]): string {
     const extra = [`§${req.section}`, req.ruling ? `ruling ${req.ruling}` : '', needsText(req) ? `needs ${needsText(req)}` : '', req.movesClock ? 'moves the clock' : '']
       .filter(Boolean)
       .join('; ');
-    lines.push(`  ${req.id.padEnd(14)} ${req.level.padEnd(6)} ${req.text}`, `  ${''.padEnd(14)} ${''.padEnd(6)} (${extra})`);
+    const indent = `  ${''.padEnd(14)} ${''.padEnd(6)} `;
+    lines.push(`  ${req.id.padEnd(14)} ${req.level.padEnd(6)} ${req.text}`, `${indent}(${extra})`, `${indent}authority: ${describeAuthority(req.authority)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -65,7 +67,7 @@ export function renderJson(requirements: Requirement[]): string {
 
 export const listCommand = defineCommand({
   command: 'list',
-  describe: 'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs)',
+  describe: 'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities)',
   options: LIST_OPTIONS,
   builder: (y) =>
     y.example('$0 list --format markdown > coverage.md', 'the coverage table').example('$0 list --only "WH-JWT-*"', 'the JWT webhook checks'),
