@@ -165,7 +165,7 @@ describe('a target that answers every request with a 4 KB 502 page', { timeout: 
   it('gives a Markdown summary under 100 KB that points to the full reports', async () => {
     const { env, profile } = await profileFor(server, 'target-502.json');
     const out = join(dir, 'bad-gateway');
-    const run = await runCli(['run', '--profile', profile, '--timeout', '2000', '--reporter', 'json,markdown', '--out', out], { env, timeoutMs: 170_000 });
+    const run = await runCli(['run', '--profile', profile, '--timeout', '2s', '--reporter', 'json,markdown', '--out', out], { env, timeoutMs: 170_000 });
     expect(run.code, run.stderr).toBe(1);
     const size = (await stat(join(out, 'summary.md'))).size;
     expect(size).toBeLessThan(MARKDOWN_MAX_BYTES);
@@ -201,7 +201,7 @@ describe('a target whose every answer is a hostile body', { timeout: 180_000 }, 
   it('puts no control character and no fake verdict, count or command line on the console, and keeps the Markdown inert', async () => {
     const { env, profile } = await profileFor(server, 'target-hostile.json');
     const out = join(dir, 'hostile');
-    const run = await runCli(['run', '--profile', profile, '--timeout', '2000', '--reporter', 'junit,markdown,github', '--out', out], { env, timeoutMs: 170_000 });
+    const run = await runCli(['run', '--profile', profile, '--timeout', '2s', '--reporter', 'junit,markdown,github', '--out', out], { env, timeoutMs: 170_000 });
     expect([1, 2]).toContain(run.code);
     expect(run.stdout).toContain('│ 198 passed, 0 failed, 0 skipped');
     expect(hasUnsafeControls(run.stdout)).toBe(false);
