@@ -11,10 +11,12 @@ import { isHarnessError } from '../errors.js';
 import { CATALOGUE_VERSION } from '../requirements.js';
 import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
+import { controlsNote, selectionWithControls } from './controls.js';
+import { findRootCauses } from './root-causes.js';
+import { HOLD_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_RETRY_AFTER_CAP_MS, defaultMaxDurationMs } from './limits.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
-import { Emitter } from './emitter.js';
 import { TOOL_NAME, toolVersion } from '../package.js';
 import { preflight } from './preflight.js';
 import { resolveSelection } from './selection.js';
@@ -28,22 +30,31 @@ const DEFAULT_HEARTBEAT_MS = 15_000;
 
 export async function runConformance(options: RunOptions): Promise<RunSummary> {
   const startedAt = Date.now();
-  const { requirements } = resolveSelection(options.selection);
+  // Refusal checks bring their positive controls (ruling 30): `--only TOK-09` runs TOK-02 too.
+  const { requirements, added } = selectionWithControls(resolveSelection(options.selection).requirements, options.selection);
   const maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, options.timeoutMs);
   const guard = new RunGuard(options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES);
   guard.follow(options.interrupt);
   guard.startDeadline(maxDurationMs);
   runSecrets().addAll(profileSecrets(options.profile));
   const channelName = newRunChannelName();
+  const emitter = new HoldingEmitter(options.reporters);
+  // Group lines wait for the first look at the answers, so that "every request got 404" comes first.
+  const answers = new UniformAnswerWatch((answer) => {
+    if (answer) emitter.emit('onUniformAnswer', answer);
+    emitter.release();
+  });
   // Workers announce the tokens they obtain (redacted everywhere at once) and each request's fate.
   const channel = joinRunChannel(channelName, (message) => {
     if (message.kind === 'secret') runSecrets().add(message.value);
-    else guard.outcome(message.outcome);
+    else {
+      guard.outcome(message.outcome);
+      answers.outcome(message.outcome);
+    }
   });
 
   let header = runHeader(options, requirements.map((req) => req.id), startedAt, maxDurationMs);
 
-  const emitter = new Emitter(options.reporters);
   const results = new Map<string, CheckResult>();
   const outsideErrors: RunSummary['harnessErrors'] = [];
   const suites = discoverSuites();
@@ -59,9 +70,10 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   try {
     // The deadline and signals hold from here: a preflight against a hung target is bounded too.
     const { capabilities, notes } = await untilAborted(preflight(options.profile, options.timeoutMs), guard.signal);
-    header = { ...header, capabilities, notes };
+    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes] };
     emitter.emit('onRunStart', header);
     runStarted = true;
+    setTimeout(() => answers.look(), HOLD_MS).unref();
     const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
     let runner: SuiteRunner | undefined;
     try {
@@ -95,6 +107,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   if (!runStarted) emitter.emit('onRunStart', header);
   const aborted = guard.reason;
   if (aborted) collector.abort(aborted);
+  const uniformAnswer = answers.finish();
 
   const ordered = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
   const baseline = options.baseline ? applyBaseline(ordered, options.baseline) : undefined;
@@ -103,12 +116,14 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     header,
     results: ordered,
     totals: computeTotals(ordered),
-    verdict: aborted ? { status: 'error', exitCode: 2, reason: `the run stopped before it finished: ${aborted.message}` } : verdict,
+    verdict: aborted ? { status: 'error', exitCode: 2, reason: `the run stopped before it finished: ${aborted.message}` } : uniformAnswer ? uniformVerdict(uniformAnswer) : verdict,
     warnings: shouldWarnings(ordered, options.strict),
     ...(baseline ? { baseline } : {}),
     durationMs: Date.now() - startedAt,
     harnessErrors: outsideErrors,
     ...(aborted ? { aborted } : {}),
+    rootCauses: findRootCauses(ordered),
+    ...(uniformAnswer ? { uniformAnswer } : {}),
   };
   emitter.emit('onRunEnd', summary);
   await emitter.flush();
@@ -179,7 +194,7 @@ function runContext(options: RunOptions, capabilities: RunContext['capabilities'
   };
 }
 
-function startHeartbeat(collector: RunCollector, emitter: Emitter, runStartedAt: number, intervalMs: number): () => void {
+function startHeartbeat(collector: RunCollector, emitter: HoldingEmitter, runStartedAt: number, intervalMs: number): () => void {
   const timer = setInterval(() => {
     const now = Date.now();
     if (now - collector.lastProgressAt < intervalMs) return;

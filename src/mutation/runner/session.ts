@@ -15,6 +15,7 @@ import { packageRoot } from '../../package.js';
 import { preflight } from '../../engine/preflight.js';
 import { CHECK_TIMEOUT_FACTOR } from '../../engine/run-conformance.js';
 import { resolveSelection } from '../../engine/selection.js';
+import { withControls } from '../../engine/controls.js';
 import { discoverSuites, suitesToLoad } from '../../engine/suite-files.js';
 import type { CheckResult } from '../../engine/types.js';
 import { openSuiteRunner } from '../../engine/vitest-bridge.js';
@@ -51,7 +52,7 @@ export async function createSuiteSession(options: SessionOptions): Promise<Suite
 
   return {
     async run(profile, ids, seed) {
-      const { requirements } = resolveSelection({ only: [...ids], skip: [] });
+      const { requirements } = withControls(resolveSelection({ only: [...ids], skip: [] }).requirements, new Set());
       const { capabilities } = await preflight(profile, options.timeoutMs);
       const results = new Map<string, CheckResult>();
       const collector = new RunCollector(requirements, results, new Emitter([]), suiteGroups);
