@@ -12,12 +12,21 @@
  * that fails while its control fails shows the rule the target applies instead (the HMAC keyed with the
  * decoded secret accepts WH-HMAC-08's signature and refuses WH-01's).
  */
-import { parentsOf } from '../requirements/controls.js';
+import { controlsOf, parentsOf } from '../requirements/controls.js';
 import type { CheckResult, RootCause } from './types.js';
 
 /** Results that can be a cause or a dependant: did not pass, were not skipped, and can fail the run. */
 function counts(result: CheckResult | undefined): result is CheckResult {
   return result !== undefined && result.level !== 'INFO' && (result.state === 'failed' || result.state === 'errored' || result.state === 'blocked');
+}
+
+/**
+ * A refusal check that failed because the target accepted the spoiled request: its failure expected a
+ * refusal (a 4xx, "not 200") and got a 2xx. A failure on the way (no token to reuse) does not count.
+ */
+function acceptedSpoiled(result: CheckResult): boolean {
+  if (result.state !== 'failed' || controlsOf(result.id).length === 0 || !result.failure) return false;
+  return /\b4\d\d\b|4xx|not 200/.test(result.failure.expected) && /^2\d\d\b/.test(result.failure.actual.trim());
 }
 
 /** The not-passing check this result follows from, looking through checks outside the run. */
@@ -80,9 +89,15 @@ export function findRootCauses(results: readonly CheckResult[]): RootCause[] {
   const byId = new Map(results.map((r) => [r.id, r]));
   const STATE_RANK: Record<string, number> = { failed: 0, errored: 1, blocked: 2 };
   const causes = [...groups.entries()].map(([id, dependants]) => {
-    const failing = dependants.filter((r) => r.state === 'failed');
+    const accepted = dependants.filter(acceptedSpoiled);
+    const failing = dependants.filter((r) => r.state === 'failed' && !accepted.includes(r));
     const rest = dependants.filter((r) => r.state !== 'failed');
-    return { id, dependants: [...failing, ...rest].map((r) => r.id), failingDependants: failing.map((r) => r.id) };
+    return {
+      id,
+      dependants: [...accepted, ...failing, ...rest].map((r) => r.id),
+      failingDependants: [...accepted, ...failing].map((r) => r.id),
+      acceptedInstead: accepted.map((r) => r.id),
+    };
   });
   const rank = (cause: RootCause): number[] => {
     const root = byId.get(cause.id)!;

@@ -180,6 +180,11 @@ export interface RootCause {
   dependants: string[];
   /** Dependants that failed (not blocked): the target accepted what it must refuse, or broke on its own. */
   failingDependants: string[];
+  /**
+   * Refusal checks among the dependants whose spoiled request the target ACCEPTED (2xx) while it refused
+   * the valid one: the rule it applies instead, shown beside the root cause (the decoded HMAC key's WH-HMAC-08).
+   */
+  acceptedInstead: string[];
 }
 
 /** The one answer nearly every request of the run got, and what to check. */

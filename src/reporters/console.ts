@@ -8,7 +8,7 @@ import type { ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
 import { oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, skipsByReason } from './format.js';
-import { blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants } from './root-cause-order.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants } from './root-cause-order.js';
 
 const PROGRESS_WIDTH = 34;
 /** Exchanges printed per failure on the console, and bytes of each body (reports keep more). */
@@ -78,10 +78,15 @@ export class ConsoleReporter implements EngineReporter {
     };
     // Past the first failures, one line each: a target that fails everything must not flood the log.
     let detailed = 0;
-    const describe = (r: CheckResult, maxExchanges?: number): string[] => [
-      ...((detailed += 1) <= CONSOLE_DETAILED_FAILURES ? describeFailure(r, maxExchanges) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`]),
-      ...dependantLines(dependantsOf(view, r.id)),
-    ];
+    const describe = (r: CheckResult, maxExchanges?: number): string[] => {
+      const full = (detailed += 1) <= CONSOLE_DETAILED_FAILURES;
+      const lines = full ? describeFailure(r, maxExchanges) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
+      // Beside the root cause, before its exchanges: the rule the target applies instead, and the count.
+      const dependants = dependantsOf(view, r.id);
+      const beside = [acceptedInsteadLine(view, r.id), dependants.length > 0 ? dependsOnIt(dependants.length) : undefined].filter((line): line is string => line !== undefined);
+      lines.splice(full && r.failure ? 2 : 1, 0, ...beside.map((line) => `    ${shortText(line, 600)}`));
+      return [...lines, ...dependantLines(dependants)];
+    };
     section('FAILURES', failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describe(r));
     section('WARNINGS: SHOULD requirements that failed (they fail the run only with --strict)', failed.filter((r) => failureKind(r, strict) === 'warning'), (r) =>
       describe(r, 1),

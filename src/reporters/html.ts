@@ -12,7 +12,7 @@ import { curlCommand, reproducingExchange } from './curl.js';
 import { capText, escapeMarkup, moreBytesNote } from '../escape.js';
 import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
-import { blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
@@ -45,9 +45,10 @@ function exchangeBlock(exchange: RecordedExchange, index: number): string {
 /** A root cause's dependants, one click away; a dependant's link back to its root cause. */
 function causeBlock(result: CheckResult, view: CauseView): string {
   const dependants = dependantsOf(view, result.id);
+  const accepted = acceptedInsteadLine(view, result.id);
   if (dependants.length > 0) {
     const items = dependants.map((d) => `<li><a href="#${e(encodeURIComponent(d.id))}">${e(d.id)}</a> ${e(dependantLine(d).slice(d.id.length + 1))}</li>`).join('');
-    return `<details class="dependants"><summary>${e(dependsOnIt(dependants.length))}</summary><ul>${items}</ul></details>`;
+    return `${accepted ? `<p><b>${e(accepted)}</b></p>` : ''}<details class="dependants"><summary>${e(dependsOnIt(dependants.length))}</summary><ul>${items}</ul></details>`;
   }
   const root = view.rootOf.get(result.id);
   return root ? `<p>Follows from the root cause <a href="#${e(encodeURIComponent(root))}">${e(root)}</a>.</p>` : '';
@@ -85,7 +86,7 @@ function checkRow(result: CheckResult, strict: boolean, view: CauseView): string
     `<details class="check s-${state}" id="${e(result.id)}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
     `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(result.id))}">${e(result.id)}</a>` +
     `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span>` +
-    `${dependants > 0 ? `<span class="deps">${e(dependsOnIt(dependants))}</span>` : ''}</summary>\n` +
+    `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, result.id) ?? ''].filter(Boolean).join('; '))}</span>` : ''}</summary>\n` +
     `<div class="body">\n${checkBody(result, state, view)}\n</div></details>`
   );
 }

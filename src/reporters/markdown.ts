@@ -13,7 +13,7 @@ import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
 import { mdCode, mdFence, mdText, shortText } from '../escape.js';
 import { abortedBanner, finalLine, formatDuration, formatExchange, inDisplayOrder, displayState, skipsByReason, type DisplayState } from './format.js';
-import { blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants, type CauseGroup } from './root-cause-order.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants, type CauseGroup, type CauseView } from './root-cause-order.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
 /** The whole summary stays under this (GitHub's step-summary limit is 1 MiB per step). */
@@ -52,10 +52,10 @@ function dependantsBlock(dependants: CauseGroup['dependants']): string[] {
   if (dependants.length === 0) return [];
   const listed = dependants.slice(0, MAX_DEPENDANTS_LISTED).map((r) => `- ${mdText(dependantLine(r))}`);
   const more = dependants.length > MAX_DEPENDANTS_LISTED ? [`- … and ${dependants.length - MAX_DEPENDANTS_LISTED} more`] : [];
-  return [`**${dependsOnIt(dependants.length)}**`, '', `<details><summary>${dependants.length} dependant check${dependants.length === 1 ? '' : 's'}</summary>`, '', ...listed, ...more, '', '</details>', ''];
+  return [`<details><summary>${dependants.length} dependant check${dependants.length === 1 ? '' : 's'}</summary>`, '', ...listed, ...more, '', '</details>', ''];
 }
 
-function groupBlock(group: CauseGroup): string[] {
+function groupBlock(group: CauseGroup, view: CauseView): string[] {
   const first = group.results[0]!;
   const count = group.results.length;
   const heading = count === 1 ? `#### ${first.id}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
@@ -65,6 +65,9 @@ function groupBlock(group: CauseGroup): string[] {
   if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
   if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);
   if (first.state === 'blocked') lines.push(`- ${mdText(shortText(blockedReason(first)))}`);
+  const accepted = acceptedInsteadLine(view, first.id);
+  if (accepted) lines.push(`- **${mdText(shortText(accepted, 600))}**`);
+  if (group.dependants.length > 0) lines.push(`- **${dependsOnIt(group.dependants.length)}**`);
   for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(shortText(observation))}`);
   const exchange = reproducingExchange(first.exchanges);
   if (exchange) {
@@ -116,7 +119,9 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     let shown = 0;
     for (const r of bad) {
       const dependants = dependantsOf(view, r.id).length;
-      const row = `| ${r.id} | ${r.level} | ${STATE_WORD[displayState(r, strict)]} | ${mdText(r.text)}${dependants > 0 ? ` **(${dependsOnIt(dependants)})**` : ''} |`;
+      const accepted = acceptedInsteadLine(view, r.id);
+      const beside = [dependants > 0 ? dependsOnIt(dependants) : '', accepted ?? ''].filter(Boolean).join('; ');
+      const row = `| ${r.id} | ${r.level} | ${STATE_WORD[displayState(r, strict)]} | ${mdText(r.text)}${beside ? ` **(${mdText(beside)})**` : ''} |`;
       if (bytes(lines) - tableStart + row.length > TABLE_MAX_BYTES) break;
       lines.push(row);
       shown += 1;
@@ -128,7 +133,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     lines.push(`### What failed (${groups.length} distinct)`, '');
     let written = 0;
     for (const group of groups) {
-      const block = groupBlock(group);
+      const block = groupBlock(group, view);
       if (bytes(lines) + bytes(block) > MARKDOWN_MAX_BYTES - CLOSING_RESERVE_BYTES) break;
       lines.push(...block);
       written += 1;

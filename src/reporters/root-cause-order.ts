@@ -29,6 +29,16 @@ export function dependsOnIt(count: number): string {
   return `${count} check${count === 1 ? ' depends' : 's depend'} on it`;
 }
 
+/**
+ * "the target accepts instead: WH-HMAC-08 (The key is the secret string's UTF-8 bytes…)": the refusal
+ * checks the target failed by accepting while it refused the valid request, shown beside the root cause.
+ */
+export function acceptedInsteadLine(view: CauseView, id: string): string | undefined {
+  const accepted = (view.causes.find((c) => c.id === id)?.acceptedInstead ?? []).map((dep) => view.byId.get(dep)).filter((r): r is CheckResult => r !== undefined);
+  if (accepted.length === 0) return undefined;
+  return `the target accepts instead what it must refuse: ${accepted.slice(0, 5).map((r) => `${r.id} (${shortText(r.text, 160)})`).join('; ')}${accepted.length > 5 ? ` and ${accepted.length - 5} more` : ''}`;
+}
+
 /** The dependants of a root cause as results, failing ones first. */
 export function dependantsOf(view: CauseView, id: string): CheckResult[] {
   const cause = view.causes.find((c) => c.id === id);
