@@ -51,6 +51,29 @@ export function controlsNote(added: readonly string[]): string[] {
   return [`added the positive control${added.length === 1 ? '' : 's'} ${added.join(', ')} of the selected refusal checks: a refusal proves something only if the same request, unspoiled, is accepted (ruling 30)`];
 }
 
+/**
+ * The results without the controls the run added that no refusal check needed: a control added only for
+ * checks that were skipped (or failed on their own) proves nothing and must not turn "nothing was checked"
+ * into a verdict. A control that decided a refusal (passed, or blocked it) stays. Returns the kept results
+ * and the dropped IDs.
+ */
+export function withoutUnneededControls(results: readonly CheckResult[], added: readonly string[]): { results: CheckResult[]; dropped: string[] } {
+  if (added.length === 0) return { results: [...results], dropped: [] };
+  const needed = new Set<string>();
+  for (const result of results) {
+    if (result.state !== 'passed' && result.state !== 'blocked') continue;
+    for (const control of controlsOf(result.id)) needed.add(control);
+  }
+  const dropped = added.filter((id) => !needed.has(id));
+  return { results: results.filter((r) => !dropped.includes(r.id)), dropped };
+}
+
+/** The header note for the added controls no refusal check needed in the end. */
+export function droppedControlsNote(dropped: readonly string[]): string[] {
+  if (dropped.length === 0) return [];
+  return [`the added control${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} decided nothing (every refusal check ${dropped.length === 1 ? 'it controls' : 'they control'} was skipped or failed on its own) and ${dropped.length === 1 ? 'is' : 'are'} left out of the results`];
+}
+
 /** One line of what a result said: its failure, error, block or skip reason. */
 export function resultLine(result: CheckResult): string {
   return result.failure?.message ?? result.harnessError?.message ?? result.blockedBy?.message ?? result.reason ?? result.state;

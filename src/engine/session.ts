@@ -15,7 +15,7 @@ import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/i
 import type { ClientSettings } from '../client/settings.js';
 import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
-import { controlsNote, selectionWithControls } from './controls.js';
+import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneededControls } from './controls.js';
 import { findRootCauses } from './root-causes.js';
 import { HOLD_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
@@ -184,7 +184,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   if (aborted) collector.abort(aborted);
   const uniformAnswer = answers.finish();
 
-  const ordered = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
+  const collected = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
+  const { results: ordered, dropped } = withoutUnneededControls(collected, added);
+  if (dropped.length > 0) header = { ...header, notes: [...header.notes, ...droppedControlsNote(dropped)] };
   const baseline = options.baseline ? applyBaseline(ordered, options.baseline) : undefined;
   const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);
   const summary: RunSummary = {

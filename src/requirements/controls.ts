@@ -78,11 +78,11 @@ export const REFUSAL_CONTROLS: Readonly<Partial<Record<RequirementId, ControlRef
 
 /**
  * Refusal checks that also make their own control request within the check, asserted before the refusal
- * (suites/support/webhook-expect.ts `expectSetupAccepted`): the first of two duplicates, the donor of a
+ * (`expectSetupAccepted` in suites/support/webhook-expect.ts, `expectControlTokenIssued` in token-checks.ts): the first of two duplicates, the donor of a
  * spliced signature, the control of an alphabet. When that request is not accepted, the check is blocked.
  */
 export const OWN_CONTROL_REQUEST: ReadonlySet<RequirementId> = new Set<RequirementId>([
-  'IDEM-01', 'IDEM-03', 'IDEM-07', 'IDEM-09', 'IDEM-10', 'IDEM-X01', 'RUN-06', 'WH-HMAC-12', 'WH-JWT-X10',
+  'IDEM-01', 'IDEM-03', 'IDEM-07', 'IDEM-09', 'IDEM-10', 'IDEM-X01', 'RUN-06', 'WH-HMAC-12', 'WH-JWT-X10', 'TOK-X06',
 ]);
 
 /** Acceptance check → the acceptance it builds on (grouping only). */
