@@ -41,7 +41,7 @@ export function renderGithub(summary: RunSummary): string {
   const uniform = uniformAnswerLines(summary);
   if (uniform.length > 0) lines.push(`::error title=${ghProperty('access-conformance: one answer for everything')}::${ghData(uniform.join('\n'))}`);
   const banner = abortedBanner(summary);
-  if (banner) lines.push(`::error title=${ghProperty('access-conformance: run aborted')}::${ghData(banner)}`);
+  if (banner) lines.push(`::error title=${ghProperty(`access-conformance: run ${summary.aborted?.signal ? 'interrupted' : 'aborted'}`)}::${ghData(banner)}`);
   for (const group of groups.slice(0, MAX_ANNOTATIONS)) lines.push(annotation(group, view));
   if (groups.length > MAX_ANNOTATIONS) lines.push(`::warning title=access-conformance::${ghData(`${groups.length - MAX_ANNOTATIONS} more distinct failures: see the reports`)}`);
   for (const group of groups) {
