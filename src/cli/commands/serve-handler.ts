@@ -10,8 +10,14 @@ import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
 import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
 import type { ServeArgs } from './serve.js';
+import { SERVE_LISTS, renderServeList, type ServeListName } from './serve-lists.js';
 
 export async function serveHandler(args: ServeArgs): Promise<number> {
+  const listed = (Object.keys(SERVE_LISTS) as ServeListName[]).find((name) => args[name]);
+  if (listed !== undefined) {
+    process.stdout.write(renderServeList(SERVE_LISTS[listed]));
+    return 0;
+  }
   const options = validate(args);
   const sandbox = await startSandbox({ ...options, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
   process.stdout.write(describeSandbox(sandbox, options.faults));
@@ -76,7 +82,7 @@ function validate(args: ServeArgs): ServeOptions {
       const known = listFaults().map((f) => f.name);
       throw new HarnessError('USAGE', `unknown fault "${name}"`, {
         field: '--fault',
-        hint: known.length > 0 ? `Available faults: ${known.join(', ')}.` : 'No faults are available in this build.',
+        hint: known.length > 0 ? `Available faults: ${known.join(', ')}. \`serve --list-faults\` describes each.` : 'No faults are available in this build.',
       });
     }
     return fault;
@@ -153,11 +159,24 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
   ].join('');
 }
 
-function waitForSignal(): Promise<void> {
+/** How often a `serve` started by npm/npx checks that its wrapper is still there. */
+const PARENT_POLL_MS = 1000;
+
+/**
+ * Resolves on SIGINT or SIGTERM, or, when npm or npx started this process, once the wrapper is gone: a
+ * `npx access-conformance serve &` whose npx is killed would otherwise leave the server running with no
+ * one to stop it (npm does not pass every signal on). Started any other way (`exec`, node_modules/.bin,
+ * `nohup`, `setsid`), a reparented `serve` keeps running, as asked.
+ */
+function waitForSignal(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((resolve) => {
+    const parent = process.ppid;
+    const watch = env.npm_command !== undefined || env.npm_execpath !== undefined ? setInterval(() => process.ppid !== parent && stop(), PARENT_POLL_MS) : undefined;
+    watch?.unref();
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      if (watch) clearInterval(watch);
       resolve();
     };
     process.on('SIGINT', stop);

@@ -18,6 +18,7 @@ export interface ServeArgs {
   'secret-domain': string;
   tls: boolean;
   fault: string[];
+  'list-faults': boolean;
 }
 
 /** Every flag of `serve`, declared once: yargs reads it for parsing, --help and ACCESS_CONFORMANCE_<FLAG>. */
@@ -53,7 +54,12 @@ export const SERVE_OPTIONS = {
     type: 'string',
     array: true,
     default: [] as string[],
-    describe: 'Serve a faulty variant (repeatable); see the list in the error message of an unknown name',
+    describe: 'Serve a faulty variant (repeatable); --list-faults lists them',
+  },
+  'list-faults': {
+    type: 'boolean',
+    default: false,
+    describe: 'Print every fault --fault accepts (name, area, the requirements it breaks, what it does wrong) and exit',
   },
 } as const satisfies Record<string, Options>;
 
