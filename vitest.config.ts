@@ -39,6 +39,7 @@ const FILE_WORKERS = 3;
  * waiting on Docker) could start last and hold the whole lane.
  */
 const LONGEST_FIRST = [
+  'tests/containers/harness-image.test.ts',
   'tests/containers/dockerfile.test.ts',
   'tests/mutation/self-verification.test.ts',
   'tests/containers/docker.test.ts',
