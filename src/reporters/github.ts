@@ -9,11 +9,16 @@
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { redactDeep, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
+import { rerunFor, type RunInvocation } from './rerun.js';
 import { ghData, ghProperty, oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, formatExchange, groupFailures, type FailureGroup } from './format.js';
 
-/** GitHub shows at most 10 error and 10 warning annotations per step; more are noise in the log. */
-const MAX_ANNOTATIONS = 50;
+/**
+ * GitHub shows at most 10 error and 10 warning annotations per step and drops the rest silently: past the
+ * cap, one notice says how many more there are and where they are.
+ */
+export const MAX_ERROR_ANNOTATIONS = 10;
+export const MAX_WARNING_ANNOTATIONS = 10;
 
 function annotation(group: FailureGroup): string {
   const command = group.state === 'warning' ? 'warning' : 'error';
@@ -28,14 +33,32 @@ function annotation(group: FailureGroup): string {
   return `::${command} title=${ghProperty(`access-conformance ${title}`)}::${ghData(detail.join('\n'))}`;
 }
 
-export function renderGithub(summary: RunSummary): string {
+/**
+ * The annotations within GitHub's caps, in the groups' order (root causes first): the banner of a run that
+ * stopped early counts as one of the errors; a notice for whatever did not fit.
+ */
+export function cappedAnnotations(groups: readonly FailureGroup[], banner: string | undefined): string[] {
+  const errors = groups.filter((group) => group.state !== 'warning');
+  const warnings = groups.filter((group) => group.state === 'warning');
+  const errorRoom = MAX_ERROR_ANNOTATIONS - (banner ? 1 : 0);
+  const lines = banner ? [`::error title=${ghProperty('access-conformance: run aborted')}::${ghData(banner)}`] : [];
+  lines.push(...errors.slice(0, errorRoom).map(annotation), ...warnings.slice(0, MAX_WARNING_ANNOTATIONS).map(annotation));
+  const left = [
+    errors.length > errorRoom ? `${errors.length - errorRoom} more failures` : '',
+    warnings.length > MAX_WARNING_ANNOTATIONS ? `${warnings.length - MAX_WARNING_ANNOTATIONS} more warnings` : '',
+  ].filter(Boolean);
+  if (left.length > 0) {
+    const checks = [...errors.slice(errorRoom), ...warnings.slice(MAX_WARNING_ANNOTATIONS)].reduce((sum, group) => sum + group.results.length, 0);
+    lines.push(`::notice title=access-conformance::${ghData(`${left.join(' and ')} (${checks} checks) past GitHub's 10 annotations of a kind: every one is in the log groups below, the step summary and the reports`)}`);
+  }
+  return lines;
+}
+
+export function renderGithub(summary: RunSummary, invocation?: RunInvocation): string {
   const strict = summary.header.strict;
   const groups = groupFailures(summary.results, strict, ['failed', 'errored', 'warning']);
   const lines: string[] = [];
-  const banner = abortedBanner(summary);
-  if (banner) lines.push(`::error title=${ghProperty('access-conformance: run aborted')}::${ghData(banner)}`);
-  for (const group of groups.slice(0, MAX_ANNOTATIONS)) lines.push(annotation(group));
-  if (groups.length > MAX_ANNOTATIONS) lines.push(`::warning title=access-conformance::${ghData(`${groups.length - MAX_ANNOTATIONS} more distinct failures: see the reports`)}`);
+  lines.push(...cappedAnnotations(groups, abortedBanner(summary)));
   for (const group of groups) {
     const first = group.results[0]!;
     const name = group.results.length === 1 ? `${first.id}: ${shortText(group.title, 200)}` : `${group.results.length} × ${shortText(group.title, 200)}`;
@@ -43,6 +66,8 @@ export function renderGithub(summary: RunSummary): string {
     lines.push(`::group::${ghData(name.slice(0, 200))}`);
     lines.push(`  ${group.state} · ${group.results.map((r) => r.id).join(', ')}`);
     if (group.results.length === 1) lines.push(`  ${first.level} §${first.section}: ${first.text}`);
+    const rerun = rerunFor(invocation, summary.header, first.id);
+    if (rerun) lines.push(`  rerun: ${rerun}`);
     const exchange = reproducingExchange(first.exchanges);
     if (exchange) {
       lines.push(`  reproduce: ${oneLine(curlCommand(exchange))}`);
@@ -58,7 +83,7 @@ export class GithubReporter implements EngineReporter {
 
   onRunEnd(summary: RunSummary): void {
     // Redacted before encoding: `%3A` in a title would hide a secret's shape from a pass over the output.
-    const text = renderGithub(redactDeep(summary, (value) => this.ctx.scrub(this.ctx.redact(value))));
+    const text = renderGithub(redactDeep(summary, (value) => this.ctx.scrub(this.ctx.redact(value))), this.ctx.invocation);
     if (text) this.ctx.stdout.write(visibleControls(this.ctx.scrub(this.ctx.redact(text))));
   }
 }

@@ -9,7 +9,8 @@ import type { RecordedExchange } from '../client/types.js';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { capText, escapeMarkup, moreBytesNote } from '../escape.js';
+import { capText, escapeMarkup, moreBytesNote, oneLine, shortText } from '../escape.js';
+import { rerunFor, type RunInvocation } from './rerun.js';
 import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 
@@ -40,7 +41,7 @@ function exchangeBlock(exchange: RecordedExchange, index: number): string {
   return `<details class="exchange"><summary>${e(title)}</summary><pre>${e(formatExchange(exchange, '', { prefix: '' }).join('\n'))}</pre></details>`;
 }
 
-function checkBody(result: CheckResult, state: DisplayState): string {
+function checkBody(result: CheckResult, state: DisplayState, rerun?: string): string {
   const parts: string[] = [];
   parts.push(
     `<p>§${e(result.section)}${result.ruling ? `, ruling ${result.ruling}` : ''}, ${e(formatDuration(result.durationMs))}${result.phase === 'clock' ? ', clock phase' : ''}</p>`,
@@ -58,23 +59,31 @@ function checkBody(result: CheckResult, state: DisplayState): string {
   }
   for (const observation of result.observations) parts.push(`<p>note: ${e(capped(observation))}</p>`);
   const reproducing = result.state === 'failed' || result.state === 'errored' ? reproducingExchange(result.exchanges) : undefined;
+  if (rerun && (result.state === 'failed' || result.state === 'errored')) parts.push(`<p>Rerun this check:</p><pre class="curl">${e(rerun)}</pre>`);
   if (reproducing) parts.push(`<p>Reproduce:</p><pre class="curl">${e(curlCommand(reproducing))}</pre>`);
   result.exchanges.forEach((exchange, index) => parts.push(exchangeBlock(exchange, index)));
   return parts.join('\n');
 }
 
-function checkRow(result: CheckResult, strict: boolean): string {
+/** What a collapsed row shows under its sentence: got and expected, one short line (the body has them in full). */
+function collapsedGotExpected(result: CheckResult): string {
+  const failure = result.failure;
+  if (!failure || (!failure.actual && !failure.expected)) return '';
+  return `<span class="gotexp">got ${e(shortText(oneLine(failure.actual || '—'), 160))} · expected ${e(shortText(oneLine(failure.expected || '—'), 160))}</span>`;
+}
+
+function checkRow(result: CheckResult, strict: boolean, rerun?: string): string {
   const state = displayState(result, strict);
   const hay = `${result.id} ${result.text} ${result.group} ${result.reason ?? ''} ${result.failure?.message ?? ''} ${result.harnessError?.message ?? ''}`.toLowerCase();
   return (
     `<details class="check s-${state}" id="${e(result.id)}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
     `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(result.id))}">${e(result.id)}</a>` +
-    `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span></summary>\n` +
-    `<div class="body">\n${checkBody(result, state)}\n</div></details>`
+    `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span>${collapsedGotExpected(result)}</summary>\n` +
+    `<div class="body">\n${checkBody(result, state, rerun)}\n</div></details>`
   );
 }
 
-export function renderHtml(summary: RunSummary): string {
+export function renderHtml(summary: RunSummary, invocation?: RunInvocation): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
   const ordered = inDisplayOrder(summary.results, strict);
@@ -127,7 +136,7 @@ ${stateBoxes}
 <span id="f-count" class="count">${ordered.length} checks</span>
 </nav>
 <main id="checks">
-${ordered.map((result) => checkRow(result, strict)).join('\n')}
+${ordered.map((result) => checkRow(result, strict, rerunFor(invocation, header, result.id))).join('\n')}
 </main>
 <script>${HTML_SCRIPT}</script>
 </body>
@@ -139,6 +148,6 @@ export class HtmlReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    await writeReportFile(this.ctx, HTML_REPORT_FILE, summary, renderHtml);
+    await writeReportFile(this.ctx, HTML_REPORT_FILE, summary, (redacted) => renderHtml(redacted, this.ctx.invocation));
   }
 }

@@ -11,6 +11,8 @@ import { basename } from 'node:path';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
+import { failedRows, mdCatalogueText } from './markdown-rows.js';
+import { rerunFor, type RunInvocation } from './rerun.js';
 import { mdCode, mdFence, mdText, shortText } from '../escape.js';
 import { abortedBanner, finalLine, formatDuration, formatExchange, groupFailures, inDisplayOrder, displayState, skipsByReason, type DisplayState, type FailureGroup } from './format.js';
 
@@ -42,16 +44,17 @@ function abbreviateIds(ids: readonly string[], max = 12): string {
   return ids.length <= max ? shown : `${shown} and ${ids.length - max} more`;
 }
 
-function groupBlock(group: FailureGroup): string[] {
+function groupBlock(group: FailureGroup, rerun?: string): string[] {
   const first = group.results[0]!;
   const count = group.results.length;
   const heading = count === 1 ? `#### ${first.id}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
   const lines = [heading, ''];
-  lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => r.id)))}`}`, '');
+  lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdCatalogueText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => r.id)))}`}`, '');
   if (first.failure?.expected) lines.push(`- expected: ${mdCode(shortText(first.failure.expected))}`);
   if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
   if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);
   for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(shortText(observation))}`);
+  if (rerun) lines.push('', `Rerun${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(rerun, 'sh'));
   const exchange = reproducingExchange(first.exchanges);
   if (exchange) {
     lines.push('', `Reproduce${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(curlCommand(exchange), 'sh'));
@@ -61,7 +64,7 @@ function groupBlock(group: FailureGroup): string[] {
   return lines;
 }
 
-export function renderMarkdown(summary: RunSummary, artifacts: readonly string[] = []): string {
+export function renderMarkdown(summary: RunSummary, artifacts: readonly string[] = [], invocation?: RunInvocation): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
   const icon = verdict.status === 'conformant' ? '✅' : verdict.status === 'not-conformant' ? '❌' : '⚠️';
@@ -91,11 +94,14 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     lines.push(`### Failed checks (${bad.length})`, '', '| ID | level | state | requirement |', '|---|---|---|---|');
     const tableStart = bytes(lines);
     let shown = 0;
-    for (const r of bad) {
-      const row = `| ${r.id} | ${r.level} | ${STATE_WORD[displayState(r, strict)]} | ${mdText(r.text)} |`;
+    for (const item of failedRows(bad, strict)) {
+      const row =
+        item.kind === 'check'
+          ? `| ${item.result.id} | ${item.result.level} | ${STATE_WORD[item.state]} | ${mdCatalogueText(item.result.text)} |`
+          : `| ${item.results.length === 1 ? item.results[0]!.id : `${item.results.length} checks: ${mdText(abbreviateIds(item.results.map((r) => r.id), 8))}`} | ${[...new Set(item.results.map((r) => r.level))].join(', ')} | ${STATE_WORD.errored} | error\\[${mdText(item.code)}\\]: ${mdCode(shortText(item.results[0]!.harnessError?.message ?? '', 300))} |`;
       if (bytes(lines) - tableStart + row.length > TABLE_MAX_BYTES) break;
       lines.push(row);
-      shown += 1;
+      shown += item.kind === 'check' ? 1 : item.results.length;
     }
     lines.push('');
     if (shown < bad.length) lines.push(`${bad.length - shown} more in ${elsewhere}.`, '');
@@ -104,7 +110,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     lines.push(`### What failed (${groups.length} distinct)`, '');
     let written = 0;
     for (const group of groups) {
-      const block = groupBlock(group);
+      const block = groupBlock(group, rerunFor(invocation, summary.header, group.results[0]!.id));
       if (bytes(lines) + bytes(block) > MARKDOWN_MAX_BYTES - CLOSING_RESERVE_BYTES) break;
       lines.push(...block);
       written += 1;
@@ -133,7 +139,7 @@ export class MarkdownReporter implements EngineReporter {
 
   async onRunEnd(summary: RunSummary): Promise<void> {
     const artifacts = [...this.ctx.artifacts];
-    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, (redacted) => renderMarkdown(redacted, artifacts));
+    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, (redacted) => renderMarkdown(redacted, artifacts, this.ctx.invocation));
     const stepSummary = this.ctx.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) {
       await appendFile(stepSummary, `${text}\n`);

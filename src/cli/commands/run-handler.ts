@@ -8,7 +8,9 @@ import { loadBaseline, preloadVitest, resolveSelection, runConformance } from '.
 import { runSecrets } from '../../client/index.js';
 import { HarnessError } from '../../errors.js';
 import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
-import { parseRunArgs, type RunArgs } from './run-options.js';
+import { removePreviousOutputs } from '../../reporters/out-dir.js';
+import type { RunInvocation } from '../../reporters/rerun.js';
+import { parseRunArgs, type RunArgs, type TargetPlan } from './run-options.js';
 import { startTarget } from './run-target.js';
 
 export async function runHandler(args: RunArgs): Promise<number> {
@@ -18,6 +20,9 @@ export async function runHandler(args: RunArgs): Promise<number> {
   const baseline = plan.baselinePath === undefined ? undefined : await loadBaseline(plan.baselinePath);
   const seed = plan.seed ?? randomSeed();
   const outDir = resolve(plan.outDir);
+  // An earlier run's reports in a reused --out would sit beside this run's: removed first (reporters/out-dir.ts).
+  const removed = await removePreviousOutputs(outDir);
+  if (removed.length > 0) process.stdout.write(`${plan.outDir}: removed ${removed.join(', ')} left by an earlier run\n`);
 
   // The engine's vitest loads while the target starts (the embedded sandbox generates keys off-thread).
   preloadVitest();
@@ -33,6 +38,7 @@ export async function runHandler(args: RunArgs): Promise<number> {
       redact: createRedact(target.profile),
       scrub: createScrub(target.profile),
       artifacts: [],
+      invocation: invocationOf(plan.target),
       ...(plan.harPath === undefined ? {} : { harPath: plan.harPath }),
     });
     const summary = await runConformance({
@@ -62,6 +68,13 @@ export async function runHandler(args: RunArgs): Promise<number> {
     stopOnSignal();
     await target.close();
   }
+}
+
+/** What a failed check's rerun line repeats of this run's target (reporters/rerun.ts). */
+function invocationOf(target: TargetPlan): RunInvocation {
+  if (target.kind === 'profile') return { kind: 'profile', path: target.path };
+  if (target.kind === 'image') return { kind: 'image', image: target.image };
+  return { kind: 'embedded', faults: target.faults };
 }
 
 /** 128 + the signal's number, as a shell reports a process the signal ended. */

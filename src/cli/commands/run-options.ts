@@ -80,7 +80,7 @@ export const RUN_OPTIONS = {
   out: {
     type: 'string',
     default: 'reports',
-    describe: 'Folder for report files. e.g. --out build/conformance',
+    describe: 'Folder for report files; the report files an earlier run left there (report.json, report.html, junit.xml, summary.md, container.log) are removed first, other files stay. e.g. --out build/conformance',
   },
   har: {
     type: 'string',
