@@ -37,11 +37,11 @@ function annotation(group: FailureGroup): string {
  * The annotations within GitHub's caps, in the groups' order (root causes first): the banner of a run that
  * stopped early counts as one of the errors; a notice for whatever did not fit.
  */
-export function cappedAnnotations(groups: readonly FailureGroup[], banner: string | undefined): string[] {
+export function cappedAnnotations(groups: readonly FailureGroup[], banner: string | undefined, stopped: 'aborted' | 'interrupted' = 'aborted'): string[] {
   const errors = groups.filter((group) => group.state !== 'warning');
   const warnings = groups.filter((group) => group.state === 'warning');
   const errorRoom = MAX_ERROR_ANNOTATIONS - (banner ? 1 : 0);
-  const lines = banner ? [`::error title=${ghProperty('access-conformance: run aborted')}::${ghData(banner)}`] : [];
+  const lines = banner ? [`::error title=${ghProperty(`access-conformance: run ${stopped}`)}::${ghData(banner)}`] : [];
   lines.push(...errors.slice(0, errorRoom).map(annotation), ...warnings.slice(0, MAX_WARNING_ANNOTATIONS).map(annotation));
   const left = [
     errors.length > errorRoom ? `${errors.length - errorRoom} more failures` : '',
@@ -58,7 +58,7 @@ export function renderGithub(summary: RunSummary, invocation?: RunInvocation): s
   const strict = summary.header.strict;
   const groups = groupFailures(summary.results, strict, ['failed', 'errored', 'warning']);
   const lines: string[] = [];
-  lines.push(...cappedAnnotations(groups, abortedBanner(summary)));
+  lines.push(...cappedAnnotations(groups, abortedBanner(summary), summary.aborted?.signal ? 'interrupted' : 'aborted'));
   for (const group of groups) {
     const first = group.results[0]!;
     const name = group.results.length === 1 ? `${first.id}: ${shortText(group.title, 200)}` : `${group.results.length} × ${shortText(group.title, 200)}`;

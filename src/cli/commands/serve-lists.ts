@@ -24,7 +24,8 @@ export interface ServeList {
 }
 
 export const SERVE_LISTS = {
-  'list-faults': { flag: '--list-faults', noun: 'faults', use: 'serve --fault NAME (repeatable)', entries: () => listFaults() },
+  /** Keyed by the option's parsed name (`--list-faults` → listFaults). */
+  listFaults: { flag: '--list-faults', noun: 'faults', use: 'serve --fault NAME (repeatable)', entries: () => listFaults() },
 } as const satisfies Record<string, ServeList>;
 
 export type ServeListName = keyof typeof SERVE_LISTS;
