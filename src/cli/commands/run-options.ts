@@ -67,11 +67,7 @@ export const RUN_OPTIONS = {
     describe: 'JSON file of expected failures (a list of IDs, or a previous json report): they do not fail the run; ones that now pass are reported. e.g. --baseline known-failures.json',
   }),
   reporter: reporters,
-  out: textRow({
-    default: 'reports',
-    describe:
-      'Folder for report files. The report files an earlier run left there (report.json, report.html, junit.xml, summary.md, container.log) are removed first, and the run says which; other files stay. e.g. --out build/conformance',
-  }),
+  out: SHARED_OPTIONS.out,
   har: textRow({ describe: 'Also write every request and answer of the run as HAR 1.2 (redacted), for browser devtools. e.g. --har reports/run.har' }),
   fault: SHARED_OPTIONS.fault,
   image: textRow({ describe: 'Check an implementation shipped as a local container image (Docker needed); it writes its own profile. e.g. --image my-impl:1.2' }),
