@@ -67,11 +67,12 @@ function checkBody(result: CheckResult, state: DisplayState, rerun?: string): st
   return parts.join('\n');
 }
 
-/** What a collapsed row shows under its sentence: got and expected, one short line (the body has them in full). */
+/** What a collapsed row shows under its sentence: expected and got, one short line (the body has them in full). */
 function collapsedGotExpected(result: CheckResult): string {
   const failure = result.failure;
   if (!failure || (!failure.actual && !failure.expected)) return '';
-  return `<span class="gotexp">got ${e(shortText(oneLine(failure.actual || '—'), 160))} · expected ${e(shortText(oneLine(failure.expected || '—'), 160))}</span>`;
+  // Expected first: it is short, and a long answer cut by the row's width must not hide it.
+  return `<span class="gotexp">expected ${e(shortText(oneLine(failure.expected || '—'), 160))} · got ${e(shortText(oneLine(failure.actual || '—'), 160))}</span>`;
 }
 
 function checkRow(result: CheckResult, strict: boolean, rerun?: string): string {

@@ -101,7 +101,7 @@ describe('html', () => {
   it('keeps an anchored check below the sticky bar and shows got/expected on a collapsed row', () => {
     const html = renderHtml(summary([result('TOK-01', 'failed', 'MUST', { failure: { message: 'm', expected: 'status 401', actual: '200 (application/json) {}' } })]), PROFILE);
     expect(html).toMatch(/details\.check \{ scroll-margin-top: \d+px; \}/);
-    expect(html).toContain('<span class="gotexp">got 200 (application/json) {} · expected status 401</span></summary>');
+    expect(html).toContain('<span class="gotexp">expected status 401 · got 200 (application/json) {}</span></summary>');
     expect(html).toContain('access-conformance run --profile deploy/target.json --only TOK-01 --seed');
   });
 });
