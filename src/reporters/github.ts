@@ -11,7 +11,8 @@ import { redactDeep, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { ghData, ghProperty, oneLine, shortText, visibleControls } from '../escape.js';
-import { abortedBanner, formatExchange, groupFailures, type FailureGroup } from './format.js';
+import { abortedBanner, formatExchange } from './format.js';
+import { acceptedInsteadLine, causeView, dependantLine, dependsOnIt, groupRootCauses, uniformAnswerLines, type CauseGroup, type CauseView } from './root-cause-order.js';
 
 /**
  * GitHub shows at most 10 error and 10 warning annotations per step and drops the rest silently: past the
@@ -20,8 +21,8 @@ import { abortedBanner, formatExchange, groupFailures, type FailureGroup } from 
 export const MAX_ERROR_ANNOTATIONS = 10;
 export const MAX_WARNING_ANNOTATIONS = 10;
 
-function annotation(group: FailureGroup): string {
-  const command = group.state === 'warning' ? 'warning' : 'error';
+function annotation(group: CauseGroup, view: CauseView): string {
+  const command = group.state === 'warning' || group.state === 'blocked' ? 'warning' : 'error';
   const ids = group.results.map((r) => r.id);
   const first = group.results[0]!;
   const title = ids.length === 1 ? `${first.id} [${first.level}]` : `${ids.length} checks: ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`;
@@ -30,19 +31,22 @@ function annotation(group: FailureGroup): string {
   else detail.push(`checks: ${ids.join(', ')}`);
   if (first.failure?.expected) detail.push(`expected: ${shortText(first.failure.expected)}`);
   if (first.failure?.actual) detail.push(`actual: ${shortText(first.failure.actual)}`);
+  const accepted = group.results.length === 1 ? acceptedInsteadLine(view, first.id) : undefined;
+  if (accepted) detail.push(accepted);
+  if (group.dependants.length > 0) detail.push(`root cause: ${dependsOnIt(group.dependants.length)} (${group.dependants.slice(0, 12).map((r) => r.id).join(', ')}${group.dependants.length > 12 ? ' …' : ''}); see the reports`);
   return `::${command} title=${ghProperty(`access-conformance ${title}`)}::${ghData(detail.join('\n'))}`;
 }
 
 /**
- * The annotations within GitHub's caps, in the groups' order (root causes first): the banner of a run that
- * stopped early counts as one of the errors; a notice for whatever did not fit.
+ * The annotations within GitHub's caps, in the groups' order (root causes first): the run-level errors
+ * (`leading`: one answer for everything, a run that stopped early) count among the 10 errors; one notice
+ * for whatever did not fit.
  */
-export function cappedAnnotations(groups: readonly FailureGroup[], banner: string | undefined, stopped: 'aborted' | 'interrupted' = 'aborted'): string[] {
+export function cappedAnnotations(groups: readonly CauseGroup[], leading: readonly string[], annotate: (group: CauseGroup) => string): string[] {
   const errors = groups.filter((group) => group.state !== 'warning');
   const warnings = groups.filter((group) => group.state === 'warning');
-  const errorRoom = MAX_ERROR_ANNOTATIONS - (banner ? 1 : 0);
-  const lines = banner ? [`::error title=${ghProperty(`access-conformance: run ${stopped}`)}::${ghData(banner)}`] : [];
-  lines.push(...errors.slice(0, errorRoom).map(annotation), ...warnings.slice(0, MAX_WARNING_ANNOTATIONS).map(annotation));
+  const errorRoom = Math.max(0, MAX_ERROR_ANNOTATIONS - leading.length);
+  const lines = [...leading.slice(0, MAX_ERROR_ANNOTATIONS), ...errors.slice(0, errorRoom).map(annotate), ...warnings.slice(0, MAX_WARNING_ANNOTATIONS).map(annotate)];
   const left = [
     errors.length > errorRoom ? `${errors.length - errorRoom} more failures` : '',
     warnings.length > MAX_WARNING_ANNOTATIONS ? `${warnings.length - MAX_WARNING_ANNOTATIONS} more warnings` : '',
@@ -56,9 +60,16 @@ export function cappedAnnotations(groups: readonly FailureGroup[], banner: strin
 
 export function renderGithub(summary: RunSummary, invocation?: RunInvocation): string {
   const strict = summary.header.strict;
-  const groups = groupFailures(summary.results, strict, ['failed', 'errored', 'warning']);
+  // Root cause first: one annotation per root cause, its dependants named in it and listed in its log group.
+  const view = causeView(summary);
+  const groups = groupRootCauses(summary, strict, ['failed', 'errored', 'blocked', 'warning'], view);
   const lines: string[] = [];
-  lines.push(...cappedAnnotations(groups, abortedBanner(summary), summary.aborted?.signal ? 'interrupted' : 'aborted'));
+  const leading: string[] = [];
+  const uniform = uniformAnswerLines(summary);
+  if (uniform.length > 0) leading.push(`::error title=${ghProperty('access-conformance: one answer for everything')}::${ghData(uniform.join('\n'))}`);
+  const banner = abortedBanner(summary);
+  if (banner) leading.push(`::error title=${ghProperty(`access-conformance: run ${summary.aborted?.signal ? 'interrupted' : 'aborted'}`)}::${ghData(banner)}`);
+  lines.push(...cappedAnnotations(groups, leading, (group) => annotation(group, view)));
   for (const group of groups) {
     const first = group.results[0]!;
     const name = group.results.length === 1 ? `${first.id}: ${shortText(group.title, 200)}` : `${group.results.length} × ${shortText(group.title, 200)}`;
@@ -68,6 +79,7 @@ export function renderGithub(summary: RunSummary, invocation?: RunInvocation): s
     if (group.results.length === 1) lines.push(`  ${first.level} §${first.section}: ${first.text}`);
     const rerun = rerunFor(invocation, summary.header, first.id);
     if (rerun) lines.push(`  rerun: ${rerun}`);
+    if (group.dependants.length > 0) lines.push(`  ${dependsOnIt(group.dependants.length)}:`, ...group.dependants.map((r) => `    ${oneLine(dependantLine(r))}`));
     const exchange = reproducingExchange(first.exchanges);
     if (exchange) {
       lines.push(`  reproduce: ${oneLine(curlCommand(exchange))}`);
