@@ -124,7 +124,7 @@ describe.skipIf(!lane.found.k6)(`k6 execution segments under ${lane.found.k6?.ve
     expect(halvesRuns).toHaveLength(accepted(first!) + accepted(second!));
     expect(repeated(afterHalves)).toEqual([]);
     expect(halvesRuns.every((id) => halves.ids.has(id))).toBe(true);
-  }, 180_000);
+  }, 300_000);
 
   it('a segment given as --execution-segment (which the script cannot see at init) is named in a warning', async () => {
     const corpus = await prepare('flag');
