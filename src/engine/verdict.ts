@@ -7,17 +7,18 @@
  * A failure beats a harness error: a target shown to break a MUST is not conformant whatever else went wrong.
  */
 import type { Level } from '../requirements/types.js';
-import type { BaselineOutcome, CheckResult, LevelTotals, RunTotals, Verdict } from './types.js';
+import { signalExitCode } from '../errors.js';
+import type { BaselineOutcome, CheckResult, LevelTotals, RunAbort, RunTotals, Verdict } from './types.js';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'INFO'];
 
 function emptyLevel(): LevelTotals {
-  return { passed: 0, failed: 0, skipped: 0, errored: 0 };
+  return { passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0 };
 }
 
 export function computeTotals(results: readonly CheckResult[]): RunTotals {
   const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyLevel()])) as Record<Level, LevelTotals>;
-  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, skipped: 0, errored: 0, byLevel, expectedFailures: 0 };
+  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0, byLevel, expectedFailures: 0 };
   for (const result of results) {
     totals[result.state] += 1;
     byLevel[result.level][result.state] += 1;
@@ -64,11 +65,28 @@ export function computeVerdict(results: readonly CheckResult[], strict: boolean,
     const what = errored > 0 ? `${errored} check${errored === 1 ? '' : 's'} could not be decided (harness errors)` : 'the harness failed outside any check';
     return { status: 'error', exitCode: 2, reason: what };
   }
+  // A blocked MUST (or SHOULD with --strict) proved nothing: the run cannot call the target conformant.
+  const blocked = results.filter((r) => r.state === 'blocked' && (r.level === 'MUST' || (strict && r.level === 'SHOULD'))).length;
+  if (blocked > 0) {
+    return { status: 'error', exitCode: 2, reason: `${blocked} check${blocked === 1 ? ' was' : 's were'} blocked: ${blocked === 1 ? 'its' : 'their'} positive control did not pass, so a refusal proves nothing` };
+  }
   const checked = results.filter((r) => r.state === 'passed' || r.state === 'failed').length;
   if (checked === 0) {
     return { status: 'error', exitCode: 2, reason: `nothing was checked: ${describeSkips(results)}` };
   }
   return { status: 'conformant', exitCode: 0, reason: strict ? 'no MUST or SHOULD requirement failed' : 'no MUST requirement failed' };
+}
+
+/**
+ * The verdict of a run that stopped before it finished: nothing is decided about conformance, whatever
+ * finished first. A signal is `interrupted` with the code the process really ends with (130 / 143), so
+ * every report agrees with the shell; any other stop is a harness error (exit 2).
+ */
+export function abortedVerdict(aborted: RunAbort): Verdict {
+  if (aborted.signal) {
+    return { status: 'interrupted', exitCode: signalExitCode(aborted.signal), reason: `the run was interrupted by ${aborted.signal} before it finished` };
+  }
+  return { status: 'error', exitCode: 2, reason: `the run stopped before it finished: ${aborted.message}` };
 }
 
 /** "all 3 selected checks were skipped (2× target offers no clock hook, 1× profile has no webhooks.jwt)". */

@@ -13,7 +13,7 @@ h1 { font-size: 18px; margin: 0 0 6px; }
 .meta { display: flex; flex-wrap: wrap; gap: 2px 18px; font-size: 12px; color: #57606a; margin: 0; }
 .meta span b { font-weight: 600; color: #1f2328; font-family: ui-monospace, monospace; }
 .verdict { font-weight: 600; margin: 8px 0 0; }
-.verdict.conformant { color: var(--pass); } .verdict.not-conformant { color: var(--fail); } .verdict.error { color: var(--err); }
+.verdict.conformant { color: var(--pass); } .verdict.not-conformant { color: var(--fail); } .verdict.error, .verdict.interrupted { color: var(--err); }
 .banner { margin: 8px 0 0; padding: 8px 12px; border: 2px solid var(--err); border-radius: 6px; background: #fbefff; font-weight: 600; }
 .notes { margin: 6px 0 0; font-size: 13px; }
 .filters { position: sticky; top: 0; background: #fff; border-bottom: 1px solid var(--line); padding: 8px 24px; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; z-index: 1; }
@@ -38,6 +38,8 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 .body p { margin: 4px 0; }
 pre { background: var(--bg); padding: 8px; overflow-x: auto; font-size: 12px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
 .count { color: #57606a; font-size: 13px; }
+details.check.s-blocked { border-left-color: var(--skip); border-left-style: dashed; } .s-blocked .state, .state.s-blocked { color: var(--skip); }
+.deps { font-size: 12px; font-weight: 600; color: var(--fail); white-space: nowrap; }
 table.totals { border-collapse: collapse; margin-top: 6px; font-size: 12px; }
 table.totals td, table.totals th { border: 1px solid var(--line); padding: 1px 8px; text-align: right; }
 table.totals th:first-child, table.totals td:first-child { text-align: left; }
