@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { ruling } from './authority.js';
 
 /**
  * The run context is the body, losslessly (service.md §4.3 "the whole body is passed to the automation as
@@ -7,7 +8,7 @@ import type { Catalogue } from './types.js';
  * they decode to.
  */
 const fidelity = (level: 'MUST' | 'SHOULD', text: string) =>
-  ({ section: '4.3', ruling: 19, level, text, group: 'context-fidelity', needs: ['webhooks.hmac', 'hooks.runs'] }) as const;
+  ({ section: '4.3', ruling: 19, level, text, group: 'context-fidelity', needs: ['webhooks.hmac', 'hooks.runs'], authority: ruling(28) }) as const;
 
 export const contextFidelityRequirements = {
   'RUN-X01': fidelity('MUST', 'Integers beyond 2^53 (`9007199254740993`, a 30-digit integer, their negatives) reach the context with every digit.'),
