@@ -12,6 +12,7 @@ import { packageRoot } from '../package.js';
 import { DEFAULT_CONCURRENCY } from '../defaults.js';
 import type { CheckState } from '../engine/types.js';
 import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
+import { parentsOf } from '../requirements/controls.js';
 import { listFaults } from '../faults/index.js';
 import type { FaultDefinition } from '../faults/types.js';
 import { runInPool } from './runner/pool.js';
@@ -116,9 +117,37 @@ export interface VerifyOptions {
   onRun?: (run: FinishedRun) => void;
 }
 
-function note(result: { id: string; state: CheckState; failure?: { message: string }; harnessError?: { message: string }; reason?: string }): CheckNote {
-  const message = result.failure?.message ?? result.harnessError?.message ?? result.reason ?? '';
+function note(result: { id: string; state: CheckState; failure?: { message: string }; harnessError?: { message: string }; reason?: string; blockedBy?: { control: string; ownRequest?: boolean } }): CheckNote {
+  const blocked = result.blockedBy ? (result.blockedBy.ownRequest ? 'its own control request was not accepted' : `its positive control ${result.blockedBy.control} did not pass`) : undefined;
+  const message = result.failure?.message ?? result.harnessError?.message ?? blocked ?? result.reason ?? '';
   return { id: result.id, state: result.state, message: message.length > 300 ? `${message.slice(0, 300)}…` : message };
+}
+
+type ReportResult = RunReport['results'][number];
+
+/**
+ * A blocked check follows from a declared one when its control (or, looking further up, the control's
+ * prerequisites) is in the fault's `breaks` or `explains` and did not pass: the fault broke the control, and
+ * the refusal check could prove nothing (ruling 30). Such a check needs no explanation of its own; it is
+ * never a catch either (see `caughtBreaks`).
+ */
+function followsFromDeclared(result: ReportResult, results: ReadonlyMap<string, ReportResult>, declared: ReadonlySet<string>): boolean {
+  if (result.state !== 'blocked') return false;
+  const start = result.blockedBy && !result.blockedBy.ownRequest ? [result.blockedBy.control] : parentsOf(result.id);
+  const seen = new Set<string>([result.id]);
+  for (let frontier: string[] = start; frontier.length > 0; ) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const parent = results.get(id);
+      if (parent?.state === 'passed' || parent?.state === 'skipped') continue;
+      if (parent && declared.has(id)) return true;
+      next.push(...parentsOf(id));
+    }
+    frontier = next;
+  }
+  return false;
 }
 
 export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutcome {
@@ -137,6 +166,7 @@ export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutco
   const results = new Map(run.report.results.map((result) => [result.id, result]));
   const explained = new Set(Object.keys(fault.explains ?? {}));
   const declared = new Set<string>(fault.breaks);
+  // Caught means FAILED: a declared check that is only blocked (its control failed) caught nothing.
   const caughtBreaks = fault.breaks.filter((id) => results.get(id)?.state === 'failed');
   const missing = fault.breaks
     .filter((id) => results.get(id)?.state !== 'failed')
@@ -144,7 +174,10 @@ export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutco
       const result = results.get(id);
       return result ? note(result) : { id, state: 'skipped' as CheckState, message: 'not in the run' };
     });
-  const unexplained = run.report.results.filter((r) => r.state !== 'passed' && !declared.has(r.id) && !explained.has(r.id)).map(note);
+  const declaredOrExplained = new Set<string>([...declared, ...explained]);
+  const unexplained = run.report.results
+    .filter((r) => r.state !== 'passed' && !declared.has(r.id) && !explained.has(r.id) && !followsFromDeclared(r, results, declaredOrExplained))
+    .map(note);
   const stale = [...explained].filter((id) => results.get(id)?.state === 'passed') as RequirementId[];
   const explainedFailures = run.report.results.filter((r) => r.state !== 'passed' && !declared.has(r.id) && explained.has(r.id)).length;
   const caught = missing.length === 0;
