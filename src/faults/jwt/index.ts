@@ -34,6 +34,7 @@ export * from './jwt-key-chosen-by-alg.js';
 export * from './jwt-kid-ignored.js';
 export * from './jwt-kid-path-read.js';
 export * from './jwt-nbf-ignored.js';
+export * from './jwt-numeric-date-presence-only.js';
 export * from './jwt-numeric-date-strings.js';
 export * from './jwt-rs256-unsupported.js';
 export * from './jwt-signature-trailing-bytes.js';

@@ -7,5 +7,7 @@ export * from './runner-context-ascii-only.js';
 export * from './runner-context-js-numbers.js';
 export * from './runner-context-latin1.js';
 export * from './runner-context-nul-stripped.js';
+export * from './runner-context-six-digits.js';
+export * from './runner-context-utf8mb3.js';
 export * from './runner-runs-twice.js';
 export * from './trigger-toggle-ignored.js';

@@ -1,14 +1,11 @@
-import type { Runner } from '../../reference/types.js';
 import { defineFault } from '../support/define.js';
+import { contextRunner } from '../support/context.js';
 
 export const runnerContextJsNumbers = defineFault({
   name: 'runner-context-js-numbers',
   area: 'automations',
   description: 'Hands the automation the parsed body re-serialised (JSON.parse, then JSON.stringify): integers beyond 2^53 and long decimals lose digits, -0 becomes 0, 1e400 becomes null.',
-  breaks: ['RUN-X01', 'RUN-X02', 'RUN-X03', 'RUN-X04'],
-  ports: (deps) => {
-    const inner = deps.runner;
-    const runner: Runner = { run: (run) => inner.run({ ...run, contextJson: undefined }), list: (listenerId) => inner.list(listenerId) };
-    return { runner };
-  },
+  breaks: ['RUN-X01', 'RUN-X02'],
+  // The parsed value without the body's text: the runs hook writes it with JSON.stringify.
+  ports: contextRunner((context) => context),
 });
