@@ -67,17 +67,21 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
   const tokens = new TokenManager(profile, transport, recorder, now);
   const api = new ApiCalls(profile, transport, tokens, recorder, options.tokenMethod ?? 'secret');
   const seed = options.seed ?? randomSeed();
-  let webhookCount = 0;
+  /** Default bodies built so far in each scope: the n-th body of a scope is the same for one seed. */
+  const bodiesByScope = new Map<string, number>();
 
   const send = async (listenerId: string, auth: WebhookAuth, webhookOptions: WebhookOptions = {}) => {
-    webhookCount += 1;
+    // Numbered when the call is made, before any await: a check's calls keep their order whatever else runs.
+    const scope = options.scope?.() ?? '';
+    const number = (bodiesByScope.get(scope) ?? 0) + 1;
+    bodiesByScope.set(scope, number);
     const built = await buildWebhook(listenerId, auth, webhookOptions, {
       baseUrl: profile.baseUrl,
       webhookBaseUrl: profile.webhookBaseUrl,
       // The clock is read only when something is built from it (a hook call shows in the exchanges).
       now: webhookOptions.timestamp === undefined || 'jwtKeys' in auth ? await now() : Date.now() / 1000,
       seed,
-      scope: `webhook/${webhookCount}`,
+      scope: `${scope}/webhook/${number}`,
     });
     for (const secret of built.secrets) recorder.addSecret(secret);
     // A credential sent again in a repeated header line is as secret as the first line's.

@@ -8,7 +8,8 @@ import { Agent, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HarnessError } from '../errors.js';
 import type { InternalRecorder } from './recorder.js';
-import { MAX_RETRY_AFTER_MS, requestedRetryAfterMs, sleep, type Pacer } from './rate-limit.js';
+import { DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
+import { requestedRetryAfterMs, sleep, type Pacer } from './rate-limit.js';
 import { responseTooLarge, toTransportError } from './transport-errors.js';
 import type { HttpResponse, RecordedExchange, RequestOutcome } from './types.js';
 
@@ -23,7 +24,7 @@ export interface TransportOptions {
   recorder: InternalRecorder;
   /** Retries after a 429 (each waits for its Retry-After). Default 3. */
   max429Retries?: number;
-  /** Longest Retry-After honoured; default MAX_RETRY_AFTER_MS. */
+  /** Longest Retry-After honoured; default DEFAULT_RETRY_AFTER_CAP_MS (the same as `run`'s). */
   retryAfterCapMs?: number;
   onOutcome?: (outcome: RequestOutcome) => void;
 }
@@ -250,7 +251,7 @@ export function createTransport(options: TransportOptions): Transport {
   const ctx: AttemptContext = { options, agent, inFlight };
   let closing = false;
 
-  const retryAfterCap = options.retryAfterCapMs ?? MAX_RETRY_AFTER_MS;
+  const retryAfterCap = options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS;
 
   /**
    * After a 429: how long to wait before the next attempt, or a RATE_LIMITED error when the target asks for

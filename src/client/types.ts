@@ -6,6 +6,9 @@
 import type { HarnessErrorCode } from '../errors.js';
 import type { SignatureTamper } from '../crypto/jws-tamper.js';
 import type { CredentialKey, JwtAlg, ResolvedProfile, SigningJwk } from '../profile/types.js';
+import type { ClientSettings } from './settings.js';
+
+export type { ClientSettings };
 
 /** One request and its answer (or transport error), secrets already redacted. */
 export interface RecordedExchange {
@@ -77,30 +80,18 @@ export interface RawRequest {
   maxResponseBytes?: number;
 }
 
-export interface ClientOptions {
-  /** Per-request timeout; default 10 000 ms. */
-  timeoutMs?: number;
-  /** Connect timeout; default 5 000 ms. */
-  connectTimeoutMs?: number;
-  /** Responses larger than this fail with RESPONSE_TOO_LARGE; default 1 MiB. */
-  maxResponseBytes?: number;
-  /** Requests per second across this client (token bucket); honours 429 Retry-After. Default: no limit. */
-  rateLimit?: number;
-  /** Body bytes kept per exchange; default 4096. */
-  recordBodyBytes?: number;
+/** What createTargetClient takes: the run's settings, and what only code can give (recorder, callbacks). */
+export interface ClientOptions extends ClientSettings {
   /** Must come from `createRecorder()` (it redacts before storing); default a fresh one. */
   recorder?: ExchangeRecorder;
-  /** Grant method of the default token that API calls use; default `secret`. */
-  tokenMethod?: 'secret' | 'assertion';
   /** Seed of the default webhook bodies (seededFaker); default random. */
   seed?: string;
-  /** Retries after a 429 before the 429 is returned; default 3. */
-  max429Retries?: number;
   /**
-   * Longest Retry-After a 429 may impose (default 30 000 ms). A target asking for more, or for more than the
-   * request's timeout has left, fails the request with RATE_LIMITED instead of holding it.
+   * The scope of the values generated for the request being built, read when it is built (the suites give
+   * the running check's ID): default bodies are numbered within their scope, so a check sends the same
+   * bodies for one seed however many other checks run beside it. Default: one scope for the client.
    */
-  retryAfterCapMs?: number;
+  scope?: () => string;
   /** Told after every attempt: `ok` for any HTTP answer but 429, else the failure's code (the run's give-up counter). */
   onRequestOutcome?: (outcome: RequestOutcome) => void;
 }

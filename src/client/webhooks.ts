@@ -42,6 +42,13 @@ export function listenerPath(listenerId: string): string {
   return `/api/v1/webhooks/incoming/${encodeURIComponent(listenerId)}`;
 }
 
+/**
+ * The instant default bodies' `occurredAt` is drawn before: fixed, so one seed gives one body on any day (the
+ * body is the automation's payload, which the service never reads a time from; the request's freshness is
+ * its Webhook-Timestamp header).
+ */
+const BODY_REFERENCE_DATE = Date.UTC(2025, 0, 1);
+
 /** A small event-shaped JSON object, as an automation trigger would receive. */
 export function defaultWebhookBody(seed: string, scope: string): Record<string, unknown> {
   const faker = seededFaker(seed, scope);
@@ -50,7 +57,7 @@ export function defaultWebhookBody(seed: string, scope: string): Record<string, 
     user: { id: faker.string.alphanumeric(12), email: faker.internet.email(), name: faker.person.fullName() },
     app: { id: faker.string.alphanumeric(12), name: faker.company.name() },
     reason: faker.lorem.sentence(),
-    occurredAt: faker.date.recent().toISOString(),
+    occurredAt: faker.date.recent({ refDate: BODY_REFERENCE_DATE }).toISOString(),
   };
 }
 

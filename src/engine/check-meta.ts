@@ -3,6 +3,7 @@
  * vitest's task meta. Everything here is already redacted by the client's recorder.
  */
 import type { JwksControl } from '../client/jwks-control.js';
+import type { ClientSettings } from '../client/settings.js';
 import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import type { Level } from '../requirements/types.js';
@@ -43,8 +44,8 @@ export interface RunContext {
   /** Unique per run: a worker thread serves run after run, and its per-run state (the client) follows this. */
   runId: string;
   profile: ResolvedProfile;
-  /** Options the suites' client is built with. */
-  client: { timeoutMs: number; rateLimit?: number; retryAfterCapMs?: number };
+  /** The run's client settings, as the option values gave them: the suites' client is built with them whole. */
+  client: ClientSettings;
   /** The run channel's name (run-channel.ts): secrets and request outcomes go to the engine through it. */
   channel?: string;
   /** Seed of every generated value; per-check fakers derive from it and the requirement ID. */

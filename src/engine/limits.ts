@@ -7,8 +7,7 @@
 export const CHECK_TIMEOUT_FACTOR = 12;
 /** Requests in a row that timed out, could not connect or were rate-limited before the run gives up. */
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 5;
-/** Longest Retry-After the run honours by default. */
-export const DEFAULT_RETRY_AFTER_CAP_MS = 10_000;
+export { DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
 
 const BASE_MS = 30_000;
 const PER_CHECK_MS = 500;

@@ -4,7 +4,6 @@
  */
 import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
-import type { ResolvedProfile } from '../profile/types.js';
 import type { Level } from '../requirements/types.js';
 
 export type CheckState = 'passed' | 'failed' | 'skipped' | 'errored';
@@ -167,40 +166,4 @@ export interface EngineReporter {
   onGroupEnd?(event: GroupEndEvent): Awaitable<void>;
   onHeartbeat?(event: HeartbeatEvent): Awaitable<void>;
   onRunEnd?(summary: RunSummary): Awaitable<void>;
-}
-
-export interface RunOptions {
-  profile: ResolvedProfile;
-  selection: SelectionInput;
-  /** Printed in the header; derived values repeat for the same seed. */
-  seed: string;
-  /** Per-request timeout, ms. */
-  timeoutMs: number;
-  /** Checks in flight at once in a concurrent suite group (one suite worker). */
-  concurrency: number;
-  /** Requests per second across the whole run. */
-  rateLimit?: number;
-  /** SHOULD failures fail the run. */
-  strict: boolean;
-  /** Expected-failure IDs (already loaded; see loadBaseline). */
-  baseline?: { source: string; ids: string[] };
-  reporters: EngineReporter[];
-  /** Shown in the header when the harness started the target itself. */
-  targetDescription?: string;
-  /** Interval of heartbeat events while a group runs long; default 15 s. */
-  heartbeatMs?: number;
-  /** Deadline of the whole run; default derived from the selection and the timeout (defaultMaxDurationMs). */
-  maxDurationMs?: number;
-  /** Requests in a row that time out, cannot connect or are rate-limited before the run gives up; 0 never. Default 5. */
-  maxConsecutiveFailures?: number;
-  /** Longest 429 Retry-After honoured; default 10 s. */
-  retryAfterCapMs?: number;
-  /** Aborting it stops the run (reports still written); a `RunAbort` reason is kept (the CLI's signals). */
-  interrupt?: AbortSignal;
-  /**
-   * Address the harness's JWKS servers listen on instead of their URL's host: for a container behind a
-   * mapped port, whose JWKS URL names host.docker.internal (not a name this machine can bind), the address
-   * that name stands for when it is this machine's, else `0.0.0.0` (containers/image-target.ts).
-   */
-  jwksListenHost?: string;
 }

@@ -57,11 +57,11 @@ function runChannel(run: RunContext, recorder: () => InternalRecorder | undefine
 }
 
 /**
- * The exchanges of the check whose code is running. Checks of a concurrent group share one client, so a
+ * The check whose code is running, and its exchanges. Checks of a concurrent group share one client, so a
  * position in its recorder no longer says which check sent what: each exchange goes to the check in whose
- * async context it was sent.
+ * async context it was sent, and the values the client generates are scoped by that check's ID.
  */
-const checkExchanges = new AsyncLocalStorage<RecordedExchange[]>();
+const runningCheck = new AsyncLocalStorage<{ id: string; exchanges: RecordedExchange[] }>();
 
 /** The client's recorder, also handing every exchange to the running check. */
 function attributing(inner: InternalRecorder): InternalRecorder {
@@ -69,7 +69,7 @@ function attributing(inner: InternalRecorder): InternalRecorder {
     ...inner,
     record(raw) {
       const exchange = inner.record(raw);
-      checkExchanges.getStore()?.push(exchange);
+      runningCheck.getStore()?.exchanges.push(exchange);
       return exchange;
     },
   };
@@ -95,10 +95,11 @@ export function suiteClient(): TargetClient {
       },
     }));
     const client = createTargetClient(run.profile, {
-      timeoutMs: run.client.timeoutMs,
-      rateLimit: run.client.rateLimit,
+      ...run.client,
       recorder,
-      ...(run.client.retryAfterCapMs === undefined ? {} : { retryAfterCapMs: run.client.retryAfterCapMs }),
+      // Default webhook bodies come from the run seed, numbered within the check that sends them.
+      seed: run.seed,
+      scope: () => runningCheck.getStore()?.id ?? '',
       ...(channel ? { onRequestOutcome: (outcome) => channel.post({ kind: 'outcome', outcome }) } : {}),
     });
     sharedClient = { runId: run.runId, client };
@@ -151,7 +152,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
     };
     checkBodyRunning(+1);
     try {
-      await checkExchanges.run(exchanges, () => body(ctx));
+      await runningCheck.run({ id, exchanges }, () => body(ctx));
     } catch (error) {
       if (isConformanceFailure(error)) {
         // Texts a check built from raw values (a header it compared) go through the same rules as exchanges.

@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('one suite thread for run after run', () => {
   test('two targets, each with a clock-moving check: one thread started, each run against its own target', async () => {
-    const session = await createSuiteSession({ checksInFlight: 8, timeoutMs: 10_000 });
+    const session = createSuiteSession({ checksInFlight: 8, timeoutMs: 10_000 });
     const before = suiteThreadsStarted();
     try {
       for (const seed of ['thread-a', 'thread-b']) {

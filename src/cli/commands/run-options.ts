@@ -4,6 +4,7 @@
  * describes the same table. parseRunArgs turns the parsed values into a checked plan.
  */
 import type { Options } from 'yargs';
+import type { ClientSettings } from '../../client/settings.js';
 import type { NetworkRequest } from '../../containers/index.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '../../defaults.js';
 import { splitPatterns } from '../../engine/selection.js';
@@ -34,7 +35,8 @@ export const RUN_OPTIONS = {
   },
   seed: {
     type: 'string',
-    describe: 'Seed of every generated value (event IDs, bodies, tenant data); printed in the header, random when absent. e.g. --seed 5eed1234',
+    describe:
+      'Seed of every generated value (bodies, tenant data, names), scoped by each check\'s ID: the same seed sends the same bodies at any --concurrency. Event IDs stay fresh on purpose (a target remembers them for 7 days and refuses a repeat as a replay). Printed in the header, random when absent. e.g. --seed 5eed1234',
   },
   timeout: {
     type: 'string',
@@ -169,14 +171,13 @@ export interface RunPlan {
   skip: string[];
   strict: boolean;
   seed?: string;
-  timeoutMs: number;
+  /** How the run's client talks to the target: handed whole to the engine, which hands it to the client. */
+  client: ClientSettings & { timeoutMs: number };
   /** The run's deadline when given; else the engine derives one from the selection. */
   maxDurationMs?: number;
   /** 0: never give up. */
   maxConsecutiveFailures: number;
-  retryAfterCapMs: number;
   concurrency: number;
-  rateLimit?: number;
   baselinePath?: string;
   reporters: ReporterName[];
   outDir: string;
@@ -259,12 +260,14 @@ export function parseRunArgs(args: RunArgs): RunPlan {
     skip: splitPatterns(args.skip),
     strict: args.strict,
     ...(seed === undefined ? {} : { seed }),
-    timeoutMs,
+    client: {
+      timeoutMs,
+      retryAfterCapMs: parseDurationValue(args.retryAfterCap ?? '10s', { flag: '--retry-after-cap', bare: 's', minMs: 0, maxMs: 3_600_000 }),
+      ...(args.rateLimit === undefined ? {} : { rateLimit: parseRateLimit(args.rateLimit) }),
+    },
     ...(args.maxDuration === undefined ? {} : { maxDurationMs: parseDurationValue(args.maxDuration, { flag: '--max-duration', bare: 's', minMs: 1000 }) }),
     maxConsecutiveFailures: parseInteger(args.maxConsecutiveFailures ?? 5, { flag: '--max-consecutive-failures', min: 0, max: 1_000_000 }),
-    retryAfterCapMs: parseDurationValue(args.retryAfterCap ?? '10s', { flag: '--retry-after-cap', bare: 's', minMs: 0, maxMs: 3_600_000 }),
     concurrency: positiveInteger(args.concurrency, '--concurrency'),
-    ...(args.rateLimit === undefined ? {} : { rateLimit: parseRateLimit(args.rateLimit) }),
     ...(args.baseline === undefined ? {} : { baselinePath: args.baseline }),
     reporters: reporters as ReporterName[],
     outDir: args.out,

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     process.on('message', onInit);
     send({ type: 'started' });
   });
-  const session = await createSuiteSession({ checksInFlight: init.checksInFlight, timeoutMs: init.timeoutMs });
+  const session = createSuiteSession({ checksInFlight: init.checksInFlight, timeoutMs: init.timeoutMs });
   let queue = Promise.resolve();
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'init') return;

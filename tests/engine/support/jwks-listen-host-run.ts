@@ -29,7 +29,7 @@ try {
     profile,
     selection: { only: ['WH-JWT-*'], skip: [] },
     seed: 'jwks-listen-host',
-    timeoutMs: 5_000,
+    client: { timeoutMs: 5_000 },
     concurrency: 1,
     strict: false,
     reporters: [],

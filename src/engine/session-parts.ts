@@ -1,0 +1,81 @@
+/** The engine session's small parts: the run's header, why it stopped, bounded waits, the heartbeat. */
+import { DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
+import { isHarnessError } from '../errors.js';
+import { TOOL_NAME, toolVersion } from '../package.js';
+import { CATALOGUE_VERSION } from '../requirements.js';
+import type { RunCollector } from './collector.js';
+import type { Emitter } from './emitter.js';
+import type { SessionRunOptions, SessionSettings } from './session.js';
+import type { RunAbort, RunHeader } from './types.js';
+
+const DEFAULT_HEARTBEAT_MS = 15_000;
+
+interface HeaderInput extends SessionRunOptions {
+  settings: SessionSettings;
+  maxDurationMs: number;
+  maxConsecutiveFailures: number;
+}
+
+/** The run's header before the preflight (capabilities and notes are filled in once it answered). */
+export function runHeader(input: HeaderInput, selectedIds: string[], startedAt: number): RunHeader {
+  const { client, concurrency } = input.settings;
+  return {
+    tool: { name: TOOL_NAME, version: toolVersion() },
+    catalogueVersion: CATALOGUE_VERSION,
+    profileName: input.profile.name,
+    target: input.profile.baseUrl,
+    ...(input.targetDescription ? { targetDescription: input.targetDescription } : {}),
+    seed: input.seed,
+    date: new Date(startedAt).toISOString(),
+    selection: { only: input.selection.only, skip: input.selection.skip, selected: selectedIds.length },
+    strict: input.strict,
+    settings: {
+      timeoutMs: client.timeoutMs,
+      concurrency,
+      ...(client.rateLimit === undefined ? {} : { rateLimit: client.rateLimit }),
+      maxDurationMs: input.maxDurationMs,
+      maxConsecutiveFailures: input.maxConsecutiveFailures,
+      // What the client applies when the setting is absent: the header says what the run did.
+      retryAfterCapMs: client.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
+    },
+    capabilities: { clock: false, runs: false },
+    notes: [],
+    selectedIds,
+  };
+}
+
+/** A harness error keeps its code, message and hint; anything else is a harness bug. */
+export function abortOf(error: unknown): RunAbort {
+  if (isHarnessError(error)) return { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  return { code: 'INTERNAL', message: `the run failed: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+/** Rejects as soon as the run is stopped (the guard's reason is then the run's). */
+export async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) throw new Error('stopped');
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Error('stopped'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  try {
+    return await Promise.race([promise, stopped]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Heartbeat events while a group runs long without a check finishing; returns the stop. */
+export function startHeartbeat(collector: RunCollector, emitter: Emitter, runStartedAt: number, intervalMs = DEFAULT_HEARTBEAT_MS): () => void {
+  const timer = setInterval(() => {
+    const now = Date.now();
+    if (now - collector.lastProgressAt < intervalMs) return;
+    const event = collector.heartbeat(now, runStartedAt);
+    if (event.running.length === 0) return;
+    collector.lastProgressAt = now;
+    emitter.emit('onHeartbeat', event);
+  }, Math.max(250, Math.floor(intervalMs / 2)));
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,191 @@
+/**
+ * The engine session: the one place that runs the suites against a target. A run is selection → run guard
+ * (deadline, give-up, interruption) → preflight (does the target answer, which hooks) → JWKS servers → one
+ * vitest run (phase 1, every check that leaves the clock alone, all groups at once with `concurrency` checks
+ * in flight; phase 2, the clock-moving checks one at a time) → verdict. Reporters see events throughout and
+ * the summary at the end, on every exit path: a target that does not answer, the deadline, giving up after
+ * consecutive failures, an interruption or a harness error all end with a summary whose `aborted` says why.
+ *
+ * `run` opens a session for one run (runConformance); the fault and variant runner opens one per worker
+ * process and runs target after target through it: vitest, its worker thread and the modules it imported
+ * are created once, which is most of the cost of a short run, and every run gets the same rate limit,
+ * Retry-After cap and run channel as `run` gives it.
+ */
+import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/index.js';
+import type { ClientSettings } from '../client/settings.js';
+import type { RunContext } from './check-meta.js';
+import { RunCollector } from './collector.js';
+import { Emitter } from './emitter.js';
+import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
+import { preflight } from './preflight.js';
+import { joinRunChannel, newRunChannelName } from './run-channel.js';
+import { RunGuard } from './run-guard.js';
+import { abortOf, runHeader, startHeartbeat, untilAborted } from './session-parts.js';
+import { resolveSelection } from './selection.js';
+import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
+import type { CheckResult, EngineReporter, RunSummary, SelectionInput } from './types.js';
+import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
+import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
+
+/** What a session keeps from run to run: one suite thread, so one bound on checks in flight and one client setting. */
+export interface SessionSettings {
+  /** Checks in flight at once, all groups together (one suite worker thread). */
+  concurrency: number;
+  /**
+   * How the suites' client talks to the target, untouched from the option values to createTargetClient; the
+   * engine reads only the timeout (preflight, a check's limit, the default deadline).
+   */
+  client: ClientSettings & { timeoutMs: number };
+}
+
+/** One run of a session: the target and everything that may change from one target to the next. */
+export interface SessionRunOptions {
+  profile: RunContext['profile'];
+  selection: SelectionInput;
+  /** Printed in the header; every generated value comes from it, scoped by the check's ID. */
+  seed: string;
+  /** SHOULD failures fail the run. */
+  strict: boolean;
+  /** Expected-failure IDs (already loaded; see loadBaseline). */
+  baseline?: { source: string; ids: string[] };
+  reporters: EngineReporter[];
+  /** Shown in the header when the harness started the target itself. */
+  targetDescription?: string;
+  /** Interval of heartbeat events while a group runs long; default 15 s. */
+  heartbeatMs?: number;
+  /** Deadline of the whole run; default derived from the selection and the timeout (defaultMaxDurationMs). */
+  maxDurationMs?: number;
+  /** Requests in a row that time out, cannot connect or are rate-limited before the run gives up; 0 never. Default 5. */
+  maxConsecutiveFailures?: number;
+  /** Aborting it stops the run (reports still written); a `RunAbort` reason is kept (the CLI's signals). */
+  interrupt?: AbortSignal;
+  /**
+   * Address the harness's JWKS servers listen on instead of their URL's host: for a container behind a
+   * mapped port, whose JWKS URL names host.docker.internal (not a name this machine can bind), the address
+   * that name stands for when it is this machine's, else `0.0.0.0` (containers/image-target.ts).
+   */
+  jwksListenHost?: string;
+}
+
+export interface EngineSession {
+  run(options: SessionRunOptions): Promise<RunSummary>;
+  /** Ends the suite thread and vitest; the session runs nothing after. */
+  close(): Promise<void>;
+}
+
+export function openEngineSession(settings: SessionSettings): EngineSession {
+  const suites = discoverSuites();
+  // vitest is created on the first run that has checks to run: a target that does not answer never needs it.
+  let runner: Promise<SuiteRunner> | undefined;
+  const suiteRunner = (): Promise<SuiteRunner> => {
+    runner ??= openSuiteRunner({
+      entry: suites.entry,
+      form: suites.form,
+      maxConcurrency: Math.max(1, Math.floor(settings.concurrency)),
+      testTimeoutMs: settings.client.timeoutMs * CHECK_TIMEOUT_FACTOR,
+    });
+    return runner;
+  };
+  return {
+    run: (options) => sessionRun(settings, suites, suiteRunner, options),
+    async close() {
+      const opened = runner;
+      runner = undefined;
+      if (opened) await (await opened).close();
+    },
+  };
+}
+
+async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRunner: () => Promise<SuiteRunner>, options: SessionRunOptions): Promise<RunSummary> {
+  const startedAt = Date.now();
+  const { requirements } = resolveSelection(options.selection);
+  const timeoutMs = settings.client.timeoutMs;
+  const maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, timeoutMs);
+  const maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
+  const guard = new RunGuard(maxConsecutiveFailures);
+  guard.follow(options.interrupt);
+  guard.startDeadline(maxDurationMs);
+  runSecrets().addAll(profileSecrets(options.profile));
+  const channelName = newRunChannelName();
+  // Workers announce the tokens they obtain (redacted everywhere at once) and each request's fate.
+  const channel = joinRunChannel(channelName, (message) => {
+    if (message.kind === 'secret') runSecrets().add(message.value);
+    else guard.outcome(message.outcome);
+  });
+
+  let header = runHeader({ ...options, settings, maxDurationMs, maxConsecutiveFailures }, requirements.map((req) => req.id), startedAt);
+  const emitter = new Emitter(options.reporters);
+  const results = new Map<string, CheckResult>();
+  const outsideErrors: RunSummary['harnessErrors'] = [];
+  const collector = new RunCollector(requirements, results, emitter, new Set(suites.byGroup.keys()));
+  collector.onResult = (result) => guard.checkOutcome(result.state, result.harnessError);
+  // At once, not after the run closes: vitest ends the cancelled checks first, and a check it never
+  // reported must read "not finished", not "not implemented".
+  guard.signal.addEventListener('abort', () => {
+    if (guard.reason) collector.abort(guard.reason);
+  }, { once: true });
+
+  let runStarted = false;
+  try {
+    // The deadline and signals hold from here: a preflight against a hung target is bounded too.
+    const { capabilities, notes } = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
+    header = { ...header, capabilities, notes };
+    emitter.emit('onRunStart', header);
+    runStarted = true;
+    const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
+    try {
+      const toLoad = suitesToLoad(suites, collector);
+      if (toLoad.length > 0 && !guard.signal.aborted) {
+        const runner = await suiteRunner();
+        const context: RunContext = {
+          runId: channelName,
+          profile: options.profile,
+          // The rate limit is for the whole run, and the run's one suite worker has one client that carries it.
+          client: settings.client,
+          channel: channelName,
+          seed: options.seed,
+          capabilities,
+          ...(jwks.control ? { jwksControl: jwks.control } : {}),
+        };
+        const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs);
+        try {
+          const { unhandled } = await runner.run({ ids: collector.ids(), suites: toLoad, context, signal: guard.signal }, collector);
+          if (!guard.signal.aborted) for (const message of unhandled) outsideErrors.push({ code: 'INTERNAL', message });
+        } finally {
+          stopHeartbeat();
+        }
+      }
+      if (guard.reason) collector.abort(guard.reason);
+      collector.finishAll();
+    } finally {
+      await jwks.close();
+    }
+  } catch (error) {
+    // The target did not answer, a JWKS port was taken, a bug: the run still ends with reports saying why.
+    guard.abort(abortOf(error));
+  } finally {
+    guard.stopDeadline();
+    channel.close();
+  }
+  if (!runStarted) emitter.emit('onRunStart', header);
+  const aborted = guard.reason;
+  if (aborted) collector.abort(aborted);
+
+  const ordered = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
+  const baseline = options.baseline ? applyBaseline(ordered, options.baseline) : undefined;
+  const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);
+  const summary: RunSummary = {
+    header,
+    results: ordered,
+    totals: computeTotals(ordered),
+    verdict: aborted ? { status: 'error', exitCode: 2, reason: `the run stopped before it finished: ${aborted.message}` } : verdict,
+    warnings: shouldWarnings(ordered, options.strict),
+    ...(baseline ? { baseline } : {}),
+    durationMs: Date.now() - startedAt,
+    harnessErrors: outsideErrors,
+    ...(aborted ? { aborted } : {}),
+  };
+  emitter.emit('onRunEnd', summary);
+  await emitter.flush();
+  return summary;
+}
