@@ -6,6 +6,7 @@
  */
 import type { HttpResponse, TargetClient, TestHooks } from '../src/client/types.js';
 import { generateHmacSecret } from '../src/crypto/hmac.js';
+import type { RequirementId } from '../src/requirements.js';
 import { HarnessError } from '../src/errors.js';
 import { check } from './support/check.js';
 import { group } from './support/group.js';
@@ -144,7 +145,7 @@ group.concurrent('§6 Idempotency', () => {
   });
 
   // Ruling 26: a form of the UUID the service reads is the same event; a form it refuses gets 400.
-  const sameEvent = (id: 'IDEM-11' | 'IDEM-13', forms: ReadonlyArray<[string, (eventId: string) => string]>): void => {
+  const sameEvent = (id: RequirementId, forms: ReadonlyArray<[string, (eventId: string) => string]>): void => {
     check(id, async ({ client, faker }) => {
       const eventId = freshEventId();
       const body = JSON.stringify(sampleBody(faker));

@@ -54,7 +54,7 @@ const FORWARDING: ReadonlyArray<[RequirementId, ForwardingHeader]> = [
   ['WH-X24', 'X-Real-IP'],
 ];
 
-group('§4.3 Inbound webhook: attacks on the common checks', () => {
+group.concurrent('§4.3 Inbound webhook: attacks on the common checks', () => {
   check('WH-X01', async ({ client, profile }) => {
     const limit = profile.limits.webhookBodyBytes;
     const body = multiByteBody(limit + 1);
