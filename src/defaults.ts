@@ -12,6 +12,10 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Longest 429 Retry-After a request waits for when `--retry-after-cap` is not given (ms): the CLI, the engine and library clients alike. */
 export const DEFAULT_RETRY_AFTER_CAP_MS = 10_000;
 
+
+/** Requests in a row that timed out, could not connect or were rate-limited before a run gives up. */
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 5;
+
 /** The Client Secret's service-domain segment `serve` writes: the one the official SDKs check. */
 export const DEFAULT_SECRET_DOMAIN = 'conductorone.com';
 

@@ -137,3 +137,11 @@ export function isConformanceFailure(value: unknown): value is ConformanceFailur
 
 /** Process exit codes of every command. */
 export const EXIT = { CONFORMANT: 0, NOT_CONFORMANT: 1, HARNESS: 2 } as const;
+
+/** The signals that stop a run: SIGINT (Ctrl-C) and SIGTERM (a CI job's timeout, `docker stop`). */
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** 128 + the signal's number, as a shell reports a process the signal ended: 130 and 143. */
+export function signalExitCode(signal: StopSignal): 130 | 143 {
+  return signal === 'SIGINT' ? 130 : 143;
+}

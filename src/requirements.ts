@@ -6,6 +6,7 @@
 import type { Level, Need, RequirementSpec } from './requirements/types.js';
 import { credentialsRequirements } from './requirements/credentials.js';
 import { tokensRequirements } from './requirements/tokens.js';
+import { tokenResponseRequirements } from './requirements/token-responses.js';
 import { apiAuthRequirements } from './requirements/api-auth.js';
 import { ownersRequirements } from './requirements/owners.js';
 import { paginationRequirements } from './requirements/pagination.js';
@@ -23,11 +24,13 @@ import { apiAttackRequirements } from './requirements/api-attacks.js';
 import { webhookJwtAttackRequirements } from './requirements/webhook-jwt-attacks.js';
 import { tokenAttackRequirements } from './requirements/token-attacks.js';
 
-export type { Level, Need, RequirementSpec } from './requirements/types.js';
+export type { Authority, Level, Need, RequirementSpec } from './requirements/types.js';
+export { describeAuthority } from './requirements/authority.js';
 
 const areas = {
   ...credentialsRequirements,
   ...tokensRequirements,
+  ...tokenResponseRequirements,
   ...apiAuthRequirements,
   ...ownersRequirements,
   ...paginationRequirements,

@@ -1,6 +1,7 @@
 /**
- * One grammar for the numeric values of every command: durations (`250ms`, `10s`, `2m`, `1h30m`), rates
- * (`500`, `500/s`), sizes (`512`, `64kb`, `5mb`) and lists (`a,b` or repeated). Each parser checks the
+ * One grammar for the values of every command: durations (`250ms`, `10s`, `2m`, `1h30m`; a unit is
+ * required), booleans (true/false, 1/0, yes/no, on/off), rates (`500`, `500/s`), sizes (`512`, `64kb`,
+ * `5mb`) and lists (`a,b` or repeated). Each parser checks the
  * value's real range (a timer cannot wait more than 2^31-1 ms: Node fires it after 1 ms instead) and throws
  * a HarnessError naming the flag, so a typo never starts a run with a nonsense setting.
  */
@@ -17,11 +18,11 @@ export interface ValueOptions {
 }
 
 export interface DurationOptions extends ValueOptions {
-  /** What a bare number means: `ms` (run --timeout) or `s` (load, k6's convention). */
-  bare: 'ms' | 's';
-  /** Inclusive bounds in ms; default (0, MAX_TIMER_MS]. `min` 0 allows zero. */
+  /** Inclusive bounds in ms; default (0, MAX_TIMER_MS]. */
   minMs?: number;
   maxMs?: number;
+  /** A literal `0` (or `0s`) is accepted and returned as 0: for flags where zero means "off". */
+  zeroMeansOff?: boolean;
 }
 
 const DURATION_PART = /(\d+(?:\.\d+)?)\s*(ms|s|m|h)/gi;
@@ -31,30 +32,52 @@ function bad(options: ValueOptions, message: string, hint?: string): HarnessErro
   return new HarnessError(options.code ?? 'USAGE', message, { field: options.flag, ...(hint ? { hint } : {}) });
 }
 
+/** The rule every command's --help states for a duration. */
+export const DURATION_RULE = 'a duration needs a unit: 500ms, 30s, 2m, 1h30m';
 
-/** Milliseconds of a duration such as `90000`, `90s`, `1m30s` or `250ms`. */
+/**
+ * Milliseconds of a duration such as `90s`, `1m30s` or `250ms`. A unit is required in every command: a
+ * bare `30` once meant 30 ms to `run` and 30 s to `load`, so it is refused with a suggestion instead of
+ * being guessed. A bare `0` is accepted where zero means "off" (`zeroMeansOff`).
+ */
 export function parseDuration(value: string | number, options: DurationOptions): number {
   const text = String(value).trim();
-  let ms: number;
   if (/^\d+(\.\d+)?$/.test(text)) {
-    ms = Number(text) * (options.bare === 'ms' ? 1 : 1000);
-  } else {
-    ms = 0;
-    let consumed = '';
-    for (const match of text.matchAll(DURATION_PART)) {
-      ms += Number(match[1]) * DURATION_SCALE[match[2]!.toLowerCase()]!;
-      consumed += match[0];
-    }
-    if (consumed === '' || consumed.replace(/\s+/g, '') !== text.replace(/\s+/g, '')) {
-      const bareText = options.bare === 'ms' ? 'a bare number is milliseconds' : 'a bare number is seconds';
-      throw bad(options, `"${text}" is not a duration: ${options.flag} must be a duration such as 250ms, 10s, 2m or 1h30m (${bareText})`);
-    }
+    if (Number(text) === 0 && options.zeroMeansOff) return 0;
+    if (Number(text) === 0) throw bad(options, `${options.flag} must be more than zero; got "${text}"`);
+    throw bad(options, `${options.flag} ${text}: add a unit, e.g. ${text}s or ${text}ms`, DURATION_RULE);
+  }
+  let ms = 0;
+  let consumed = '';
+  for (const match of text.matchAll(DURATION_PART)) {
+    ms += Number(match[1]) * DURATION_SCALE[match[2]!.toLowerCase()]!;
+    consumed += match[0];
+  }
+  if (consumed === '' || consumed.replace(/\s+/g, '') !== text.replace(/\s+/g, '')) {
+    throw bad(options, `"${text}" is not a duration: ${options.flag} must be a duration such as 250ms, 10s, 2m or 1h30m`, DURATION_RULE);
   }
   const maxMs = options.maxMs ?? MAX_TIMER_MS;
-  if (!Number.isFinite(ms) || ms < 0 || (ms === 0 && options.minMs !== 0)) throw bad(options, `${options.flag} must be more than zero; got "${text}"`);
+  if (!Number.isFinite(ms) || ms < 0 || (ms === 0 && !options.zeroMeansOff)) throw bad(options, `${options.flag} must be more than zero; got "${text}"`);
+  if (ms === 0) return 0;
   if (options.minMs !== undefined && ms < options.minMs) throw bad(options, `${options.flag} must be at least ${formatDuration(options.minMs)}; got "${text}"`);
   if (ms > maxMs) throw bad(options, `${options.flag} must be at most ${formatDuration(maxMs)}; got "${text}"`);
   return Math.round(ms);
+}
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+
+/** The words a boolean takes, in flags, ACCESS_CONFORMANCE_* variables and Action inputs alike. */
+export const BOOLEAN_RULE = 'true/false, 1/0, yes/no or on/off';
+
+/** `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off` (any case); anything else is a usage error naming `flag`. */
+export function parseBoolean(value: string | boolean | number, options: ValueOptions): boolean {
+  if (typeof value === 'boolean') return value;
+  const word = String(value).trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  const shown = /^[\x20-\x7e]{0,40}$/.test(String(value)) ? `"${String(value)}"` : '(not shown)';
+  throw bad(options, `${options.flag} takes ${BOOLEAN_RULE}; got ${shown}`);
 }
 
 export interface RateOptions extends ValueOptions {

@@ -3,7 +3,8 @@
  * line, and the run's exit code turned into the step's outputs. Pure functions: src/action/run.ts does the
  * spawning and the writing.
  */
-import { EXIT, HarnessError } from '../errors.js';
+import { EXIT } from '../errors.js';
+import { parseBoolean } from '../values.js';
 
 export interface ActionInputs {
   profile: string;
@@ -17,13 +18,10 @@ function input(env: NodeJS.ProcessEnv, name: string): string {
   return (env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] ?? '').trim();
 }
 
-/** `true`/`false` as GitHub's YAML booleans are passed (any case); anything else is a usage error. */
+/** The CLI's boolean grammar (true/false, 1/0, yes/no, on/off, any case); empty is the default; anything else names the input. */
 function booleanInput(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const value = input(env, name).toLowerCase();
-  if (value === '') return fallback;
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new HarnessError('USAGE', `input ${name} is "${value}", not true or false`, { field: name });
+  const value = input(env, name);
+  return value === '' ? fallback : parseBoolean(value, { flag: `input ${name}` });
 }
 
 /**

@@ -5,24 +5,25 @@
  * only when the command line names it (or when ACCESS_CONFORMANCE_* variables must be matched against
  * every command's flags).
  */
-import type { CliCommand } from './command.js';
+import type { AnyCommand, CliCommand } from './command.js';
+import type { OptionTable } from './option-grammar.js';
 
 /** A command the table lists before importing it. */
 export interface LazyCommand {
   /** yargs command string, e.g. `diff <a> <b>`: the same as the module's (tests/cli/command-table.test.ts). */
   command: string;
   describe: string;
-  load: () => Promise<CliCommand<never>>;
+  load: () => Promise<AnyCommand>;
 }
 
 /** A table entry: imported on demand, or already imported (a command with light imports). */
-export type CommandEntry = LazyCommand | CliCommand<never>;
+export type CommandEntry = LazyCommand | AnyCommand;
 
-export function lazyCommand<A>(command: string, describe: string, load: () => Promise<CliCommand<A>>): LazyCommand {
-  return { command, describe, load: load as unknown as () => Promise<CliCommand<never>> };
+export function lazyCommand<T extends OptionTable>(command: string, describe: string, load: () => Promise<CliCommand<T>>): LazyCommand {
+  return { command, describe, load };
 }
 
-export function isLoaded(entry: CommandEntry): entry is CliCommand<never> {
+export function isLoaded(entry: CommandEntry): entry is AnyCommand {
   return 'run' in entry;
 }
 

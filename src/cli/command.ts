@@ -1,19 +1,42 @@
 /**
- * A CLI command: its yargs declaration and a `run` that returns the exit code. Commands never call
- * process.exit; main() maps errors to codes (HarnessError → 2 with its message, never a stack trace).
+ * A CLI command: its option table (option-grammar.ts), what else yargs needs (positionals, examples,
+ * epilogue), and a `run` that receives the table's typed values and returns the exit code. Commands never
+ * call process.exit; main() maps errors to codes (HarnessError → 2 with its message, never a stack trace).
  */
 import type { Argv } from 'yargs';
+import { GRAMMAR_NOTE, parseOptions, yargsOptions, type OptionTable, type OptionValues } from './option-grammar.js';
 
-export interface CliCommand<A = Record<string, unknown>> {
+export interface CliCommand<T extends OptionTable = OptionTable> {
   /** yargs command string, e.g. `run` or `diff <a> <b>`. */
   command: string;
   describe: string;
-  builder: (yargs: Argv) => Argv<A>;
-  /** Returns the exit code (0, 1 or 2). */
-  run: (args: A) => Promise<number>;
+  /** Every flag of the command, one row each. */
+  options: T;
+  /** Positionals and examples; the epilogue is `epilogue` below. */
+  builder?: (yargs: Argv) => Argv;
+  /** Printed under the options in --help, before the value grammar. */
+  epilogue?: string;
+  /** Returns the exit code (0, 1 or 2; 130/143 when a signal stopped it). `args` holds the positionals. */
+  run: (options: OptionValues<T>, args: Readonly<Record<string, unknown>>) => Promise<number>;
 }
 
-/** Helps TypeScript infer A from the builder. */
-export function defineCommand<A>(command: CliCommand<A>): CliCommand<A> {
+/** A command of any table, as the command table holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command's run takes its own table's values
+export type AnyCommand = CliCommand<any>;
+
+/** Helps TypeScript infer the table's type for `run`. */
+export function defineCommand<T extends OptionTable>(command: CliCommand<T>): CliCommand<T> {
   return command;
+}
+
+/** The command's yargs declaration: its table's options, its builder, its epilogue and the value grammar. */
+export function declareCommand(yargs: Argv, command: AnyCommand): Argv {
+  const withOptions = yargs.options(yargsOptions(command.options));
+  const built = command.builder ? command.builder(withOptions) : withOptions;
+  return built.epilogue([command.epilogue, GRAMMAR_NOTE].filter((text) => text !== undefined).join('\n\n'));
+}
+
+/** Parses yargs' arguments with the command's table and runs it. */
+export function invokeCommand(command: AnyCommand, args: Readonly<Record<string, unknown>>): Promise<number> {
+  return command.run(parseOptions(command.options, args), args);
 }

@@ -7,6 +7,8 @@ import yargs from 'yargs';
 import { DEBUG_ENABLED } from '../debug.js';
 import { EXIT, HarnessError, isHarnessError } from '../errors.js';
 import { isLoaded, lazyCommand, resolveCommands, type CommandEntry } from './command-table.js';
+import { commandFlags, normalizeBooleans, selectedCommand, withSuggestions } from './argv.js';
+import { declareCommand, invokeCommand } from './command.js';
 import { ENV_PREFIX, envArgs } from './env-args.js';
 
 // The command table: order is the order of --help. Each module is imported only when its command runs
@@ -29,7 +31,7 @@ export const COMMANDS: ReadonlyArray<CommandEntry> = [
   ),
   lazyCommand(
     'list',
-    'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs)',
+    'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities)',
     async () => (await import('./commands/list.js')).listCommand,
   ),
   lazyCommand(
@@ -48,15 +50,28 @@ export const COMMANDS: ReadonlyArray<CommandEntry> = [
 class UsageStop extends Error {}
 
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await parseAndRun(argv);
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+async function parseAndRun(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.CONFORMANT;
   let usageError: string | undefined;
   const withEnv = Object.keys(process.env).some((name) => name.startsWith(ENV_PREFIX));
   const commands = await resolveCommands(COMMANDS, argv, withEnv);
-  const fromEnv = envArgs(argv, commands.filter(isLoaded));
+  const loaded = commands.filter(isLoaded);
+  const fromEnv = envArgs(argv, loaded);
   for (const variable of fromEnv.unknown) {
     process.stderr.write(`note: ${variable} is not an option of any command; ignored\n`);
   }
-  const cli = yargs([...argv, ...fromEnv.args])
+  const selected = selectedCommand(argv, loaded);
+  const flags = selected ? commandFlags(selected) : { names: new Set<string>(), booleans: new Set<string>() };
+  // `--strict=maybe` must be an error, not yargs' silent false.
+  const args = normalizeBooleans([...argv, ...fromEnv.args], flags.booleans);
+  const cli = yargs(args)
     .scriptName('access-conformance')
     .usage('$0 <command> [options]\n\nConformance harness and load tester for the access-governance service API.')
     .strict()
@@ -66,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
     .alias('h', 'help')
     .version()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue('Exit codes: 0 conformant, 1 not conformant (a MUST failed, or a SHOULD with --strict), 2 harness or usage error.')
+    .epilogue('Exit codes: 0 conformant, 1 not conformant (a MUST failed, or a SHOULD with --strict), 2 harness or usage error, 130 / 143 interrupted by SIGINT / SIGTERM.')
     .fail((message, error) => {
       if (error) throw error;
       // Throwing stops yargs before it calls the command's handler: a bad flag must not start a run.
@@ -82,20 +97,17 @@ export async function main(argv: string[]): Promise<number> {
     cli.command(
       command.command,
       command.describe,
-      (y) => command.builder(y),
-      async (args) => {
-        exitCode = await command.run(args as never);
+      (y) => declareCommand(y, command),
+      async (parsed) => {
+        exitCode = await invokeCommand(command, parsed);
       },
     );
   }
   try {
     await cli.parseAsync();
   } catch (error) {
-    if (error instanceof UsageStop) {
-      usageError = error.message;
-    } else {
-      return reportError(error);
-    }
+    if (!(error instanceof UsageStop)) throw error;
+    usageError = withSuggestions(error.message, flags.names);
   }
   if (usageError !== undefined) {
     process.stderr.write(`${usageError}\nRun with --help for the options.\n`);

@@ -13,5 +13,5 @@ export { buildWebhook, defaultWebhookBody, listenerPath, padJson, type BuiltWebh
 export { PageWalkError, DEFAULT_MAX_PAGES } from './api.js';
 export { CLIENT_ASSERTION_TYPE, refreshMarginSeconds } from './tokens.js';
 export { CLOCK_CACHE_MS } from './hooks.js';
-export { MAX_RETRY_AFTER_MS, retryAfterMs } from './rate-limit.js';
+export { retryAfterMs } from './rate-limit.js';
 export type * from './types.js';

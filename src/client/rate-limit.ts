@@ -1,9 +1,8 @@
 /**
  * Request pacing: a token bucket shared by every request of one client, and the 429 Retry-After rule.
  */
+import { DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
 
-/** Longest wait a Retry-After may impose; a target asking for more is treated as asking for this. */
-export const MAX_RETRY_AFTER_MS = 30_000;
 /** Wait when a 429 carries no usable Retry-After. */
 export const DEFAULT_RETRY_AFTER_MS = 1_000;
 
@@ -41,10 +40,11 @@ export function tokenBucket(perSecond: number, now: () => number = Date.now): Pa
 
 /**
  * Milliseconds to wait from a Retry-After value: delta seconds or an HTTP date (RFC 9110 §10.2.3),
- * bounded to [0, MAX_RETRY_AFTER_MS]. Absent or unreadable gives the default wait.
+ * bounded to [0, capMs] (by default the transport's own cap, DEFAULT_RETRY_AFTER_CAP_MS: one default for the
+ * CLI and library users). Absent or unreadable gives the default wait.
  */
-export function retryAfterMs(value: string | undefined, nowMs: number = Date.now()): number {
-  return Math.min(MAX_RETRY_AFTER_MS, requestedRetryAfterMs(value, nowMs));
+export function retryAfterMs(value: string | undefined, nowMs: number = Date.now(), capMs: number = DEFAULT_RETRY_AFTER_CAP_MS): number {
+  return Math.min(capMs, requestedRetryAfterMs(value, nowMs));
 }
 
 /**

@@ -5,9 +5,8 @@
 
 /** A check makes many requests (a pagination walk, a 25-way race): its limit is this many request timeouts. */
 export const CHECK_TIMEOUT_FACTOR = 12;
-/** Requests in a row that timed out, could not connect or were rate-limited before the run gives up. */
-export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 5;
-export { DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
+// One default each, in defaults.ts: the CLI's option table, the engine and the client read the same one.
+export { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
 
 const BASE_MS = 30_000;
 const PER_CHECK_MS = 500;

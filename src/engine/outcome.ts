@@ -22,6 +22,7 @@ export function baseResult(req: Requirement, phase: Phase): Omit<CheckResult, 's
     group: req.group,
     section: req.section,
     ...(req.ruling === undefined ? {} : { ruling: req.ruling }),
+    authority: req.authority,
     text: req.text,
     observations: [],
     exchanges: [],

@@ -1,9 +1,11 @@
 /**
  * --only / --skip: IDs and globs, comma-separated or repeated, resolved against the catalogue. An exact ID
- * the catalogue does not know is a usage error with near matches (a typo must not silently check nothing);
- * a glob may match nothing on its own, but a selection that ends up empty is an error too.
+ * the catalogue does not know is a usage error with near matches, and so is a glob that matches no
+ * requirement of the catalogue (a typo must not silently check everything, or nothing). A --skip glob that
+ * matches requirements outside --only is fine; a selection that ends up empty is an error too.
  */
 import { HarnessError } from '../errors.js';
+import { editDistance } from '../spelling.js';
 import { allRequirements, type Requirement } from '../requirements.js';
 import type { SelectionInput } from './types.js';
 
@@ -27,27 +29,12 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`, 'i');
 }
 
-/** Edit distance, for "did you mean" (IDs are short, the catalogue is a few hundred entries). */
-function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_v, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    let diagonal = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const above = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return prev[b.length]!;
-}
-
 /** Up to five catalogue IDs close to an unknown one: same prefix first, then by edit distance. */
 export function nearMatches(unknown: string, ids: readonly string[], limit = 5): string[] {
   const upper = unknown.toUpperCase();
   const prefix = upper.replace(/-?\d+$/, '');
   return ids
-    .map((id) => ({ id, score: distance(upper, id) - (prefix.length > 0 && id.startsWith(prefix) ? 2 : 0) }))
+    .map((id) => ({ id, score: editDistance(upper, id) - (prefix.length > 0 && id.startsWith(prefix) ? 2 : 0) }))
     .sort((a, b) => a.score - b.score || a.id.localeCompare(b.id))
     .slice(0, limit)
     .map((entry) => entry.id);
@@ -56,6 +43,12 @@ export function nearMatches(unknown: string, ids: readonly string[], limit = 5):
 function matcher(pattern: string, flag: string, ids: readonly string[]): (id: string) => boolean {
   if (GLOB_CHARS.test(pattern)) {
     const re = globToRegExp(pattern);
+    if (!ids.some((id) => re.test(id))) {
+      throw new HarnessError('USAGE', `${flag} ${pattern} matches no requirement of the catalogue`, {
+        field: flag,
+        hint: 'run `access-conformance list` for every ID; globs use * and ? (e.g. WH-HMAC-*)',
+      });
+    }
     return (id) => re.test(id);
   }
   const exact = ids.find((id) => id.toUpperCase() === pattern.toUpperCase());

@@ -24,7 +24,7 @@ import { abortOf, runHeader, startHeartbeat, untilAborted } from './session-part
 import { resolveSelection } from './selection.js';
 import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
 import type { CheckResult, EngineReporter, RunSummary, SelectionInput } from './types.js';
-import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
+import { abortedVerdict, applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
 import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
 
 /** What a session keeps from run to run: one suite thread, so one bound on checks in flight and one client setting. */
@@ -178,7 +178,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     header,
     results: ordered,
     totals: computeTotals(ordered),
-    verdict: aborted ? { status: 'error', exitCode: 2, reason: `the run stopped before it finished: ${aborted.message}` } : verdict,
+    verdict: aborted ? abortedVerdict(aborted) : verdict,
     warnings: shouldWarnings(ordered, options.strict),
     ...(baseline ? { baseline } : {}),
     durationMs: Date.now() - startedAt,

@@ -4,7 +4,7 @@
  */
 import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
-import type { Level } from '../requirements/types.js';
+import type { Authority, Level } from '../requirements/types.js';
 
 export type CheckState = 'passed' | 'failed' | 'skipped' | 'errored';
 
@@ -49,6 +49,8 @@ export interface CheckResult {
   group: string;
   section: string;
   ruling?: number;
+  /** Where the requirement comes from (catalogue `authority`); absent in reports written before it existed. */
+  authority?: Authority;
   /** The requirement sentence. */
   text: string;
   state: CheckState;
@@ -104,11 +106,13 @@ export interface RunTotals extends GroupCounts {
   expectedFailures: number;
 }
 
-export type VerdictStatus = 'conformant' | 'not-conformant' | 'error';
+/** `interrupted`: SIGINT or SIGTERM stopped the run (exit 130 / 143): nothing is decided about conformance. */
+export type VerdictStatus = 'conformant' | 'not-conformant' | 'error' | 'interrupted';
 
 export interface Verdict {
   status: VerdictStatus;
-  exitCode: 0 | 1 | 2;
+  /** The code the process ends with: 0, 1, 2, or 130 / 143 after SIGINT / SIGTERM. */
+  exitCode: 0 | 1 | 2 | 130 | 143;
   /** One sentence: why this verdict. */
   reason: string;
 }
@@ -139,7 +143,8 @@ export interface RunSummary {
   /**
    * Set when the run stopped before every check finished (the target did not answer, the deadline, giving
    * up after consecutive failures, a harness error, SIGINT/SIGTERM): `results` hold what finished, every
-   * other selected check is errored with this reason, and `verdict.status` is `error`.
+   * other selected check is errored with this reason, and `verdict.status` is `interrupted` (a signal, exit
+   * 130 / 143) or `error` (exit 2).
    */
   aborted?: RunAbort;
 }

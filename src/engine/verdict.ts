@@ -7,7 +7,8 @@
  * A failure beats a harness error: a target shown to break a MUST is not conformant whatever else went wrong.
  */
 import type { Level } from '../requirements/types.js';
-import type { BaselineOutcome, CheckResult, LevelTotals, RunTotals, Verdict } from './types.js';
+import { signalExitCode } from '../errors.js';
+import type { BaselineOutcome, CheckResult, LevelTotals, RunAbort, RunTotals, Verdict } from './types.js';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'INFO'];
 
@@ -69,6 +70,18 @@ export function computeVerdict(results: readonly CheckResult[], strict: boolean,
     return { status: 'error', exitCode: 2, reason: `nothing was checked: ${describeSkips(results)}` };
   }
   return { status: 'conformant', exitCode: 0, reason: strict ? 'no MUST or SHOULD requirement failed' : 'no MUST requirement failed' };
+}
+
+/**
+ * The verdict of a run that stopped before it finished: nothing is decided about conformance, whatever
+ * finished first. A signal is `interrupted` with the code the process really ends with (130 / 143), so
+ * every report agrees with the shell; any other stop is a harness error (exit 2).
+ */
+export function abortedVerdict(aborted: RunAbort): Verdict {
+  if (aborted.signal) {
+    return { status: 'interrupted', exitCode: signalExitCode(aborted.signal), reason: `the run was interrupted by ${aborted.signal} before it finished` };
+  }
+  return { status: 'error', exitCode: 2, reason: `the run stopped before it finished: ${aborted.message}` };
 }
 
 /** "all 3 selected checks were skipped (2× target offers no clock hook, 1× profile has no webhooks.jwt)". */

@@ -3,7 +3,8 @@
  * EdDSA, and older k6 cannot sign RS256/ES256) and for `load --scenario webhook-jwt --corpus`. The format is
  * the one load/lib/corpus.js reads; a test keeps the two in step.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { listenerPath } from '../client/webhooks.js';
 import { HarnessError } from '../errors.js';
 import type { JwtAlg, ResolvedJwtListener, ResolvedProfile, SigningJwk } from '../profile/types.js';
@@ -123,6 +124,8 @@ export async function prepareCorpus(options: PrepareOptions): Promise<Corpus> {
 }
 
 export async function writeCorpus(path: string, corpus: Corpus): Promise<void> {
+  // `--out reports` (the default) is the corpus's folder: created like the report folders are.
+  await mkdir(dirname(path), { recursive: true });
   // Compact JSON: a corpus of tens of thousands of JWTs is large enough already.
   await writeFile(path, JSON.stringify(corpus), { mode: 0o600 });
 }

@@ -144,7 +144,9 @@ class SendLoop {
     this.inFlight -= 1;
     const latency = performance.now() - intended;
     if (error === undefined) this.options.stats.onResponse(latency, status);
-    else if (error !== 'CANCELLED') this.options.stats.onFailure(latency, error);
+    // A transport failure after an interruption is the harness shutting down, not the target: cancelled.
+    else if (error === 'CANCELLED' || this.stopReason === 'interrupted') this.options.stats.cancelled += 1;
+    else this.options.stats.onFailure(latency, error);
     if (this.sendingMs !== undefined && this.inFlight === 0) this.finish();
   }
 

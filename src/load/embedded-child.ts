@@ -6,8 +6,11 @@
  */
 import { startSandbox } from '../tenant/index.js';
 
-// Ctrl-C reaches the whole process group: the parent decides when the reference stops, after its report.
+// Ctrl-C (and a SIGTERM sent to the process group, as `timeout` or a container runtime may) reaches this
+// process too: the parent decides when the reference stops, after its requests in flight finished and its
+// report is written. The parent's 'close' message, or its IPC channel closing, stops it.
 process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
 
 const seed = process.env.ACCESS_CONFORMANCE_LOAD_SEED || undefined;
 startSandbox({ seed, hooks: false }).then(

@@ -9,9 +9,9 @@ function configError(message: string, field: string, hint?: string): HarnessErro
   return new HarnessError('LOAD_CONFIG', message, { field, hint });
 }
 
-/** Milliseconds of a duration (`10s`, `1h30m`, `250ms`); a bare number is seconds (k6's convention). */
+/** Milliseconds of a duration (`10s`, `1h30m`, `250ms`); a unit is required, as in every command. */
 export function parseDurationMs(text: string, field = '--duration'): number {
-  return parseDuration(text, { flag: field, bare: 's', code: 'LOAD_CONFIG' });
+  return parseDuration(text, { flag: field, code: 'LOAD_CONFIG' });
 }
 
 /** Requests per second: `500` or `500/s`. */

@@ -1,4 +1,5 @@
 /** Console output of `load`: the progress line each second and the final summary (stderr / stdout). */
+import { describeInterruption } from './interruption.js';
 import { formatMs } from './parse.js';
 import type { LoadReport } from './report.js';
 import type { WrittenReport } from './report-writer.js';
@@ -24,7 +25,8 @@ export function summaryText(report: LoadReport, written?: WrittenReport): string
   const lines: string[] = [];
   const where = report.target.embedded ? ' (embedded reference)' : '';
   lines.push(`access-conformance load · ${report.scenario} → ${report.target.baseUrl}${where}`);
-  if (report.interrupted) lines.push('  INTERRUPTED: partial results');
+  if (report.interruption) lines.push(`  INTERRUPTED: ${describeInterruption(report.interruption)}`);
+  else if (report.interrupted) lines.push('  INTERRUPTED: partial results');
   if (report.stopReason === 'max-requests') lines.push(`  stopped at --max-requests ${report.config.maxRequests}`);
   if (report.stopReason === 'source-exhausted') lines.push('  stopped: the request source (corpus) ran out');
   lines.push(

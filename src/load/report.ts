@@ -5,6 +5,7 @@
  */
 import { toolVersion } from '../package.js';
 import type { DriveResult, StopReason } from './driver.js';
+import type { Interruption } from './interruption.js';
 import type { Stage } from './parse.js';
 import type { ArrivalSchedule } from './schedule.js';
 import type { Scenario } from './source.js';
@@ -44,6 +45,8 @@ export interface LoadReport {
   details: Record<string, string | number>;
   stopReason: StopReason;
   interrupted: boolean;
+  /** Set when a signal (or the caller's abort) stopped the run: which, when, and the exit code. */
+  interruption?: Interruption;
   expectedStatus: string;
   counts: {
     /** Arrivals the schedule held (after --max-requests). */
@@ -77,6 +80,8 @@ export interface LoadReport {
   thresholds: ThresholdResult[];
   /** Every threshold held. */
   passed: boolean;
+  /** The code `load` ends with: 0 thresholds held, 1 one was crossed, 130 / 143 (2) interrupted; never 0 when interrupted. */
+  exitCode: number;
 }
 
 export interface BuildReportInput {
@@ -88,6 +93,7 @@ export interface BuildReportInput {
   stats: LoadStats;
   result: DriveResult;
   thresholds: Threshold[];
+  interruption?: Interruption;
 }
 
 export function buildReport(input: BuildReportInput): LoadReport {
@@ -129,7 +135,8 @@ export function buildReport(input: BuildReportInput): LoadReport {
     config: input.config,
     details: input.details,
     stopReason: result.stopReason,
-    interrupted: result.stopReason === 'interrupted',
+    interrupted: result.stopReason === 'interrupted' || input.interruption !== undefined,
+    ...(input.interruption ? { interruption: input.interruption } : {}),
     expectedStatus: input.expectedStatus,
     counts: {
       planned: schedule.total,
@@ -153,5 +160,6 @@ export function buildReport(input: BuildReportInput): LoadReport {
     timeline: stats.rows,
     thresholds,
     passed: thresholds.every((t) => t.ok),
+    exitCode: input.interruption ? input.interruption.exitCode : thresholds.every((t) => t.ok) ? 0 : 1,
   };
 }

@@ -10,6 +10,7 @@ import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.
 import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
 import { drive } from './driver.js';
 import type { Stage } from './parse.js';
+import { interruption, SetUpInterrupted, untilInterrupted } from './interruption.js';
 import { buildReport, type LoadReport, type LoadRunConfig } from './report.js';
 import { writeReport, type WrittenReport } from './report-writer.js';
 import { progressLine } from './report-text.js';
@@ -67,26 +68,6 @@ function withDefaultErrorThreshold(expressions: string[]): string[] {
   return namesErrors ? expressions : [...expressions, DEFAULT_ERROR_THRESHOLD];
 }
 
-/** The set-up, or an INTERRUPTED error as soon as the signal fires (`onInterrupt` marks the run cancelled). */
-async function untilInterrupted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onInterrupt: () => void): Promise<T> {
-  if (!signal) return promise;
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      onInterrupt();
-      reject(new HarnessError('INTERRUPTED', 'the load run was interrupted while it prepared (priming, tokens); nothing was measured'));
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  promise.catch(() => {});
-  try {
-    return await Promise.race([promise, stopped]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
-}
-
 function usage(message: string, field: string, hint?: string): HarnessError {
   return new HarnessError('LOAD_CONFIG', message, { field, hint });
 }
@@ -136,6 +117,7 @@ function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedP
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
+  const startedAt = Date.now();
   const scenario = options.scenario ?? 'webhook-hmac';
   const thresholdExprs = withDefaultErrorThreshold(options.thresholds ?? []);
   const thresholds = thresholdExprs.map(parseThreshold);
@@ -150,85 +132,114 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     const problem = corpusProblem(corpus, { now: Date.now() / 1000, durationSeconds: schedule.durationMs / 1000, requests: schedule.total, marginSeconds: 5 });
     if (problem) throw new HarnessError('CORPUS_INVALID', problem, { field: '--corpus' });
   }
+  const config: LoadRunConfig = {
+    scenario,
+    ...(options.stages ? { stages: options.stages } : { rate: options.rate, durationMs: options.durationMs }),
+    connections,
+    maxInFlight,
+    ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
+    ...(scenario.startsWith('webhook') ? { bodyBytes: options.bodyBytes ?? LOAD_DEFAULTS.bodyBytes } : {}),
+    timeoutMs,
+    thresholds: thresholdExprs,
+  };
+  const outDir = options.outDir === undefined ? 'reports' : options.outDir;
+  const finish = async (report: LoadReport): Promise<LoadOutcome> => ({ report, written: outDir === null ? undefined : await writeReport(report, outDir) });
 
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async (): Promise<void> => {
     for (const step of cleanups.reverse()) await step().catch(() => {});
   };
+  let reportTarget: LoadReport['target'] = { name: options.profile?.name ?? '(not started)', baseUrl: options.profile?.baseUrl ?? '', embedded: !options.profile && !options.profilePath };
   try {
-    let target: LoadTarget;
-    if (options.profile) target = { profile: options.profile, embedded: false, where: 'profile', close: async () => {} };
-    else target = await openTarget({ profilePath: options.profilePath, seed: options.seed });
-    cleanups.push(() => target.close());
-    const profile = target.profile;
-    if (corpus && !corpus.url.startsWith(profile.baseUrl)) {
-      throw new HarnessError('CORPUS_INVALID', `the corpus was signed for ${corpus.url}, not for this target (${profile.baseUrl})`, { field: '--corpus' });
+    try {
+      let target: LoadTarget;
+      if (options.profile) target = { profile: options.profile, embedded: false, where: 'profile', close: async () => {} };
+      // A signal while the embedded reference starts: its process is stopped once it is up.
+      else target = await untilInterrupted(openTarget({ profilePath: options.profilePath, seed: options.seed }), options.signal, (late) => void late.close());
+      cleanups.push(() => target.close());
+      const profile = target.profile;
+      reportTarget = { name: profile.name, baseUrl: profile.baseUrl, embedded: target.embedded };
+      if (corpus && !corpus.url.startsWith(profile.baseUrl)) {
+        throw new HarnessError('CORPUS_INVALID', `the corpus was signed for ${corpus.url}, not for this target (${profile.baseUrl})`, { field: '--corpus' });
+      }
+
+      if (scenario === 'webhook-jwt' && profile.webhooks.jwt?.serveJwks) {
+        // The listener fetches its keys from the harness: serve them for the whole run.
+        const jwks = await startProfileJwksServers(profile);
+        cleanups.push(() => jwks.close());
+      }
+
+      const transport = createLoadTransport({
+        origin: profile.baseUrl,
+        connections,
+        timeoutMs,
+        ca: profile.tls.ca,
+        insecureSkipVerify: profile.tls.insecureSkipVerify,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      let cancelled = false;
+      cleanups.push(() => (cancelled ? transport.destroy() : transport.close()));
+
+      const source = makeSource(scenario, options, profile, transport, peakRate, corpus);
+      cleanups.push(() => source.close());
+      // Set-up (priming, a first token) stops on Ctrl-C too, not only the measured sends.
+      try {
+        await untilInterrupted(source.start(), options.signal);
+      } catch (error) {
+        if (error instanceof SetUpInterrupted) cancelled = true;
+        throw error;
+      }
+
+      const stats = new LoadStats((status) => source.expected(status));
+      const result = await drive({
+        schedule,
+        source,
+        transport,
+        stats,
+        maxInFlight,
+        drainTimeoutMs: timeoutMs + 1000,
+        // In flight at a signal: time to finish (bounded), then counted as cancelled by the harness.
+        interruptDrainMs: Math.min(timeoutMs, INTERRUPT_DRAIN_MS),
+        signal: options.signal,
+        capped,
+        onInterval: options.onProgress ? (row, state) => options.onProgress?.(progressLine(row, state)) : undefined,
+      });
+      cancelled = stats.cancelled > 0;
+      const report = buildReport({
+        config,
+        target: reportTarget,
+        details: { ...source.details, ...(target.embedded ? { reference: target.where } : {}) },
+        expectedStatus: source.expectedLabel,
+        schedule,
+        stats,
+        result,
+        thresholds,
+        ...(result.stopReason === 'interrupted' ? { interruption: interruption(options.signal, 'sending') } : {}),
+      });
+      // The report is built before the target stops: nothing the shutdown does can be counted against it.
+      return await finish(report);
+    } catch (error) {
+      if (!(error instanceof SetUpInterrupted)) throw error;
+      return await finish(
+        buildReport({
+          config,
+          target: reportTarget,
+          details: {},
+          expectedStatus: '-',
+          schedule,
+          stats: new LoadStats(() => false),
+          result: { startedAt, elapsedMs: Date.now() - startedAt, sendingMs: 0, stopReason: 'interrupted', starved: 0 },
+          thresholds,
+          interruption: interruption(options.signal, 'set-up'),
+        }),
+      );
     }
-
-    if (scenario === 'webhook-jwt' && profile.webhooks.jwt?.serveJwks) {
-      // The listener fetches its keys from the harness: serve them for the whole run.
-      const jwks = await startProfileJwksServers(profile);
-      cleanups.push(() => jwks.close());
-    }
-
-    const transport = createLoadTransport({
-      origin: profile.baseUrl,
-      connections,
-      timeoutMs,
-      ca: profile.tls.ca,
-      insecureSkipVerify: profile.tls.insecureSkipVerify,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    let cancelled = false;
-    cleanups.push(() => (cancelled ? transport.destroy() : transport.close()));
-
-    const source = makeSource(scenario, options, profile, transport, peakRate, corpus);
-    cleanups.push(() => source.close());
-    // Set-up (priming, a first token) stops on Ctrl-C too, not only the measured sends.
-    await untilInterrupted(source.start(), options.signal, () => {
-      cancelled = true;
-    });
-
-    const stats = new LoadStats((status) => source.expected(status));
-    const result = await drive({
-      schedule,
-      source,
-      transport,
-      stats,
-      maxInFlight,
-      drainTimeoutMs: timeoutMs + 1000,
-      signal: options.signal,
-      capped,
-      onInterval: options.onProgress ? (row, state) => options.onProgress?.(progressLine(row, state)) : undefined,
-    });
-    cancelled = stats.cancelled > 0;
-
-    const config: LoadRunConfig = {
-      scenario,
-      ...(options.stages ? { stages: options.stages } : { rate: options.rate, durationMs: options.durationMs }),
-      connections,
-      maxInFlight,
-      ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
-      ...(scenario.startsWith('webhook') ? { bodyBytes: options.bodyBytes ?? LOAD_DEFAULTS.bodyBytes } : {}),
-      timeoutMs,
-      thresholds: thresholdExprs,
-    };
-    const report = buildReport({
-      config,
-      target: { name: profile.name, baseUrl: profile.baseUrl, embedded: target.embedded },
-      details: { ...source.details, ...(target.embedded ? { reference: target.where } : {}) },
-      expectedStatus: source.expectedLabel,
-      schedule,
-      stats,
-      result,
-      thresholds,
-    });
-    const outDir = options.outDir === undefined ? 'reports' : options.outDir;
-    const written = outDir === null ? undefined : await writeReport(report, outDir);
-    return { report, written };
   } finally {
     await cleanup();
   }
 }
+
+/** The longest an interrupted run waits for requests in flight before counting them as cancelled. */
+const INTERRUPT_DRAIN_MS = 5000;
 
 export { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS };

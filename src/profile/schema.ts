@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { closest } from '../spelling.js';
 
 // Both packages are CommonJS with `exports.default`; under NodeNext the default import is module.exports.
 const Ajv2020 = Ajv2020Module.default;
@@ -171,29 +172,6 @@ function explainOne(error: ErrorObject): ProfileProblem {
 function article(type: string): string {
   const names = type.split(',').map((t) => (t === 'integer' ? 'an integer' : t === 'object' || t === 'array' ? `an ${t}` : `a ${t}`));
   return names.join(' or ');
-}
-
-/** A known name within edit distance 2 of a misspelt one (e.g. `baseURL` → `baseUrl`). */
-function closest(name: string, candidates: string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }
 
 /** One message listing every problem, for a HarnessError or the console. */

@@ -155,6 +155,8 @@ export function groupFailures(results: readonly CheckResult[], strict: boolean, 
 export function abortedBanner(summary: RunSummary): string | undefined {
   const aborted = summary.aborted;
   if (!aborted) return undefined;
-  const cause = aborted.signal ? `${aborted.signal} received` : `error[${aborted.code}]`;
-  return `RUN ABORTED (${cause}): ${oneLine(aborted.message)}. Recorded before it stopped: ${formatCounts(summary.totals)} of ${summary.header.selection.selected} selected`;
+  if (aborted.signal) {
+    return `RUN INTERRUPTED (${aborted.signal}, exit ${summary.verdict.exitCode}): ${oneLine(aborted.message)}. Recorded before it stopped: ${formatCounts(summary.totals)} of ${summary.header.selection.selected} selected`;
+  }
+  return `RUN ABORTED (error[${aborted.code}]): ${oneLine(aborted.message)}. Recorded before it stopped: ${formatCounts(summary.totals)} of ${summary.header.selection.selected} selected`;
 }

@@ -33,7 +33,7 @@ export function renderGithub(summary: RunSummary): string {
   const groups = groupFailures(summary.results, strict, ['failed', 'errored', 'warning']);
   const lines: string[] = [];
   const banner = abortedBanner(summary);
-  if (banner) lines.push(`::error title=${ghProperty('access-conformance: run aborted')}::${ghData(banner)}`);
+  if (banner) lines.push(`::error title=${ghProperty(`access-conformance: run ${summary.aborted?.signal ? 'interrupted' : 'aborted'}`)}::${ghData(banner)}`);
   for (const group of groups.slice(0, MAX_ANNOTATIONS)) lines.push(annotation(group));
   if (groups.length > MAX_ANNOTATIONS) lines.push(`::warning title=access-conformance::${ghData(`${groups.length - MAX_ANNOTATIONS} more distinct failures: see the reports`)}`);
   for (const group of groups) {

@@ -13,7 +13,7 @@ h1 { font-size: 18px; margin: 0 0 6px; }
 .meta { display: flex; flex-wrap: wrap; gap: 2px 18px; font-size: 12px; color: #57606a; margin: 0; }
 .meta span b { font-weight: 600; color: #1f2328; font-family: ui-monospace, monospace; }
 .verdict { font-weight: 600; margin: 8px 0 0; }
-.verdict.conformant { color: var(--pass); } .verdict.not-conformant { color: var(--fail); } .verdict.error { color: var(--err); }
+.verdict.conformant { color: var(--pass); } .verdict.not-conformant { color: var(--fail); } .verdict.error, .verdict.interrupted { color: var(--err); }
 .banner { margin: 8px 0 0; padding: 8px 12px; border: 2px solid var(--err); border-radius: 6px; background: #fbefff; font-weight: 600; }
 .notes { margin: 6px 0 0; font-size: 13px; }
 .filters { position: sticky; top: 0; background: #fff; border-bottom: 1px solid var(--line); padding: 8px 24px; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; z-index: 1; }

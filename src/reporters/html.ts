@@ -7,6 +7,7 @@
  */
 import type { RecordedExchange } from '../client/types.js';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
+import { describeAuthority } from '../requirements.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
 import { capText, escapeMarkup, moreBytesNote } from '../escape.js';
@@ -45,6 +46,7 @@ function checkBody(result: CheckResult, state: DisplayState): string {
   parts.push(
     `<p>§${e(result.section)}${result.ruling ? `, ruling ${result.ruling}` : ''}, ${e(formatDuration(result.durationMs))}${result.phase === 'clock' ? ', clock phase' : ''}</p>`,
   );
+  if (result.authority) parts.push(`<p class="authority">Authority: ${e(describeAuthority(result.authority))}</p>`);
   if (state === 'warning') parts.push('<p>A SHOULD requirement: this fails the run only with --strict.</p>');
   if (state === 'expected') parts.push('<p>Expected failure: listed in the baseline.</p>');
   if (result.reason) parts.push(`<p>Skipped: ${e(result.reason)}</p>`);

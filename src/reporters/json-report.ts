@@ -69,6 +69,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       group: r.group,
       section: r.section,
       ...(r.ruling === undefined ? {} : { ruling: r.ruling }),
+      ...(r.authority === undefined ? {} : { authority: r.authority }),
       text: r.text,
       state: r.state,
       ...(r.reason === undefined ? {} : { reason: r.reason }),
@@ -81,8 +82,8 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       ...(r.state === 'failed' || r.state === 'errored' ? { exchanges: r.exchanges } : {}),
     })),
     totals: summary.totals,
-    // A run that stopped early decided nothing about conformance, whatever finished before it stopped.
-    verdict: summary.aborted ? { ...summary.verdict, status: 'error', exitCode: 2, code: summary.aborted.code } : summary.verdict,
+    // A run that stopped early decided nothing about conformance (the engine's abortedVerdict): the code says why.
+    verdict: summary.aborted ? { ...summary.verdict, code: summary.aborted.code } : summary.verdict,
     warnings: summary.warnings,
     ...(summary.baseline ? { baseline: summary.baseline } : {}),
     harnessErrors: summary.harnessErrors,

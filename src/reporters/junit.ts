@@ -74,6 +74,7 @@ function properties(summary: RunSummary): string {
     ['catalogue.version', header.catalogueVersion],
     ['strict', String(header.strict)],
     ['verdict', summary.verdict.status],
+    ['exit-code', String(summary.verdict.exitCode)],
   ];
   if (header.selection.only.length > 0) entries.push(['only', header.selection.only.join(',')]);
   if (header.selection.skip.length > 0) entries.push(['skip', header.selection.skip.join(',')]);
@@ -96,7 +97,7 @@ function abortedSuite(summary: RunSummary): { xml: string; tests: number; errors
   const unfinished = summary.header.selectedIds.filter((id) => !seen.has(id));
   const reason = `${aborted.signal ? `${aborted.signal}: ` : ''}${aborted.message}`;
   const cases = [
-    `    <testcase name="run" classname="access-conformance.run" time="${seconds(summary.durationMs)}">\n      <error type="${e(aborted.code)}" message="${e(`run aborted: ${reason}`)}">${e(`The run stopped before its end: ${reason}. ${unfinished.length} selected checks were not reached.`)}</error>\n    </testcase>`,
+    `    <testcase name="run" classname="access-conformance.run" time="${seconds(summary.durationMs)}">\n      <error type="${e(aborted.code)}" message="${e(`run ${aborted.signal ? `interrupted (exit ${summary.verdict.exitCode})` : 'aborted'}: ${reason}`)}">${e(`The run stopped before its end: ${reason}. ${unfinished.length} selected checks were not reached.`)}</error>\n    </testcase>`,
     ...unfinished.map(
       (id) => `    <testcase name="${e(id)}" classname="access-conformance.not-run" time="0.000">\n      <error type="${e(aborted.code)}" message="${e(`not run: ${reason}`)}"/>\n    </testcase>`,
     ),

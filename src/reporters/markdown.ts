@@ -65,7 +65,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   const { header, totals, verdict } = summary;
   const strict = header.strict;
   const icon = verdict.status === 'conformant' ? '✅' : verdict.status === 'not-conformant' ? '❌' : '⚠️';
-  const lines = [`## ${icon} access-conformance: ${verdict.status}`, ''];
+  const lines = [`## ${icon} access-conformance: ${verdict.status} (exit ${verdict.exitCode})`, ''];
   const banner = abortedBanner(summary);
   if (banner) lines.push(`> **${mdText(banner)}**`, '');
   lines.push(

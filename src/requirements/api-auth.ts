@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { bearerHeader, ruling } from './authority.js';
 
 /**
  * Requirements of the api-auth group: the bearer scheme of service.md §5.1 on API calls (ruling 6). The
@@ -13,6 +14,7 @@ export const apiAuthRequirements = {
     text: 'An API call without an Authorization header (GET /api/v1/apps/{app_id}/entitlements) gets 401.',
     group: 'api-auth',
     needs: ['apps.entitlements.large'],
+    authority: ruling(6),
   },
   'AUTH-02': {
     section: '5.1',
@@ -21,6 +23,7 @@ export const apiAuthRequirements = {
     text: 'An API call with an unknown (garbage) bearer token on the owner-ID list gets 401.',
     group: 'api-auth',
     needs: ['apps.owners'],
+    authority: ruling(6),
   },
   'AUTH-03': {
     section: '5.1',
@@ -29,6 +32,7 @@ export const apiAuthRequirements = {
     text: 'An API call with an unknown (garbage) bearer token on the entitlement list gets 401.',
     group: 'api-auth',
     needs: ['apps.entitlements.large'],
+    authority: ruling(6),
   },
   'AUTH-04': {
     section: '5.1',
@@ -37,6 +41,7 @@ export const apiAuthRequirements = {
     text: 'A valid access token sent with another scheme (`Authorization: Basic <token>`) gets 401: API requests carry `Authorization: Bearer <ACCESS_TOKEN>`.',
     group: 'api-auth',
     needs: ['apps.owners'],
+    authority: ruling(6),
   },
   'AUTH-05': {
     section: '5.1',
@@ -45,6 +50,7 @@ export const apiAuthRequirements = {
     text: 'An API call with `Authorization: Bearer` and an empty token gets 401.',
     group: 'api-auth',
     needs: ['apps.owners'],
+    authority: ruling(6),
   },
   'AUTH-06': {
     section: '5.1',
@@ -53,6 +59,7 @@ export const apiAuthRequirements = {
     text: 'An API call with a valid access token altered in one character in its middle (an unknown token) gets 401.',
     group: 'api-auth',
     needs: ['apps.owners'],
+    authority: ruling(6),
   },
   'AUTH-07': {
     section: '5.1',
@@ -61,6 +68,7 @@ export const apiAuthRequirements = {
     text: '"An expired access token is denied": a token used after its expires_in has passed (target clock advanced) gets 401.',
     group: 'api-auth',
     needs: ['apps.owners', 'hooks.clock'],
+    authority: ruling(6),
     movesClock: true,
   },
   'AUTH-08': {
@@ -70,6 +78,7 @@ export const apiAuthRequirements = {
     text: 'The 401 for an API call without a token carries `WWW-Authenticate: Bearer` (RFC 6750 §3).',
     group: 'api-auth',
     needs: ['apps.owners'],
+    authority: ruling(6),
   },
   'AUTH-09': {
     section: '5.1',
@@ -78,6 +87,7 @@ export const apiAuthRequirements = {
     text: 'The 401 for an API call with an unknown token carries `WWW-Authenticate: Bearer` (RFC 6750 §3).',
     group: 'api-auth',
     needs: ['apps.owners'],
+    authority: ruling(6),
   },
   'AUTH-10': {
     section: '5.1',
@@ -85,6 +95,7 @@ export const apiAuthRequirements = {
     text: 'A fresh token from the basic method, sent as `Authorization: Bearer <ACCESS_TOKEN>`, is accepted on the owner-ID list (200).',
     group: 'api-auth',
     needs: ['apps.owners'],
+    authority: bearerHeader,
   },
   'AUTH-11': {
     section: '5.1',
@@ -92,6 +103,7 @@ export const apiAuthRequirements = {
     text: 'A fresh token from the signed-assertion method is accepted on the owner-ID list (200).',
     group: 'api-auth',
     needs: ['apps.owners'],
+    authority: bearerHeader,
   },
   'AUTH-12': {
     section: '5.1',
@@ -99,5 +111,6 @@ export const apiAuthRequirements = {
     text: 'A fresh token is accepted on the entitlement list (200).',
     group: 'api-auth',
     needs: ['apps.entitlements.large'],
+    authority: bearerHeader,
   },
 } as const satisfies Catalogue;

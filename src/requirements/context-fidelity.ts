@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { ruling } from './authority.js';
 
 /**
  * The run context is the body (service.md §4.3 "the whole body is passed to the automation as context
@@ -9,7 +10,7 @@ import type { Catalogue } from './types.js';
  * engines on protobuf `Struct` or JavaScript do); `-0` and numbers beyond a double's range are recorded.
  */
 const fidelity = (level: 'MUST' | 'SHOULD' | 'INFO', text: string) =>
-  ({ section: '4.3', ruling: 28, level, text, group: 'context-fidelity', needs: ['webhooks.hmac', 'hooks.runs'] }) as const;
+  ({ section: '4.3', ruling: 28, level, text, group: 'context-fidelity', needs: ['webhooks.hmac', 'hooks.runs'], authority: ruling(28) }) as const;
 
 export const contextFidelityRequirements = {
   'RUN-X01': fidelity('SHOULD', 'Integers beyond 2^53 (`9007199254740993`, a 30-digit integer, their negatives) SHOULD reach the context with every digit.'),

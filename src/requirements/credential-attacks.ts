@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { ruling } from './authority.js';
 
 /**
  * A credential's allowed CIDRs (service.md §2.1 "Allowed IPs", §7; ruling 7) hold against headers that
@@ -12,6 +13,7 @@ const forwarded = (header: string) => ({
   text: `A token request with the IP-restricted credential, from outside its allowed CIDRs, carrying ${header} naming an address inside them, gets no token (any 4xx, no access_token).`,
   group: 'credential-attacks',
   needs: ['credentials.ipRestricted.allowedCidrs'],
+  authority: ruling(29),
 }) as const;
 
 export const credentialAttackRequirements = {

@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { ed25519Key, ruling, secretFormat, spec } from './authority.js';
 
 /**
  * Requirements of the credentials group (service.md §2.1 and §5.2, rulings 1–2). They read the credentials
@@ -13,6 +14,7 @@ export const credentialsRequirements = {
     text: 'Client ID has the format `<random-id>@<hostname>/<use-case>`, each part non-empty.',
     group: 'credentials',
     needs: [],
+    authority: spec('2.1', 'Client ID | string `<random-id>@<hostname>/<use-case>` | Stable format.'),
   },
   'CRED-02': {
     section: '5.2',
@@ -21,6 +23,7 @@ export const credentialsRequirements = {
     text: 'The hostname (text between `@` and the first `/` of the Client ID) is a DNS host name: no scheme, port, path or user part.',
     group: 'credentials',
     needs: [],
+    authority: spec('2.1', 'The hostname is the part between `@` and `/`.'),
   },
   'CRED-03': {
     section: '5.2',
@@ -29,6 +32,7 @@ export const credentialsRequirements = {
     text: 'The derived token endpoint `https://<hostname>/auth/v1/token` is an absolute HTTPS URL on that host with exactly that path.',
     group: 'credentials',
     needs: [],
+    authority: spec('5.2', 'token endpoint | `https://<hostname>/auth/v1/token`'),
   },
   'CRED-04': {
     section: '5.2',
@@ -37,6 +41,7 @@ export const credentialsRequirements = {
     text: 'The derived API root `https://<hostname>/api/v1` is an absolute HTTPS URL on that host with exactly that path.',
     group: 'credentials',
     needs: [],
+    authority: spec('5.2', 'API root | `https://<hostname>/api/v1`'),
   },
   'CRED-05': {
     section: '2.1',
@@ -45,6 +50,7 @@ export const credentialsRequirements = {
     text: 'Client Secret = `secret-token:<service-domain>:v1:<base64url JWK>`: four colon-separated parts with the prefix `secret-token`.',
     group: 'credentials',
     needs: [],
+    authority: secretFormat,
   },
   'CRED-06': {
     section: '2.1',
@@ -53,6 +59,7 @@ export const credentialsRequirements = {
     text: 'The Client Secret\'s service-domain segment is a non-empty domain name.',
     group: 'credentials',
     needs: [],
+    authority: secretFormat,
   },
   'CRED-07': {
     section: '2.1',
@@ -61,6 +68,7 @@ export const credentialsRequirements = {
     text: 'The Client Secret\'s version segment is `v1`.',
     group: 'credentials',
     needs: [],
+    authority: secretFormat,
   },
   'CRED-08': {
     section: '2.1',
@@ -69,6 +77,7 @@ export const credentialsRequirements = {
     text: 'The Client Secret\'s last segment is base64url without padding (alphabet A–Z a–z 0–9 - _, no `=`) of a JSON object.',
     group: 'credentials',
     needs: [],
+    authority: ruling(1),
   },
   'CRED-09': {
     section: '2.1',
@@ -77,6 +86,7 @@ export const credentialsRequirements = {
     text: 'The Client Secret\'s JWK is an Ed25519 private key: `{"kty":"OKP","crv":"Ed25519","d":…,"x":…}` with 32-byte base64url `d` and `x`.',
     group: 'credentials',
     needs: [],
+    authority: ed25519Key,
   },
   'CRED-10': {
     section: '2.1',
@@ -85,6 +95,7 @@ export const credentialsRequirements = {
     text: 'The Client Secret\'s JWK `x` is the public key of its private key `d`.',
     group: 'credentials',
     needs: [],
+    authority: ed25519Key,
   },
   'CRED-11': {
     section: '2.1',
@@ -93,6 +104,7 @@ export const credentialsRequirements = {
     text: 'Lint: a Client Secret whose base64url JWK text holds `-` or `_` breaks official SDKs that decode it with plain base64 decoders.',
     group: 'credentials',
     needs: [],
+    authority: ruling(1),
   },
   'CRED-12': {
     section: '5.2',
@@ -101,5 +113,6 @@ export const credentialsRequirements = {
     text: 'The hostname derived from each Client ID, compared with the profile\'s baseUrl host (the run uses baseUrl for every call).',
     group: 'credentials',
     needs: [],
+    authority: ruling(2),
   },
 } as const satisfies Catalogue;

@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { ruling, secondRequest409, spec } from './authority.js';
 
 /**
  * Requirements of the idempotency group (service.md §2.6, §6 rules 1–2; rulings 17–18): validation runs
@@ -13,6 +14,7 @@ export const idempotencyRequirements = {
     text: 'A second request with the same event ID for the same listener gets 409.',
     group: 'idempotency',
     needs: ['webhooks.hmac'],
+    authority: secondRequest409,
   },
   'IDEM-02': {
     section: '6',
@@ -21,6 +23,7 @@ export const idempotencyRequirements = {
     text: 'Idempotency is per listener: the same event ID on another listener is a new event (200).',
     group: 'idempotency',
     needs: ['webhooks.hmac', 'webhooks.hmacSecond'],
+    authority: spec('2.6', 'The service keeps a record per (listener, event ID) for 7 days, used for idempotency.'),
   },
   'IDEM-03': {
     section: '6',
@@ -29,6 +32,7 @@ export const idempotencyRequirements = {
     text: 'Authentication runs before the idempotency check: a duplicate event ID with a bad signature gets 401, not 409.',
     group: 'idempotency',
     needs: ['webhooks.hmac'],
+    authority: spec('6', 'Validation runs in this order: authentication, idempotency check on the event ID, then the run of the linked automation.'),
   },
   'IDEM-04': {
     section: '6',
@@ -37,6 +41,7 @@ export const idempotencyRequirements = {
     text: 'A request that failed authentication does not consume its event ID: the same ID correctly signed afterwards gets 200.',
     group: 'idempotency',
     needs: ['webhooks.hmac'],
+    authority: ruling(17),
   },
   'IDEM-05': {
     section: '6',
@@ -45,6 +50,7 @@ export const idempotencyRequirements = {
     text: 'Duplicates arriving at the same time: among 25 parallel requests with one event ID exactly one gets 200 and the others 409.',
     group: 'idempotency',
     needs: ['webhooks.hmac'],
+    authority: ruling(18),
   },
   'IDEM-06': {
     section: '6',
@@ -53,6 +59,7 @@ export const idempotencyRequirements = {
     text: 'Parallel duplicates run the automation once: after 25 parallel requests with one event ID the runs hook shows exactly one run for it.',
     group: 'idempotency',
     needs: ['webhooks.hmac', 'hooks.runs'],
+    authority: ruling(18),
   },
   'IDEM-07': {
     section: '2.6',
@@ -61,6 +68,7 @@ export const idempotencyRequirements = {
     text: 'Event records are kept for 7 days: a duplicate 6 days after the first request still gets 409.',
     group: 'idempotency',
     needs: ['webhooks.hmac', 'hooks.clock'],
+    authority: spec('6', 'Event records are kept for 7 days.'),
     movesClock: true,
   },
   'IDEM-08': {
@@ -70,6 +78,7 @@ export const idempotencyRequirements = {
     text: 'After 7 days the event ID may be accepted again: 7 days and 1 minute after the first request the same ID SHOULD get 200.',
     group: 'idempotency',
     needs: ['webhooks.hmac', 'hooks.clock'],
+    authority: ruling(18),
     movesClock: true,
   },
   'IDEM-09': {
@@ -79,6 +88,7 @@ export const idempotencyRequirements = {
     text: 'The event ID alone identifies the event: the same event ID with another body, correctly signed, gets 409.',
     group: 'idempotency',
     needs: ['webhooks.hmac'],
+    authority: secondRequest409,
   },
   'IDEM-10': {
     section: '6',
@@ -87,6 +97,7 @@ export const idempotencyRequirements = {
     text: 'Idempotency holds under JWT authentication too: a second request with the same event ID (and `jti`) on the JWT listener gets 409.',
     group: 'idempotency',
     needs: ['webhooks.jwt'],
+    authority: secondRequest409,
   },
   'IDEM-11': {
     section: '6',
@@ -95,6 +106,7 @@ export const idempotencyRequirements = {
     text: 'The upper-case spelling of an already accepted event ID is the same event: 409 (or 400 from a service that refuses upper case), never 200 and a second run.',
     group: 'idempotency',
     needs: ['webhooks.hmac'],
+    authority: ruling(26),
   },
   'IDEM-13': {
     section: '6',
@@ -103,6 +115,7 @@ export const idempotencyRequirements = {
     text: 'A service that accepts other text forms of a UUID treats them as one event: the UUID of an accepted event sent again as 32 hex digits, in braces or as `urn:uuid:` gets 409 (or 400 for a form it refuses), never 200 and a second run.',
     group: 'idempotency',
     needs: ['webhooks.hmac'],
+    authority: ruling(26),
   },
   'IDEM-12': {
     section: '6',
@@ -111,5 +124,6 @@ export const idempotencyRequirements = {
     text: 'Whether a request refused 400 (timestamp out of range, correctly signed) consumes its event ID: not specified; the answer to a valid retry is recorded.',
     group: 'idempotency',
     needs: ['webhooks.hmac'],
+    authority: ruling(17),
   },
 } as const satisfies Catalogue;

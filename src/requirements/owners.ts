@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { ruling, spec } from './authority.js';
 
 /** Requirements of the owners group: `GET /api/v1/apps/{app_id}/ownerids` (service.md §4.2, §2.3, ruling 8). */
 export const ownersRequirements = {
@@ -9,6 +10,7 @@ export const ownersRequirements = {
     text: 'Listing the owner IDs of an existing app with a valid token gets status 200.',
     group: 'owners',
     needs: ['apps.owners'],
+    authority: spec('4.2', 'Success response: status 200, `application/json`, body as in 2.3 (`userIds`: array of strings or null).'),
   },
   'OWN-02': {
     section: '4.2',
@@ -17,6 +19,7 @@ export const ownersRequirements = {
     text: 'The owner-ID list response is `application/json`.',
     group: 'owners',
     needs: ['apps.owners'],
+    authority: spec('4.2', 'Success response: status 200, `application/json`, body as in 2.3 (`userIds`: array of strings or null).'),
   },
   'OWN-03': {
     section: '2.3',
@@ -25,6 +28,7 @@ export const ownersRequirements = {
     text: 'The owner-ID list body is a JSON object with the key `userIds`.',
     group: 'owners',
     needs: ['apps.owners'],
+    authority: spec('4.2', 'Success response: status 200, `application/json`, body as in 2.3 (`userIds`: array of strings or null).'),
   },
   'OWN-04': {
     section: '2.3',
@@ -33,6 +37,7 @@ export const ownersRequirements = {
     text: '`userIds` is an array of strings, or null.',
     group: 'owners',
     needs: ['apps.owners'],
+    authority: spec('4.2', 'Success response: status 200, `application/json`, body as in 2.3 (`userIds`: array of strings or null).'),
   },
   'OWN-05': {
     section: '2.3',
@@ -41,6 +46,7 @@ export const ownersRequirements = {
     text: '`userIds` holds the IDs of the owners of the app: the profile\'s expected IDs, order-insensitive (null or [] when it lists none).',
     group: 'owners',
     needs: ['apps.owners.ownerIds'],
+    authority: spec('2.3', 'IDs of the owners of the app.'),
   },
   'OWN-06': {
     section: '4.2',
@@ -49,6 +55,7 @@ export const ownersRequirements = {
     text: 'The owner-ID list "is not paginated": whether the body carries pagination fields (`nextPageToken`, `list`) is recorded.',
     group: 'owners',
     needs: ['apps.owners'],
+    authority: ruling(8),
   },
   'OWN-07': {
     section: '4.2',
@@ -57,6 +64,7 @@ export const ownersRequirements = {
     text: 'The owner-ID list without a token gets 401 (security: bearer token).',
     group: 'owners',
     needs: ['apps.owners'],
+    authority: ruling(6),
   },
   'OWN-08': {
     section: '4.2',
@@ -65,5 +73,6 @@ export const ownersRequirements = {
     text: 'The owner-ID list of an unknown app gets 404.',
     group: 'owners',
     needs: ['apps.missingAppId'],
+    authority: ruling(8),
   },
 } as const satisfies Catalogue;

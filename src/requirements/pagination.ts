@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { belowTen, ruling, spec } from './authority.js';
 
 /**
  * Requirements of the pagination group: `page_size` / `page_token` on `GET /api/v1/apps/{app_id}/entitlements`
@@ -14,6 +15,7 @@ export const paginationRequirements = {
     text: 'Without page_size the page holds 25 items: "Default 25".',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'Default 25.'),
   },
   'PAGE-02': {
     section: '4.4',
@@ -22,6 +24,7 @@ export const paginationRequirements = {
     text: 'page_size=0 acts as 10: "A value below 10 acts as 10".',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: belowTen,
   },
   'PAGE-03': {
     section: '4.4',
@@ -30,6 +33,7 @@ export const paginationRequirements = {
     text: 'page_size=1 acts as 10.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: belowTen,
   },
   'PAGE-04': {
     section: '4.4',
@@ -38,6 +42,7 @@ export const paginationRequirements = {
     text: 'page_size=9 acts as 10.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: belowTen,
   },
   'PAGE-05': {
     section: '4.4',
@@ -46,6 +51,7 @@ export const paginationRequirements = {
     text: 'page_size=10 gives pages of 10: "Accepts 10 to 100".',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'Accepts 10 to 100.'),
   },
   'PAGE-06': {
     section: '4.4',
@@ -54,6 +60,7 @@ export const paginationRequirements = {
     text: 'page_size=100 gives pages of 100.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'Accepts 10 to 100.'),
   },
   'PAGE-07': {
     section: '4.4',
@@ -62,6 +69,7 @@ export const paginationRequirements = {
     text: 'page_size=101 acts as 100: "A value above 100 acts as 100".',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'A value above 100 acts as 100.'),
   },
   'PAGE-08': {
     section: '4.4',
@@ -70,6 +78,7 @@ export const paginationRequirements = {
     text: 'page_size=10000 acts as 100.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'A value above 100 acts as 100.'),
   },
   'PAGE-09': {
     section: '4.4',
@@ -78,6 +87,7 @@ export const paginationRequirements = {
     text: 'page_size=-1 acts as 10: negatives are below 10.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: belowTen,
   },
   'PAGE-10': {
     section: '4.4',
@@ -86,6 +96,7 @@ export const paginationRequirements = {
     text: 'page_size=-50 acts as 10.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: belowTen,
   },
   'PAGE-11': {
     section: '4.4',
@@ -94,6 +105,7 @@ export const paginationRequirements = {
     text: 'A non-integer page_size (`abc`) gets 400.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: ruling(9),
   },
   'PAGE-12': {
     section: '4.4',
@@ -102,6 +114,7 @@ export const paginationRequirements = {
     text: 'A fractional page_size (`12.5`) gets 400.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: ruling(9),
   },
   // page_token on the first request (ruling 10)
   'PAGE-13': {
@@ -111,6 +124,7 @@ export const paginationRequirements = {
     text: 'An empty page_token on the first request (`page_token=`) is accepted and gives the same first page as leaving it out.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'Omitted or empty on the first request.'),
   },
   // Walks (ruling 11)
   'PAGE-14': {
@@ -120,6 +134,7 @@ export const paginationRequirements = {
     text: 'Walking all pages at page_size=10 returns every item exactly once (the profile\'s count).',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: ruling(11),
   },
   'PAGE-15': {
     section: '4.4',
@@ -128,6 +143,7 @@ export const paginationRequirements = {
     text: 'Walking all pages at page_size=25 returns every item exactly once.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: ruling(11),
   },
   'PAGE-16': {
     section: '4.4',
@@ -136,6 +152,7 @@ export const paginationRequirements = {
     text: 'Walking all pages at page_size=100 returns every item exactly once.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: ruling(11),
   },
   'PAGE-17': {
     section: '4.4',
@@ -144,6 +161,7 @@ export const paginationRequirements = {
     text: 'A walk whose first request sends `page_token=` (as some official clients do) returns every item exactly once.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: ruling(10),
   },
   'PAGE-18': {
     section: '4.4',
@@ -152,6 +170,7 @@ export const paginationRequirements = {
     text: '"When the end is reached, nextPageToken is an empty string": the page holding the last item carries "" (no trailing empty page).',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'When the end is reached, `nextPageToken` is an empty string.'),
   },
   'PAGE-19': {
     section: '4.4',
@@ -160,6 +179,7 @@ export const paginationRequirements = {
     text: 'When the items exactly fill the last page (the exact app at a page size dividing its count), that page carries "".',
     group: 'pagination',
     needs: ['apps.entitlements.exact'],
+    authority: ruling(11),
   },
   'PAGE-20': {
     section: '4.4',
@@ -168,6 +188,7 @@ export const paginationRequirements = {
     text: 'A single page exactly filled (page_size = the exact app\'s count) holds every item and carries "".',
     group: 'pagination',
     needs: ['apps.entitlements.exact'],
+    authority: ruling(11),
   },
   'PAGE-21': {
     section: '4.4',
@@ -176,6 +197,7 @@ export const paginationRequirements = {
     text: 'A single page holding fewer items than page_size (the exact app at page_size=100) holds every item and carries "".',
     group: 'pagination',
     needs: ['apps.entitlements.exact'],
+    authority: ruling(11),
   },
   'PAGE-22': {
     section: '4.4',
@@ -184,6 +206,7 @@ export const paginationRequirements = {
     text: '"When more results remain than fit the page, the response carries a non-empty nextPageToken": every page before the last item\'s.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'When more results remain than fit the page, the response carries a non-empty `nextPageToken`.'),
   },
   'PAGE-23': {
     section: '2.4',
@@ -192,6 +215,7 @@ export const paginationRequirements = {
     text: 'nextPageToken is always a string, never null or absent, on every page of a walk.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('2.4', 'nextPageToken | string | Token for the next page.'),
   },
   'PAGE-24': {
     section: '2.4',
@@ -200,6 +224,7 @@ export const paginationRequirements = {
     text: 'An app without entitlements gives `list: []`.',
     group: 'pagination',
     needs: ['apps.entitlements.empty'],
+    authority: spec('2.4', 'list | array | Items of the page.'),
   },
   'PAGE-25': {
     section: '2.4',
@@ -208,6 +233,7 @@ export const paginationRequirements = {
     text: 'An app without entitlements gives nextPageToken "" on its only page.',
     group: 'pagination',
     needs: ['apps.entitlements.empty'],
+    authority: spec('2.4', 'Empty string when the end of the results has been reached.'),
   },
   // Response shape (§2.4)
   'PAGE-26': {
@@ -216,6 +242,7 @@ export const paginationRequirements = {
     text: 'Each item is wrapped in an object named after its kind: `{"appEntitlement": {...}}`.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('2.4', 'Each item is wrapped in an object named after its kind (for app entitlements, the wrapper key is `appEntitlement`).'),
   },
   'PAGE-27': {
     section: '4.4',
@@ -223,6 +250,7 @@ export const paginationRequirements = {
     text: 'The entitlement list answers 200 with a JSON object holding `list` (an array) and `nextPageToken`.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: spec('4.4', 'It returns `list` and `nextPageToken` as in 2.4.'),
   },
   // Invalid tokens (ruling 12)
   'PAGE-28': {
@@ -232,6 +260,7 @@ export const paginationRequirements = {
     text: 'A page_token taken from another app\'s listing gets 400: it "must be the nextPageToken of the previous response".',
     group: 'pagination',
     needs: ['apps.entitlements.large', 'apps.entitlements.exact'],
+    authority: ruling(12),
   },
   'PAGE-29': {
     section: '4.4',
@@ -240,5 +269,6 @@ export const paginationRequirements = {
     text: 'A garbage page_token gets 400.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
+    authority: ruling(12),
   },
 } as const satisfies Catalogue;

@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { criticalHeader, rfc, ruling, signerKey, spec } from './authority.js';
 
 /**
  * Requirements of the token-attacks group: the token endpoint of service.md §4.1 and the client assertion
@@ -14,52 +15,64 @@ export const tokenAttackRequirements = {
     ...attack,
     text: 'A key carried in the assertion\'s header is never trusted (CVE-2018-0114): an assertion signed by an attacker\'s key that its `jwk` header holds, or its `x5c` header certifies, is refused.',
     needs: [],
+    authority: signerKey,
   },
   'TOK-X02': {
     ...attack,
     text: 'A key URL in the assertion\'s header is never followed: an assertion signed by an attacker\'s key whose `jku` or `x5u` names a harness URL is refused, and the target does not connect to that URL (SSRF).',
     needs: [],
+    authority: signerKey,
   },
   'TOK-X03': {
     ...attack,
     text: 'The assertion is verified with the Client Secret\'s key whatever its `kid`: a `kid` that is a file path (HS256 over the empty key /dev/null yields) or a URL serving an attacker\'s JWKS is refused.',
     needs: [],
+    authority: signerKey,
   },
   'TOK-X04': {
     ...attack,
     text: 'RFC 7515 §4.1.11: an assertion whose `crit` header lists an extension the service does not understand is refused, even when signed by the Client Secret\'s key.',
     needs: [],
+    authority: criticalHeader,
   },
   'TOK-X05': {
     ...attack,
     text: 'RFC 8032 §5.1.7: an Ed25519 signature is 64 bytes: a valid assertion\'s signature with one byte appended, or its last byte cut, is refused.',
     needs: [],
+    authority: rfc(8032, '5.1.7', 'an Ed25519 signature is two 32-octet halves; if decoding fails the signature is invalid'),
   },
   'TOK-X06': {
     ...attack,
     text: 'A signature made by the Client Secret\'s key over another assertion, put on an assertion with other claims, is refused.',
     needs: [],
+    authority: rfc(7515, '5.2', 'a JWS whose signature does not validate against its signing input MUST be considered invalid'),
   },
   'TOK-X07': {
     ...attack,
     text: '`iss` is the Client ID exactly and checked on its own (RFC 7523 §3): with `sub` right, an `iss` in another case, with a suffix, or naming another credential of the tenant is refused.',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-X08': {
     ...attack,
     text: '`sub` is the Client ID exactly and checked on its own (RFC 7523 §3): with `iss` right, a `sub` in another case, with a suffix, or naming another credential of the tenant is refused.',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-X09': {
     ...attack,
     section: '4.1',
-    text: 'Ruling on §4.1 "client credentials go in the request body, never in headers": a token request whose client_id and client_secret come only in `Authorization: Basic` is refused.',
+    level: 'SHOULD',
+    text: '§4.1 "client credentials go in the request body, never in headers": a token request whose client_id and client_secret come only in `Authorization: Basic` SHOULD be refused (RFC 6749 §2.3.1 has a server support Basic).',
     needs: [],
+    authority: spec('4.1', 'Client credentials go in the request body, never in headers.'),
   },
   'TOK-X10': {
     ...attack,
     section: '4.1',
-    text: 'Client credentials go in the request body: a token request whose credentials (client_secret, or the client assertion) come only in the URL query string is refused (RFC 6749 §2.3.1: MUST NOT in the URI).',
+    level: 'SHOULD',
+    text: 'Client credentials go in the request body: a token request whose credentials (client_secret, or the client assertion) come only in the URL query string SHOULD be refused (RFC 6749 §2.3.1 forbids the client to send them in the URI).',
     needs: [],
+    authority: spec('4.1', 'Client credentials go in the request body, never in headers.'),
   },
 } as const satisfies Catalogue;

@@ -1,8 +1,10 @@
 import type { Catalogue } from './types.js';
+import { rfc, ruling, spec } from './authority.js';
 
 /**
  * Requirements of the tokens group: the token endpoint of service.md §4.1 with both grant methods and the
- * signed client assertion of §5.3 (rulings 3, 4, 5, 7). Every refused request breaks exactly one rule.
+ * signed client assertion of §5.3 (rulings 3, 4). Every refused request breaks exactly one rule. The token
+ * response, the refusals and the restricted credentials follow in token-responses.ts (same group).
  */
 export const tokensRequirements = {
   // Grant methods (§4.1)
@@ -13,6 +15,7 @@ export const tokensRequirements = {
     text: 'Basic method: grant_type=client_credentials with client_id and client_secret in a form body gets 200 and an access_token.',
     group: 'tokens',
     needs: [],
+    authority: ruling(4),
   },
   'TOK-02': {
     section: '5.3',
@@ -21,6 +24,7 @@ export const tokensRequirements = {
     text: 'Signed-assertion method: an EdDSA client assertion with iss = sub = Client ID, aud = tenant domain (string), exp = now + 2 min and iat (no nbf) gets 200 and an access_token.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   // Assertion variants that MUST be accepted (ruling 3)
   'TOK-03': {
@@ -30,6 +34,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose aud is a one-element array holding the tenant domain is accepted (official SDKs send both forms).',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-04': {
     section: '5.3',
@@ -38,6 +43,7 @@ export const tokensRequirements = {
     text: 'A client assertion with nbf = now − 2 min and exp = now + 2 min (the SDKs\' form) is accepted.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-05': {
     section: '5.3',
@@ -46,6 +52,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose header carries a `nonce` is accepted.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-06': {
     section: '5.3',
@@ -54,6 +61,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose header carries a `kid` is accepted.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-07': {
     section: '5.3',
@@ -62,6 +70,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose header carries `typ: JWT` is accepted.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-08': {
     section: '5.3',
@@ -70,6 +79,7 @@ export const tokensRequirements = {
     text: 'A client assertion without `iat` (and without nbf or jti) is accepted: only exp is required.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   // Assertion variants that MUST be refused (ruling 3, refusal as in ruling 5)
   'TOK-09': {
@@ -79,6 +89,7 @@ export const tokensRequirements = {
     text: 'A client assertion without `exp` is refused (4xx, no access_token): "a token without a finite expiry is not allowed".',
     group: 'tokens',
     needs: [],
+    authority: spec('5.3', 'a token without a finite expiry is not allowed'),
   },
   'TOK-10': {
     section: '5.3',
@@ -87,6 +98,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose exp is 10 minutes ahead is refused: exp must be "within five minutes of the current time".',
     group: 'tokens',
     needs: [],
+    authority: spec('5.3', 'exp | within five minutes of the current time'),
   },
   'TOK-11': {
     section: '5.3',
@@ -95,6 +107,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose exp is in the past is refused.',
     group: 'tokens',
     needs: [],
+    authority: rfc(7519, '4.1.4', 'the JWT MUST NOT be accepted for processing on or after its expiration time'),
   },
   'TOK-12': {
     section: '5.3',
@@ -103,6 +116,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose aud is another domain than the tenant\'s is refused.',
     group: 'tokens',
     needs: [],
+    authority: rfc(7523, '3', 'the authorization server MUST reject a JWT that does not contain its own identity as the intended audience'),
   },
   'TOK-13': {
     section: '5.3',
@@ -111,6 +125,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose aud carries a scheme (`https://<tenant domain>`) is refused: aud is the hostname only.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-14': {
     section: '5.3',
@@ -119,6 +134,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose aud carries a port (`<tenant domain>:443`) is refused: aud is the hostname only.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-15': {
     section: '5.3',
@@ -127,6 +143,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose iss is not the Client ID is refused.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-16': {
     section: '5.3',
@@ -135,6 +152,7 @@ export const tokensRequirements = {
     text: 'A client assertion whose sub is not the Client ID is refused.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-17': {
     section: '5.3',
@@ -143,6 +161,7 @@ export const tokensRequirements = {
     text: 'A client assertion signed by another Ed25519 key than the Client Secret\'s is refused.',
     group: 'tokens',
     needs: [],
+    authority: ruling(3),
   },
   'TOK-18': {
     section: '5.3',
@@ -151,192 +170,6 @@ export const tokensRequirements = {
     text: 'An unsigned client assertion (`alg: none`) is refused.',
     group: 'tokens',
     needs: [],
-  },
-  // Response shape (ruling 4)
-  'TOK-19': {
-    section: '4.1',
-    ruling: 4,
-    level: 'MUST',
-    text: 'The token response is status 200 with a JSON object body (Content-Type application/json).',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-20': {
-    section: '2.2',
-    ruling: 4,
-    level: 'MUST',
-    text: 'The token response\'s `access_token` is a non-empty string.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-21': {
-    section: '2.2',
-    ruling: 4,
-    level: 'MUST',
-    text: 'The token response\'s `token_type` is `Bearer` (compared case-insensitively).',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-22': {
-    section: '2.2',
-    ruling: 4,
-    level: 'MUST',
-    text: 'The token response\'s `expires_in` is a JSON integer greater than 0 (seconds).',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-23': {
-    section: '4.1',
-    ruling: 4,
-    level: 'SHOULD',
-    text: 'The token response carries `Cache-Control: no-store` (RFC 6749 §5.1).',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-24': {
-    section: '4.1',
-    ruling: 4,
-    level: 'MUST',
-    text: 'A token obtained with a client assertion has the same response shape: 200 JSON, non-empty access_token, token_type Bearer, integer expires_in > 0.',
-    group: 'tokens',
-    needs: [],
-  },
-  // Refusals (ruling 5): MUST any 4xx and no access_token; SHOULD the RFC 6749 §5.2 error
-  'TOK-25': {
-    section: '4.1',
-    ruling: 5,
-    level: 'MUST',
-    text: 'A wrong client_secret (well-formed, another key) gets a 4xx and no access_token.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-26': {
-    section: '4.1',
-    ruling: 5,
-    level: 'SHOULD',
-    text: 'A wrong client_secret gets 401 with the RFC 6749 §5.2 error JSON `{"error":"invalid_client"}`.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-27': {
-    section: '4.1',
-    ruling: 5,
-    level: 'MUST',
-    text: 'An unknown client_id (well-formed, same hostname) gets a 4xx and no access_token.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-28': {
-    section: '4.1',
-    ruling: 5,
-    level: 'SHOULD',
-    text: 'An unknown client_id gets 401 with the RFC 6749 §5.2 error JSON `{"error":"invalid_client"}`.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-29': {
-    section: '4.1',
-    ruling: 5,
-    level: 'MUST',
-    text: 'A grant_type other than `client_credentials` gets a 4xx and no access_token.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-30': {
-    section: '4.1',
-    ruling: 5,
-    level: 'SHOULD',
-    text: 'A grant_type other than `client_credentials` gets 400 with `{"error":"unsupported_grant_type"}`.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-31': {
-    section: '4.1',
-    ruling: 5,
-    level: 'MUST',
-    text: 'A request without grant_type (a required field) gets a 4xx and no access_token.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-32': {
-    section: '4.1',
-    ruling: 5,
-    level: 'SHOULD',
-    text: 'A request without grant_type gets 400 with `{"error":"invalid_request"}`.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-33': {
-    section: '4.1',
-    ruling: 5,
-    level: 'MUST',
-    text: 'The basic-method fields sent as a JSON body instead of `application/x-www-form-urlencoded` get a 4xx and no access_token.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-34': {
-    section: '4.1',
-    ruling: 5,
-    level: 'SHOULD',
-    text: 'The fields sent as a JSON body get 400 with `{"error":"invalid_request"}`.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-35': {
-    section: '4.1',
-    ruling: 5,
-    level: 'MUST',
-    text: 'A basic-method request without client_id (a required field) gets a 4xx and no access_token.',
-    group: 'tokens',
-    needs: [],
-  },
-  'TOK-36': {
-    section: '4.1',
-    ruling: 5,
-    level: 'SHOULD',
-    text: 'A request without client_id gets the RFC 6749 §5.2 error JSON: 400 `invalid_request` or 401 `invalid_client`.',
-    group: 'tokens',
-    needs: [],
-  },
-  // Restricted credentials (ruling 7)
-  'TOK-37': {
-    section: '7',
-    ruling: 7,
-    level: 'MUST',
-    text: 'A credential used from outside its allowed CIDR blocks gets no token with the basic method (any 4xx).',
-    group: 'tokens',
-    needs: ['credentials.ipRestricted'],
-  },
-  'TOK-38': {
-    section: '7',
-    ruling: 7,
-    level: 'MUST',
-    text: 'A credential used from outside its allowed CIDR blocks gets no token with a valid client assertion (any 4xx).',
-    group: 'tokens',
-    needs: ['credentials.ipRestricted'],
-  },
-  'TOK-39': {
-    section: '2.1',
-    ruling: 7,
-    level: 'MUST',
-    text: 'A credential past its lifespan gets no token with the basic method (any 4xx).',
-    group: 'tokens',
-    needs: ['credentials.expired'],
-  },
-  'TOK-40': {
-    section: '2.1',
-    ruling: 7,
-    level: 'MUST',
-    text: 'A credential past its lifespan gets no token with a valid client assertion (any 4xx).',
-    group: 'tokens',
-    needs: ['credentials.expired'],
-  },
-  'TOK-41': {
-    section: '4.1',
-    ruling: 5,
-    level: 'MUST',
-    text: 'A valid client assertion sent with a client_assertion_type other than `urn:ietf:params:oauth:client-assertion-type:jwt-bearer` gets a 4xx and no access_token.',
-    group: 'tokens',
-    needs: [],
+    authority: ruling(3),
   },
 } as const satisfies Catalogue;

@@ -36,6 +36,18 @@ export type Need =
   | 'hooks.clock'
   | 'hooks.runs';
 
+/**
+ * Where a requirement comes from (see authority.ts for the constructors). A MUST names service.md (section
+ * and the sentence, quoted exactly), an RFC section that binds the receiver, or a ruling of rulings.md;
+ * `reading` is the harness's own reading of what the spec leaves open, allowed for SHOULD and INFO only
+ * (tests/requirements/authority.test.ts enforces both, and that every quote is really in service.md).
+ */
+export type Authority =
+  | { readonly kind: 'spec'; readonly section: string; readonly quote: string }
+  | { readonly kind: 'rfc'; readonly rfc: number; readonly section: string; readonly requirement: string }
+  | { readonly kind: 'ruling'; readonly ruling: number }
+  | { readonly kind: 'reading'; readonly why: string };
+
 export interface RequirementSpec {
   /** service.md section, e.g. '5.4', or 'rulings' when only a ruling states it. */
   readonly section: string;
@@ -47,6 +59,8 @@ export interface RequirementSpec {
   /** The suite group (one per spec area); equals the suite file's name without `.suite.ts`. */
   readonly group: string;
   readonly needs: readonly Need[];
+  /** What the check rests on: a MUST never on the harness's own reading. */
+  readonly authority: Authority;
   /** True when the check advances the target's clock: it runs last, alone. */
   readonly movesClock?: boolean;
 }

@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { invalidJson, jsonMediaType, rfc, ruling, spec } from './authority.js';
 
 /**
  * Attacks on the rules every inbound webhook is checked for (service.md §4.3, §7, §8; rulings 13, 15, 16,
@@ -16,6 +17,7 @@ export const webhookAttackRequirements = {
     text: 'The limit counts bytes: a body under the limit in characters but over it in UTF-8 bytes (multi-byte characters) is refused with 400 or 413.',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(13),
   },
   'WH-X02': {
     section: '8',
@@ -24,27 +26,31 @@ export const webhookAttackRequirements = {
     text: 'A body of exactly the limit in UTF-8 bytes, most of them multi-byte characters, is accepted (200).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(13),
   },
   'WH-X03': {
     section: '7',
-    level: 'MUST',
-    text: 'JSON text must be UTF-8 (RFC 8259 §8.1): a body with an invalid byte (0xFF) inside a string is invalid JSON (400).',
+    level: 'SHOULD',
+    text: 'JSON text is UTF-8 (RFC 8259 §8.1): a body with an invalid byte (0xFF) inside a string SHOULD get 400 (invalid JSON).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: spec('4.3', 'Request body: valid JSON of at most 64 KB.'),
   },
   'WH-X04': {
     section: '7',
-    level: 'MUST',
-    text: 'A body with an overlong UTF-8 encoding (0xC0 0xAF for `/`) inside a string is invalid JSON (400).',
+    level: 'SHOULD',
+    text: 'A body with an overlong UTF-8 encoding (0xC0 0xAF for `/`) inside a string SHOULD get 400 (invalid JSON).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: spec('4.3', 'Request body: valid JSON of at most 64 KB.'),
   },
   'WH-X05': {
     section: '7',
-    level: 'MUST',
-    text: 'A body with a UTF-8-encoded surrogate (0xED 0xA0 0x80, not a character) inside a string is invalid JSON (400).',
+    level: 'SHOULD',
+    text: 'A body with a UTF-8-encoded surrogate (0xED 0xA0 0x80, not a character) inside a string SHOULD get 400 (invalid JSON).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: spec('4.3', 'Request body: valid JSON of at most 64 KB.'),
   },
   'WH-X06': {
     section: '7',
@@ -52,6 +58,7 @@ export const webhookAttackRequirements = {
     text: 'A JSON text is one value (RFC 8259 §2): a valid JSON object followed by other text (`{…}x`) is invalid JSON (400).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: invalidJson,
   },
   'WH-X07': {
     section: '7',
@@ -59,6 +66,7 @@ export const webhookAttackRequirements = {
     text: 'Two JSON values one after the other (`{…} {…}`) are invalid JSON (400).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: invalidJson,
   },
   'WH-X08': {
     section: '7',
@@ -66,46 +74,52 @@ export const webhookAttackRequirements = {
     text: 'A body starting with a UTF-8 byte order mark: RFC 8259 §8.1 lets a parser ignore it or refuse it; accept or refuse is recorded.',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: rfc(8259, '8.1', 'a parser MAY ignore the presence of a byte order mark rather than treating it as an error'),
   },
   'WH-X09': {
     section: '4.3',
     ruling: 16,
-    level: 'MUST',
-    text: 'Content-Type must be `application/json`: `text/plain` is refused with 400.',
+    level: 'SHOULD',
+    text: 'Content-Type is `application/json`: `text/plain` SHOULD be refused with 400.',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: jsonMediaType,
   },
   'WH-X10': {
     section: '4.3',
     ruling: 16,
-    level: 'MUST',
-    text: 'Content-Type `text/plain; charset=utf-8` is refused with 400 (a parameter does not change the media type).',
+    level: 'SHOULD',
+    text: 'Content-Type `text/plain; charset=utf-8` SHOULD be refused with 400 (a parameter does not change the media type).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: jsonMediaType,
   },
   'WH-X11': {
     section: '4.3',
     ruling: 16,
-    level: 'MUST',
-    text: 'Content-Type `application/x-www-form-urlencoded` is refused with 400.',
+    level: 'SHOULD',
+    text: 'Content-Type `application/x-www-form-urlencoded` SHOULD be refused with 400.',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: jsonMediaType,
   },
   'WH-X12': {
     section: '4.3',
     ruling: 16,
-    level: 'MUST',
-    text: 'Content-Type `application/jsonx` (`application/json` as a mere prefix) is refused with 400.',
+    level: 'SHOULD',
+    text: 'Content-Type `application/jsonx` (`application/json` as a mere prefix) SHOULD be refused with 400.',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: jsonMediaType,
   },
   'WH-X13': {
     section: '4.3',
     ruling: 16,
-    level: 'MUST',
-    text: 'Content-Type `application/jsonx; charset=utf-8` is refused with 400.',
+    level: 'SHOULD',
+    text: 'Content-Type `application/jsonx; charset=utf-8` SHOULD be refused with 400.',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: jsonMediaType,
   },
   'WH-X14': {
     section: '7',
@@ -114,6 +128,7 @@ export const webhookAttackRequirements = {
     text: 'A UUID v4 has the RFC 4122 variant (10xx, RFC 4122 §4.1.1): version 4 with variant nibble `0` (NCS) is an invalid event ID (400).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(15),
   },
   'WH-X15': {
     section: '7',
@@ -122,6 +137,7 @@ export const webhookAttackRequirements = {
     text: 'Version 4 with variant nibble `7` (NCS) is an invalid event ID (400).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(15),
   },
   'WH-X16': {
     section: '7',
@@ -130,6 +146,7 @@ export const webhookAttackRequirements = {
     text: 'Version 4 with variant nibble `c` (Microsoft) is an invalid event ID (400).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(15),
   },
   'WH-X17': {
     section: '7',
@@ -138,6 +155,7 @@ export const webhookAttackRequirements = {
     text: 'Version 4 with variant nibble `e` (reserved) is an invalid event ID (400).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(15),
   },
   'WH-X18': {
     section: '7',
@@ -146,6 +164,7 @@ export const webhookAttackRequirements = {
     text: 'Webhook-Event-Id sent twice (the signed ID, then another UUID v4) SHOULD be refused (400 or 401): RFC 9110 §5.3 lets a recipient combine the lines, and Go\'s Header.Get or Starlette read the first, so refusing is not required.',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(24),
   },
   'WH-X19': {
     section: '5.4',
@@ -154,6 +173,7 @@ export const webhookAttackRequirements = {
     text: 'Webhook-Signature sent twice (the valid signature, then another value) SHOULD be refused (401 or 400).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(24),
   },
   'WH-X20': {
     section: '7',
@@ -162,6 +182,7 @@ export const webhookAttackRequirements = {
     text: 'Webhook-Timestamp sent twice (the signed time, then the next second) SHOULD be refused (400 or 401).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(24),
   },
   'WH-X21': {
     section: '5.4',
@@ -170,6 +191,7 @@ export const webhookAttackRequirements = {
     text: 'Webhook-Signature sent twice (another value, then the valid signature) SHOULD be refused (401 or 400).',
     group: 'webhook-attacks',
     needs: hmac,
+    authority: ruling(24),
   },
   'WH-X22': {
     section: '7',
@@ -178,6 +200,7 @@ export const webhookAttackRequirements = {
     text: 'The source IP is the connection\'s: an `X-Forwarded-For` naming an address inside the listener\'s allowed CIDRs does not lift the restriction (403).',
     group: 'webhook-attacks',
     needs: ['webhooks.ipRestricted.allowedCidrs'],
+    authority: ruling(29),
   },
   'WH-X23': {
     section: '7',
@@ -186,6 +209,7 @@ export const webhookAttackRequirements = {
     text: 'A `Forwarded: for=…` (RFC 7239) naming an address inside the listener\'s allowed CIDRs does not lift the restriction (403).',
     group: 'webhook-attacks',
     needs: ['webhooks.ipRestricted.allowedCidrs'],
+    authority: ruling(29),
   },
   'WH-X24': {
     section: '7',
@@ -194,11 +218,13 @@ export const webhookAttackRequirements = {
     text: 'An `X-Real-IP` naming an address inside the listener\'s allowed CIDRs does not lift the restriction (403).',
     group: 'webhook-attacks',
     needs: ['webhooks.ipRestricted.allowedCidrs'],
+    authority: ruling(29),
   },
   'WH-X25': {
     section: '6',
     ruling: 24,
     level: 'MUST',
+    authority: ruling(24),
     text: 'A repeated line never buys a second run: an accepted request replayed byte for byte with a fresh UUID v4 in a second Webhook-Event-Id line is not run again (409, 400 or 401; with the runs hook, one run of the signed ID and none of the other).',
     group: 'webhook-attacks',
     needs: [...hmac, 'hooks.runs'],
@@ -207,6 +233,7 @@ export const webhookAttackRequirements = {
     section: '7',
     ruling: 24,
     level: 'MUST',
+    authority: ruling(24),
     text: 'A repeated line never buys a pass through the timestamp window: a request signed with a timestamp 330 s old, with the current time in a second Webhook-Timestamp line, is refused (400 or 401).',
     group: 'webhook-attacks',
     needs: hmac,

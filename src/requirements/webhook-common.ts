@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { invalidEventId, invalidJson, missingHeaders, reading, ruling, spec, unixSeconds } from './authority.js';
 
 /**
  * Requirements of the webhook-common group: what every inbound webhook request is checked for, whatever
@@ -13,6 +14,7 @@ export const webhookCommonRequirements = {
     text: 'A valid inbound webhook (required headers, current timestamp, UUID v4 event ID, valid JSON, correct signature) gets 200: "Request accepted and automation triggered".',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: spec('7', '200 | Request accepted and automation triggered.'),
   },
   'WH-02': {
     section: '8',
@@ -21,6 +23,7 @@ export const webhookCommonRequirements = {
     text: 'A body of exactly the limit (64 KB = 65,536 bytes unless limits.webhookBodyBytes says otherwise) MUST be accepted.',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(13),
   },
   'WH-03': {
     section: '8',
@@ -29,6 +32,7 @@ export const webhookCommonRequirements = {
     text: 'A body one byte over the limit MUST be refused with 400 or 413 (either passes).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(13),
   },
   'WH-04': {
     section: '5.4',
@@ -37,6 +41,7 @@ export const webhookCommonRequirements = {
     text: 'A Webhook-Timestamp 270 s behind server time is within 5 minutes (|now − Webhook-Timestamp| ≤ 300 s) and is accepted.',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: spec('5.4', '`Webhook-Timestamp` within 5 minutes of server time.'),
   },
   'WH-05': {
     section: '5.4',
@@ -45,6 +50,7 @@ export const webhookCommonRequirements = {
     text: 'A Webhook-Timestamp 270 s ahead of server time is within 5 minutes (|now − Webhook-Timestamp| ≤ 300 s) and is accepted.',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: spec('5.4', '`Webhook-Timestamp` within 5 minutes of server time.'),
   },
   'WH-06': {
     section: '7',
@@ -53,6 +59,7 @@ export const webhookCommonRequirements = {
     text: 'A Webhook-Timestamp 330 s behind server time is beyond the 5-minute window and is refused with 400 (invalid timestamp).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: spec('7', 'timestamp out of range (invalid timestamp)'),
   },
   'WH-07': {
     section: '7',
@@ -61,6 +68,7 @@ export const webhookCommonRequirements = {
     text: 'A Webhook-Timestamp 330 s ahead of server time is beyond the 5-minute window and is refused with 400 (invalid timestamp).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: spec('7', 'timestamp out of range (invalid timestamp)'),
   },
   'WH-08': {
     section: '7',
@@ -69,6 +77,7 @@ export const webhookCommonRequirements = {
     text: 'A Webhook-Timestamp in milliseconds is out of range (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(14),
   },
   'WH-09': {
     section: '4.3',
@@ -77,6 +86,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Timestamp is "current Unix time in seconds, as a decimal string": the current time written as an ISO 8601 date is an invalid timestamp (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: unixSeconds,
   },
   'WH-10': {
     section: '7',
@@ -85,6 +95,7 @@ export const webhookCommonRequirements = {
     text: 'An empty Webhook-Timestamp is an invalid timestamp (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: unixSeconds,
   },
   'WH-11': {
     section: '7',
@@ -93,6 +104,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Event-Id must be a UUID v4: a UUID v1 (any other UUID version) is an invalid event ID (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidEventId,
   },
   'WH-12': {
     section: '7',
@@ -101,6 +113,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Event-Id must be a UUID v4: a UUID v3 (any other UUID version) is an invalid event ID (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidEventId,
   },
   'WH-13': {
     section: '7',
@@ -109,6 +122,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Event-Id must be a UUID v4: a UUID v5 (any other UUID version) is an invalid event ID (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidEventId,
   },
   'WH-14': {
     section: '7',
@@ -117,6 +131,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Event-Id must be a UUID v4: a UUID v7 (any other UUID version) is an invalid event ID (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidEventId,
   },
   'WH-15': {
     section: '7',
@@ -125,6 +140,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Event-Id must be a UUID v4: the nil UUID is an invalid event ID (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidEventId,
   },
   'WH-16': {
     section: '7',
@@ -133,6 +149,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Event-Id must be a UUID v4: a value that is not a UUID at all is an invalid event ID (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidEventId,
   },
   'WH-17': {
     section: '7',
@@ -141,6 +158,7 @@ export const webhookCommonRequirements = {
     text: 'The 32 hex digits of a v4 UUID without hyphens SHOULD get 400 (Python\'s `uuid` and Go\'s google/uuid parse them as the UUID).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(26),
   },
   'WH-18': {
     section: '7',
@@ -149,6 +167,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Event-Id must be a UUID v4 with the RFC 4122 variant: version nibble 4 with another variant is an invalid event ID (400).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidEventId,
   },
   'WH-19': {
     section: '4.3',
@@ -157,6 +176,7 @@ export const webhookCommonRequirements = {
     text: 'A UUID v4 event ID written in upper-case hex SHOULD be accepted.',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(15),
   },
   'WH-20': {
     section: '7',
@@ -165,6 +185,7 @@ export const webhookCommonRequirements = {
     text: 'Content-Type is a required header: a request without it is refused with 400 (missing headers).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(16),
   },
   'WH-21': {
     section: '7',
@@ -172,6 +193,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Timestamp is a required header: a request without it is refused with 400 (missing headers).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: missingHeaders,
   },
   'WH-22': {
     section: '7',
@@ -179,6 +201,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Event-Id is a required header: a request without it is refused with 400 (missing headers).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: missingHeaders,
   },
   'WH-23': {
     section: '4.3',
@@ -187,6 +210,7 @@ export const webhookCommonRequirements = {
     text: 'Content-Type `application/json; charset=utf-8` SHOULD be accepted.',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(16),
   },
   'WH-24': {
     section: '7',
@@ -194,6 +218,7 @@ export const webhookCommonRequirements = {
     text: 'The request body must be valid JSON: a truncated JSON document is refused with 400 (invalid JSON).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidJson,
   },
   'WH-25': {
     section: '7',
@@ -201,6 +226,7 @@ export const webhookCommonRequirements = {
     text: 'The request body must be valid JSON: an empty body is refused with 400 (invalid JSON).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: invalidJson,
   },
   'WH-26': {
     section: '7',
@@ -209,6 +235,7 @@ export const webhookCommonRequirements = {
     text: 'A request from a source IP outside the listener\'s allowed CIDR list gets 403, when IP restrictions are enabled.',
     group: 'webhook-common',
     needs: ['webhooks.ipRestricted'],
+    authority: spec('7', '403 | Source IP outside the allowed CIDR list, when IP restrictions are enabled.'),
   },
   'WH-27': {
     section: '4.3',
@@ -217,6 +244,7 @@ export const webhookCommonRequirements = {
     text: 'A POST to a listener_id the service never generated SHOULD get 404.',
     group: 'webhook-common',
     needs: [],
+    authority: ruling(20),
   },
   'WH-28': {
     section: '7',
@@ -225,6 +253,7 @@ export const webhookCommonRequirements = {
     text: 'Error body shape of inbound webhook refusals: not specified; the status, Content-Type and body of a 400 are recorded.',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(23),
   },
   'WH-29': {
     section: '4.3',
@@ -233,6 +262,7 @@ export const webhookCommonRequirements = {
     text: 'Webhook-Timestamp with a fractional part (Unix seconds with decimals): not specified; accept or refuse is recorded.',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: reading('service.md §4.3 asks for Unix seconds "as a decimal string" and says nothing of a fraction'),
   },
   'WH-30': {
     section: '4.3',
@@ -241,5 +271,6 @@ export const webhookCommonRequirements = {
     text: 'Other spellings of a UUID v4 event ID (braces, `urn:uuid:` prefix) SHOULD get 400 (Python\'s `uuid` and Go\'s google/uuid parse them).',
     group: 'webhook-common',
     needs: ['webhooks.hmac'],
+    authority: ruling(26),
   },
 } as const satisfies Catalogue;

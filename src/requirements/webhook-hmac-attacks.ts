@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { mismatch, rfc } from './authority.js';
 
 /**
  * Attacks on the HMAC comparison (service.md §5.4, ruling 21): the one valid Webhook-Signature is the
@@ -7,7 +8,7 @@ import type { Catalogue } from './types.js';
  * schemes use) is a mismatch: 401. Leading and trailing whitespace is only recorded: HTTP strips it from
  * the field value before anyone compares (RFC 7230 §3.2.4), so accepting it is no weakness.
  */
-const hmacAttack = (text: string) => ({ section: '5.4', ruling: 21, level: 'MUST', text, group: 'webhook-hmac-attacks', needs: ['webhooks.hmac'] }) as const;
+const hmacAttack = (text: string) => ({ section: '5.4', ruling: 21, level: 'MUST', text, group: 'webhook-hmac-attacks', needs: ['webhooks.hmac'], authority: mismatch }) as const;
 
 export const webhookHmacAttackRequirements = {
   'WH-HMAC-X01': hmacAttack('base64url is case-sensitive: the valid digest with the case of one letter flipped is a mismatch: 401.'),
@@ -29,5 +30,6 @@ export const webhookHmacAttackRequirements = {
     text: 'The valid digest with a space before and after it: optional whitespace around a field value is not part of it (RFC 7230 §3.2.4); accept or refuse is recorded.',
     group: 'webhook-hmac-attacks',
     needs: ['webhooks.hmac'],
+    authority: rfc(7230, '3.2.4', 'optional whitespace around a field value is not part of the value'),
   },
 } as const satisfies Catalogue;

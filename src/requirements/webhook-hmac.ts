@@ -1,4 +1,5 @@
 import type { Catalogue } from './types.js';
+import { mismatch, ruling, spec } from './authority.js';
 
 /**
  * Requirements of the webhook-hmac group (service.md §5.4 HMAC, ruling 21): the signature is
@@ -13,6 +14,7 @@ export const webhookHmacRequirements = {
     text: 'A request signed with HMAC-SHA256, key = UTF-8 bytes of the secret as displayed, input `<timestamp>.<event_id>.<raw body>`, base64url without padding, is accepted (200).',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: spec('5.4', 'Signature input: the string `<timestamp>.<event_id>.<body>`: the `Webhook-Timestamp` value, the `Webhook-Event-Id` value and the raw body, joined by periods.'),
   },
   'WH-HMAC-02': {
     section: '5.4',
@@ -21,6 +23,7 @@ export const webhookHmacRequirements = {
     text: 'A signature made with another secret is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-03': {
     section: '5.4',
@@ -29,6 +32,7 @@ export const webhookHmacRequirements = {
     text: 'A missing Webhook-Signature on an HMAC listener gets 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: spec('7', 'missing auth header'),
   },
   'WH-HMAC-04': {
     section: '5.4',
@@ -37,6 +41,7 @@ export const webhookHmacRequirements = {
     text: 'An empty Webhook-Signature is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-05': {
     section: '5.4',
@@ -45,6 +50,7 @@ export const webhookHmacRequirements = {
     text: 'Another order of the signature parts (`<event_id>.<timestamp>.<body>`) is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-06': {
     section: '5.4',
@@ -53,6 +59,7 @@ export const webhookHmacRequirements = {
     text: 'Another order of the signature parts (`<body>.<timestamp>.<event_id>`) is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-07': {
     section: '5.4',
@@ -61,6 +68,7 @@ export const webhookHmacRequirements = {
     text: 'Another order of the signature parts (`<timestamp>.<body>.<event_id>`) is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-08': {
     section: '5.4',
@@ -69,6 +77,7 @@ export const webhookHmacRequirements = {
     text: 'The key is the secret string\'s UTF-8 bytes, "not base64-decoded": a signature keyed with the decoded secret gets 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: spec('5.4', 'It is not base64-decoded.'),
   },
   'WH-HMAC-09': {
     section: '5.4',
@@ -77,6 +86,7 @@ export const webhookHmacRequirements = {
     text: 'A body changed after signing (body integrity through the signature input) gets 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: spec('5.4', 'Body integrity: under HMAC through the signature input, under JWT through `htb_s256`.'),
   },
   'WH-HMAC-10': {
     section: '5.4',
@@ -85,6 +95,7 @@ export const webhookHmacRequirements = {
     text: 'A Webhook-Timestamp changed after signing (still inside the 5-minute window) gets 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-11': {
     section: '5.4',
@@ -93,6 +104,7 @@ export const webhookHmacRequirements = {
     text: 'A Webhook-Event-Id changed after signing (still a fresh UUID v4) is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-12': {
     section: '5.4',
@@ -101,6 +113,7 @@ export const webhookHmacRequirements = {
     text: 'The digest is base64url-encoded: the same digest in the standard base64 alphabet (`+`, `/` where base64url has `-`, `_`) is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-13': {
     section: '5.4',
@@ -109,6 +122,7 @@ export const webhookHmacRequirements = {
     text: 'The input holds the raw body: a signature computed over an empty body, sent with a non-empty body, gets 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-14': {
     section: '5.4',
@@ -117,6 +131,7 @@ export const webhookHmacRequirements = {
     text: 'A truncated signature (the valid one without its last character) is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-15': {
     section: '5.4',
@@ -125,6 +140,7 @@ export const webhookHmacRequirements = {
     text: 'The digest is base64url-encoded: the valid digest in hex is a mismatch: 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-16': {
     section: '5.4',
@@ -133,6 +149,7 @@ export const webhookHmacRequirements = {
     text: 'The input holds the raw body, not a re-serialisation: a signature over the compact JSON sent with the same JSON re-formatted gets 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-17': {
     section: '5.4',
@@ -141,6 +158,7 @@ export const webhookHmacRequirements = {
     text: 'The parts are "joined by periods": a signature over the parts joined without separators gets 401.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: mismatch,
   },
   'WH-HMAC-18': {
     section: '5.4',
@@ -149,5 +167,6 @@ export const webhookHmacRequirements = {
     text: 'A padded signature (the valid digest with its `=`): not specified beyond "no padding"; accept or refuse is recorded.',
     group: 'webhook-hmac',
     needs: ['webhooks.hmac'],
+    authority: ruling(21),
   },
 } as const satisfies Catalogue;

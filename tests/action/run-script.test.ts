@@ -35,8 +35,11 @@ describe('action inputs', () => {
     expect(splitArgs('')).toEqual([]);
   });
 
-  it('refuse a strict that is neither true nor false', () => {
-    expect(() => readInputs({ INPUT_STRICT: 'yes' })).toThrow(/input strict is "yes", not true or false/);
+  it('read strict with the boolean grammar of the CLI and refuse anything else, naming the input', () => {
+    for (const [value, strict] of [['yes', true], ['ON', true], ['1', true], ['no', false], ['Off', false], ['0', false], ['', false]] as const) {
+      expect(readInputs({ INPUT_STRICT: value }).strict).toBe(strict);
+    }
+    expect(() => readInputs({ INPUT_STRICT: 'maybe' })).toThrow('input strict takes true/false, 1/0, yes/no or on/off; got "maybe"');
   });
 
   it('exit codes map to verdicts', () => {
@@ -114,7 +117,7 @@ describe('the action script, as the runner runs it', () => {
     ctx.skip(!existsSync(SCRIPT), 'dist/ is missing: run `npm run build` first');
     const result = await step('bad', { INPUT_STRICT: 'maybe' });
     expect(result.code).toBe(2);
-    expect(result.stdout).toContain('::error title=access-conformance action::error[USAGE] at strict: input strict is "maybe", not true or false');
+    expect(result.stdout).toContain('::error title=access-conformance action::error[USAGE] at input strict: input strict takes true/false, 1/0, yes/no or on/off; got \"maybe\"');
     expect(result.output).toContain('exit-code=2\nverdict=error\n');
     expect(existsSync(join(workspace, 'bad', 'reports'))).toBe(false);
   }, 30_000);

@@ -44,7 +44,7 @@ describe('the command table', () => {
     const make = (command: string) =>
       lazyCommand(command, command, async () => {
         loads += 1;
-        return defineCommand({ command, describe: command, builder: (y) => y, run: async () => 0 });
+        return defineCommand({ command, describe: command, options: {}, run: async () => 0 });
       });
     const table = [make('run'), make('diff <a> <b>'), make('list')];
     const forRun = await resolveCommands(table, ['--seed', 's', 'run', '--only', 'X'], false);

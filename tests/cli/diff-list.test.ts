@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toJsonReport } from '../../src/reporters/json-report.js';
-import { allRequirements, CATALOGUE_VERSION } from '../../src/requirements.js';
+import { allRequirements, CATALOGUE_VERSION, describeAuthority } from '../../src/requirements.js';
 import { result, summary } from '../engine/support/fixtures.js';
 import { runCli } from './support.js';
 
@@ -58,11 +58,15 @@ describe('list', { timeout: 120_000 }, () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`catalogue ${CATALOGUE_VERSION}: ${all.length} requirements`);
     for (const req of all) expect(text.stdout).toContain(`  ${req.id} `);
+    expect(text.stdout).toContain(`authority: ${describeAuthority(all[0]!.authority)}`);
 
     const json = await runCli(['list', '--format', 'json']);
-    const parsed = JSON.parse(json.stdout) as { catalogueVersion: string; requirements: Array<{ id: string; level: string }> };
+    const parsed = JSON.parse(json.stdout) as { catalogueVersion: string; requirements: Array<{ id: string; level: string; authority?: { kind: string } }> };
     expect(parsed.catalogueVersion).toBe(CATALOGUE_VERSION);
     expect(parsed.requirements.map((r) => r.id)).toEqual(all.map((r) => r.id));
+    // Every MUST carries its authority, and none is the harness's own reading.
+    const musts = parsed.requirements.filter((r) => r.level === 'MUST');
+    expect(musts.filter((r) => !r.authority || r.authority.kind === 'reading').map((r) => r.id)).toEqual([]);
 
     const md = await runCli(['list', '--format', 'markdown']);
     const rows = md.stdout.split('\n').filter((line) => line.startsWith('| `'));

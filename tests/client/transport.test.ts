@@ -224,7 +224,8 @@ describe('429 and Retry-After', () => {
     const now = Date.parse('2030-01-01T00:00:00Z');
     expect(retryAfterMs('2', now)).toBe(2000);
     expect(retryAfterMs('0', now)).toBe(0);
-    expect(retryAfterMs('3600', now)).toBe(30_000);
+    expect(retryAfterMs('3600', now)).toBe(10_000);
+    expect(retryAfterMs('3600', now, 60_000)).toBe(60_000);
     expect(retryAfterMs('Tue, 01 Jan 2030 00:00:05 GMT', now)).toBe(5000);
     expect(retryAfterMs('Mon, 31 Dec 2029 00:00:00 GMT', now)).toBe(0);
     expect(retryAfterMs(undefined, now)).toBe(1000);

@@ -44,10 +44,19 @@ describe('selection', () => {
     expect(error(() => ids([], ['NOPE'])).field).toBe('--skip');
   });
 
-  it('an empty selection is NOTHING_SELECTED and says why', () => {
+  it('a glob that matches no requirement of the catalogue is a usage error naming it (--only and --skip)', () => {
     const onlyNothing = error(() => ids(['NOPE-*']));
-    expect(onlyNothing.code).toBe('NOTHING_SELECTED');
-    expect(onlyNothing.message).toContain('nothing was checked: --only NOPE-* matches no requirement');
+    expect(onlyNothing.code).toBe('USAGE');
+    expect(onlyNothing.field).toBe('--only');
+    expect(onlyNothing.message).toContain('--only NOPE-* matches no requirement');
+    const skipNothing = error(() => ids(['TOK-*'], ['NOPE-?']));
+    expect(skipNothing.code).toBe('USAGE');
+    expect(skipNothing.message).toContain('--skip NOPE-? matches no requirement');
+    // A --skip glob that matches requirements outside --only is not a mistake.
+    expect(ids(['TOK-*'], ['PAGE-*']).length).toBeGreaterThan(0);
+  });
+
+  it('an empty selection is NOTHING_SELECTED and says why', () => {
     const skipAll = error(() => ids(['TOK-*'], ['TOK-*']));
     expect(skipAll.code).toBe('NOTHING_SELECTED');
     expect(skipAll.message).toContain('--skip');

@@ -101,7 +101,7 @@ describe('other ways of not answering give up just as fast', () => {
       }, 300);
       res.on('close', () => clearInterval(timer));
     };
-    const { result, out } = await runAgainst(afterRoot(drip), ['--timeout', '1000'], 90_000);
+    const { result, out } = await runAgainst(afterRoot(drip), ['--timeout', '1s'], 90_000);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('error[TIMEOUT]: gave up');
     expect(result.wallMs).toBeLessThan(60_000);
@@ -110,7 +110,7 @@ describe('other ways of not answering give up just as fast', () => {
 
   it('a reset after GET / gives up on CONNECTION_RESET', async () => {
     const reset: HostileHandler = (req) => req.socket.destroy();
-    const { result, out } = await runAgainst(afterRoot(reset), ['--timeout', '1000'], 90_000);
+    const { result, out } = await runAgainst(afterRoot(reset), ['--timeout', '1s'], 90_000);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('error[CONNECTION_RESET]: gave up');
     expect(result.wallMs).toBeLessThan(60_000);

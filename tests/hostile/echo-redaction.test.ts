@@ -102,7 +102,7 @@ beforeAll(async () => {
   const { path, material } = await hostileProfile(dir, server.url);
   secrets = material.all;
   const out = join(dir, 'reports');
-  const result = await runHostile(['run', '--profile', path, ...ALL_REPORTERS, '--out', out, '--timeout', '3000', '--seed', 'echo'], {
+  const result = await runHostile(['run', '--profile', path, ...ALL_REPORTERS, '--out', out, '--timeout', '3s', '--seed', 'echo'], {
     env: material.env,
     timeoutMs: 150_000,
   });

@@ -5,24 +5,34 @@
 import { describe, expect, it } from 'vitest';
 import { createTargetClient } from '../../src/client/index.js';
 import type { RequestOutcome } from '../../src/client/types.js';
-import { MAX_TIMER_MS, parseDuration, parseInteger, parseList, parseRate, parseSize } from '../../src/values.js';
+import { MAX_TIMER_MS, parseBoolean, parseDuration, parseInteger, parseList, parseRate, parseSize } from '../../src/values.js';
 import { defaultMaxDurationMs } from '../../src/engine/limits.js';
 import { RunGuard } from '../../src/engine/run-guard.js';
 import { fixtureProfile } from '../load/support/fixtures.js';
 import { hostileServer } from './support.js';
 
 describe('src/cli/values.ts', () => {
-  it('durations: units, what a bare number means, real ranges', () => {
-    expect(parseDuration('1500', { flag: '--timeout', bare: 'ms' })).toBe(1500);
-    expect(parseDuration('90', { flag: '--max-duration', bare: 's' })).toBe(90_000);
-    expect(parseDuration('1m30s', { flag: '--max-duration', bare: 's' })).toBe(90_000);
-    expect(parseDuration('250ms', { flag: '--x', bare: 's' })).toBe(250);
-    expect(parseDuration('1h', { flag: '--x', bare: 's' })).toBe(3_600_000);
-    expect(() => parseDuration(String(MAX_TIMER_MS + 1), { flag: '--timeout', bare: 'ms' })).toThrow(/--timeout must be at most/);
-    expect(() => parseDuration('0', { flag: '--timeout', bare: 'ms' })).toThrow(/more than zero/);
-    expect(parseDuration('0', { flag: '--cap', bare: 's', minMs: 0 })).toBe(0);
-    expect(() => parseDuration('-5', { flag: '--timeout', bare: 'ms' })).toThrow(/not a duration/);
-    expect(() => parseDuration('soon', { flag: '--timeout', bare: 'ms', code: 'LOAD_CONFIG' })).toThrow(expect.objectContaining({ code: 'LOAD_CONFIG', field: '--timeout' }));
+  it('durations: a unit is required everywhere, 0 only where it means off, real ranges', () => {
+    expect(parseDuration('1500ms', { flag: '--timeout' })).toBe(1500);
+    expect(parseDuration('90s', { flag: '--max-duration' })).toBe(90_000);
+    expect(parseDuration('1m30s', { flag: '--max-duration' })).toBe(90_000);
+    expect(parseDuration('1h', { flag: '--x' })).toBe(3_600_000);
+    expect(() => parseDuration('30', { flag: '--timeout' })).toThrow('--timeout 30: add a unit, e.g. 30s or 30ms');
+    expect(() => parseDuration('120000', { flag: '--max-duration' })).toThrow(expect.objectContaining({ code: 'USAGE', field: '--max-duration' }));
+    expect(() => parseDuration(`${MAX_TIMER_MS + 1}ms`, { flag: '--timeout' })).toThrow(/--timeout must be at most/);
+    expect(() => parseDuration('0', { flag: '--timeout' })).toThrow(/more than zero/);
+    expect(() => parseDuration('0s', { flag: '--timeout' })).toThrow(/more than zero/);
+    expect(parseDuration('0', { flag: '--cap', zeroMeansOff: true })).toBe(0);
+    expect(parseDuration('0s', { flag: '--cap', zeroMeansOff: true })).toBe(0);
+    expect(() => parseDuration('-5s', { flag: '--timeout' })).toThrow(/not a duration/);
+    expect(() => parseDuration('soon', { flag: '--timeout', code: 'LOAD_CONFIG' })).toThrow(expect.objectContaining({ code: 'LOAD_CONFIG', field: '--timeout' }));
+  });
+
+  it('booleans: true/false, 1/0, yes/no, on/off in any case; anything else names the flag', () => {
+    for (const word of ['true', 'TRUE', '1', 'yes', 'Yes', 'on', 'ON']) expect(parseBoolean(word, { flag: '--strict' })).toBe(true);
+    for (const word of ['false', 'False', '0', 'no', 'NO', 'off', 'Off']) expect(parseBoolean(word, { flag: '--strict' })).toBe(false);
+    expect(() => parseBoolean('maybe', { flag: '--strict' })).toThrow(expect.objectContaining({ code: 'USAGE', field: '--strict' }));
+    expect(() => parseBoolean('', { flag: 'ACCESS_CONFORMANCE_STRICT' })).toThrow(/ACCESS_CONFORMANCE_STRICT takes true\/false, 1\/0, yes\/no or on\/off/);
   });
 
   it('rates, sizes, integers and lists', () => {

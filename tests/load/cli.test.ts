@@ -106,7 +106,7 @@ describe('load (CLI)', () => {
     expect(wrongAction.stderr).toContain('--count belongs to `load prepare`');
   }, 30_000);
 
-  it('Ctrl-C (SIGINT) stops sending and still writes the partial report', async () => {
+  it('Ctrl-C (SIGINT) stops sending, writes the partial report that says interrupted, and exits 130 (never 0)', async () => {
     const out = join(work, 'interrupted');
     let sent = false;
     const result = await cli(['load', '--profile', profilePath, '--rate', '50', '--duration', '60s', '--out', out], (stderr, kill) => {
@@ -117,11 +117,20 @@ describe('load (CLI)', () => {
       }
     });
     expect(sent).toBe(true);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('Interrupted: stopping and writing the partial report');
-    expect(result.stdout).toContain('INTERRUPTED: partial results');
-    const report = JSON.parse(await readFile(join(out, 'load-webhook-hmac.json'), 'utf8')) as { interrupted: boolean; stopReason: string; counts: { sent: number; planned: number } };
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toContain('SIGINT: stopping the load run and writing the reports');
+    expect(result.stdout).toContain('INTERRUPTED: interrupted by SIGINT while sending: partial results');
+    expect(result.stdout).toContain('(exit 130)');
+    const report = JSON.parse(await readFile(join(out, 'load-webhook-hmac.json'), 'utf8')) as {
+      interrupted: boolean;
+      interruption: { signal: string; phase: string; exitCode: number };
+      exitCode: number;
+      stopReason: string;
+      counts: { sent: number; planned: number };
+    };
     expect(report.interrupted).toBe(true);
+    expect(report.interruption).toEqual({ signal: 'SIGINT', phase: 'sending', exitCode: 130 });
+    expect(report.exitCode).toBe(130);
     expect(report.stopReason).toBe('interrupted');
     expect(report.counts.sent).toBeGreaterThanOrEqual(50);
     expect(report.counts.sent).toBeLessThan(report.counts.planned);
@@ -140,7 +149,7 @@ describe('load prepare (CLI)', () => {
 
   it('writes a corpus, prints its validity window, and the driver replays it with 200s', async () => {
     const corpus = join(work, 'corpus.json');
-    const prepared = await cli(['load', 'prepare', '--profile', sandbox.profilePath, '--scenario', 'webhook-jwt', '--alg', 'EdDSA', '--count', '60', '--out', corpus, '--exp-in', '300', '--quiet']);
+    const prepared = await cli(['load', 'prepare', '--profile', sandbox.profilePath, '--scenario', 'webhook-jwt', '--alg', 'EdDSA', '--count', '60', '--out', corpus, '--exp-in', '5m', '--quiet']);
     expect(prepared.code, prepared.stderr).toBe(0);
     expect(prepared.stdout).toMatch(/60 EdDSA webhook requests for http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks\/incoming\//);
     expect(prepared.stdout).toMatch(/validity: signed \S+Z, valid until \S+Z \((29\d|300) s left\)/);

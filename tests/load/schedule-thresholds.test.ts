@@ -58,7 +58,8 @@ describe('flag parsing', () => {
     expect(parseDurationMs('10s')).toBe(10_000);
     expect(parseDurationMs('1h30m')).toBe(5_400_000);
     expect(parseDurationMs('250ms')).toBe(250);
-    expect(parseDurationMs('2')).toBe(2000);
+    // A unit is required, as in every command (a bare number once meant seconds here and ms in run).
+    expect(() => parseDurationMs('2')).toThrow(/--duration 2: add a unit, e\.g\. 2s or 2ms/);
     expect(parseRate('500/s')).toBe(500);
     expect(parseStages('30s:100, 1m:500')).toEqual([
       { durationMs: 30_000, target: 100 },

@@ -19,9 +19,9 @@ async function run(args: string[]): Promise<number> {
 
 describe('serve flags', () => {
   it.each([
-    [['--port', '70000'], /--port must be an integer from 0 to 65535/],
-    [['--port', '1.5'], /--port must be an integer/],
-    [['--port', 'abc'], /--port must be an integer/],
+    [['--port', '70000'], /--port must be a whole number from 0 to 65535/],
+    [['--port', '1.5'], /--port must be a whole number/],
+    [['--port', 'abc'], /--port must be a whole number/],
     [['--public-url', 'ftp://x'], /--public-url must be an http\(s\) base URL/],
     [['--public-url', 'http://x/path'], /without a path/],
     [['--jwks-host', 'a b'], /--jwks-host must be a hostname/],

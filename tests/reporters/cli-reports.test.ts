@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasUnsafeControls } from '../../src/escape.js';
 import { toJsonReport } from '../../src/reporters/json-report.js';
 import { MARKDOWN_MAX_BYTES } from '../../src/reporters/markdown.js';
+import { requirement, type RequirementId } from '../../src/requirements.js';
 import { runCli, type CliResult } from '../cli/support.js';
 import { result, summary } from '../engine/support/fixtures.js';
 import { fixtureDoc, material, writeJson } from '../profile/support.js';
@@ -90,13 +91,23 @@ describe('a failing run of the faulty reference', { timeout: 60_000 }, () => {
     }
   });
 
+  it('report.html names the authority of every check', async () => {
+    const html = await readFile(join(dir, 'faulty', 'report.html'), 'utf8');
+    const checks = html.match(/<details class="check /g) ?? [];
+    expect(checks.length).toBeGreaterThan(0);
+    expect(html.match(/<p class="authority">Authority: (service\.md §|RFC \d+|rulings\.md ruling \d+|the harness&#39;s reading)/g) ?? []).toHaveLength(checks.length);
+  });
+
   it.skipIf(!hasXmllint())('junit.xml validates against the Jenkins xunit schema (needs xmllint, Debian package libxml2-utils)', () => {
     expect(xmllint(['--noout', '--schema', JENKINS_XSD, join(dir, 'faulty', 'junit.xml')])).toBe('');
   });
 
   it('report.json validates against schemas/report.schema.json', async () => {
     const validate = await reportValidator();
-    expect(validate(JSON.parse(await readFile(join(dir, 'faulty', 'report.json'), 'utf8')))).toEqual([]);
+    const report = JSON.parse(await readFile(join(dir, 'faulty', 'report.json'), 'utf8'));
+    expect(validate(report)).toEqual([]);
+    // Every result names the authority of its check, as the catalogue does.
+    for (const result of report.results as Array<{ id: RequirementId; authority?: unknown }>) expect(result.authority, result.id).toEqual(requirement(result.id).authority);
   });
 
   it('the HAR holds every exchange, redacted, with the check that made it', async () => {
@@ -154,7 +165,7 @@ describe('a target that answers every request with a 4 KB 502 page', { timeout: 
   it('gives a Markdown summary under 100 KB that points to the full reports', async () => {
     const { env, profile } = await profileFor(server, 'target-502.json');
     const out = join(dir, 'bad-gateway');
-    const run = await runCli(['run', '--profile', profile, '--timeout', '2000', '--reporter', 'json,markdown', '--out', out], { env, timeoutMs: 170_000 });
+    const run = await runCli(['run', '--profile', profile, '--timeout', '2s', '--reporter', 'json,markdown', '--out', out], { env, timeoutMs: 170_000 });
     expect(run.code, run.stderr).toBe(1);
     const size = (await stat(join(out, 'summary.md'))).size;
     expect(size).toBeLessThan(MARKDOWN_MAX_BYTES);
@@ -190,7 +201,7 @@ describe('a target whose every answer is a hostile body', { timeout: 180_000 }, 
   it('puts no control character and no fake verdict, count or command line on the console, and keeps the Markdown inert', async () => {
     const { env, profile } = await profileFor(server, 'target-hostile.json');
     const out = join(dir, 'hostile');
-    const run = await runCli(['run', '--profile', profile, '--timeout', '2000', '--reporter', 'junit,markdown,github', '--out', out], { env, timeoutMs: 170_000 });
+    const run = await runCli(['run', '--profile', profile, '--timeout', '2s', '--reporter', 'junit,markdown,github', '--out', out], { env, timeoutMs: 170_000 });
     expect([1, 2]).toContain(run.code);
     expect(run.stdout).toContain('│ 198 passed, 0 failed, 0 skipped');
     expect(hasUnsafeControls(run.stdout)).toBe(false);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/engine/types.js';
+import { abortedVerdict } from '../../src/engine/verdict.js';
 import { renderGithub } from '../../src/reporters/github.js';
 import { toHar } from '../../src/reporters/har.js';
 import { renderHtml } from '../../src/reporters/html.js';
@@ -32,17 +33,26 @@ function failingRun(): RunSummary {
   ]);
 }
 
-/** SIGTERM after three checks: the rest were never reached; the engine recorded one as errored with the reason. */
+/** The target stopped answering after three checks: the rest were never reached; one errored with the reason. */
 function abortedRun(): RunSummary {
   const run = summary([
     result('TOK-01', 'passed'),
     result('TOK-02', 'failed'),
-    result('TOK-03', 'errored', 'MUST', { harnessError: { code: 'TARGET_UNREACHABLE', message: 'SIGTERM received' } }),
+    result('TOK-03', 'errored', 'MUST', { harnessError: { code: 'TARGET_UNREACHABLE', message: 'connection refused' } }),
   ]);
   run.header.selectedIds = ['TOK-01', 'TOK-02', 'TOK-03', 'TOK-04', 'WH-HMAC-01'];
   run.header.selection.selected = 5;
-  run.verdict = { status: 'error', exitCode: 2, reason: 'the run was interrupted' };
-  run.aborted = { code: 'TARGET_UNREACHABLE', message: 'SIGTERM received: the run stopped', signal: 'SIGTERM' };
+  run.aborted = { code: 'TARGET_UNREACHABLE', message: 'gave up: 5 requests in a row could not connect' };
+  run.verdict = abortedVerdict(run.aborted);
+  return run;
+}
+
+/** SIGTERM after three checks: the same, but the verdict is interrupted with the code the process ends with. */
+function interruptedRun(): RunSummary {
+  const run = abortedRun();
+  run.results[2]!.harnessError = { code: 'INTERRUPTED', message: 'the run was interrupted by SIGTERM' };
+  run.aborted = { code: 'INTERRUPTED', message: 'the run was interrupted by SIGTERM', signal: 'SIGTERM' };
+  run.verdict = abortedVerdict(run.aborted);
   return run;
 }
 
@@ -50,6 +60,7 @@ const RUNS: Array<[string, () => RunSummary]> = [
   ['passing', passingRun],
   ['failing', failingRun],
   ['aborted', abortedRun],
+  ['interrupted', interruptedRun],
 ];
 
 let dir: string;
@@ -78,7 +89,9 @@ describe('junit.xml against the Jenkins xunit schema', () => {
   it('an aborted run: an error testcase naming the reason, and one per selected check never reached', () => {
     const xml = renderJunit(abortedRun());
     expect(xml).toMatch(/<testsuite name="run" tests="3" failures="0" errors="3"/);
-    expect(xml).toContain('<error type="TARGET_UNREACHABLE" message="run aborted: SIGTERM: SIGTERM received: the run stopped">');
+    expect(xml).toContain('<error type="TARGET_UNREACHABLE" message="run aborted: gave up: 5 requests in a row could not connect">');
+    expect(renderJunit(interruptedRun())).toContain('<error type="INTERRUPTED" message="run interrupted (exit 143): SIGTERM: the run was interrupted by SIGTERM">');
+    expect(renderJunit(interruptedRun())).toContain('<property name="exit-code" value="143"/>');
     expect(xml).toContain('<testcase name="TOK-04" classname="access-conformance.not-run" time="0.000">');
     expect(xml).toContain('<testcase name="WH-HMAC-01" classname="access-conformance.not-run"');
     expect(xml).toMatch(/<testsuites [^>]*tests="6" failures="1" errors="4"/);
@@ -94,12 +107,15 @@ describe('junit.xml against the Jenkins xunit schema', () => {
 });
 
 describe('report.json against schemas/report.schema.json', () => {
-  it('passing, failing and aborted runs validate; an aborted one has verdict "error" with the code', async () => {
+  it('passing, failing, aborted and interrupted runs validate; aborted is "error" (exit 2), interrupted says so with 143', async () => {
     const validate = await reportValidator();
     for (const [name, run] of RUNS) expect(validate(JSON.parse(JSON.stringify(toJsonReport(run())))), name).toEqual([]);
     const aborted = toJsonReport(abortedRun());
     expect(aborted.verdict).toMatchObject({ status: 'error', exitCode: 2, code: 'TARGET_UNREACHABLE' });
-    expect(aborted.aborted).toEqual({ code: 'TARGET_UNREACHABLE', message: 'SIGTERM received: the run stopped', signal: 'SIGTERM' });
+    expect(aborted.aborted).toEqual({ code: 'TARGET_UNREACHABLE', message: 'gave up: 5 requests in a row could not connect' });
+    const interrupted = toJsonReport(interruptedRun());
+    expect(interrupted.verdict).toMatchObject({ status: 'interrupted', exitCode: 143, code: 'INTERRUPTED' });
+    expect(interrupted.aborted).toEqual({ code: 'INTERRUPTED', message: 'the run was interrupted by SIGTERM', signal: 'SIGTERM' });
   });
 
   it('the schema rejects reports that break it (so the validation can fail)', async () => {
@@ -114,11 +130,22 @@ describe('report.json against schemas/report.schema.json', () => {
 });
 
 describe('an aborted run in the other reports', () => {
-  it('markdown, html, github and the console name the reason in a banner', () => {
+  it('markdown, html and github name the reason in a banner', () => {
     const run = abortedRun();
-    expect(renderMarkdown(run)).toContain('> **RUN ABORTED \\(SIGTERM received\\): SIGTERM received: the run stopped');
-    expect(renderHtml(run)).toContain('<p class="banner" role="alert">RUN ABORTED (SIGTERM received): SIGTERM received: the run stopped.');
-    expect(renderGithub(run)).toMatch(/^::error title=access-conformance%3A run aborted::RUN ABORTED \(SIGTERM received\)/);
+    expect(renderMarkdown(run)).toContain('> **RUN ABORTED \\(error\\[TARGET\\_UNREACHABLE\\]\\): gave up');
+    expect(renderHtml(run)).toContain('<p class="banner" role="alert">RUN ABORTED (error[TARGET_UNREACHABLE]): gave up: 5 requests in a row could not connect.');
+    expect(renderGithub(run)).toMatch(/^::error title=access-conformance%3A run aborted::RUN ABORTED \(error\[TARGET_UNREACHABLE\]\)/);
+  });
+
+  it('an interrupted run says interrupted, with the exit code the process ends with, in every report', () => {
+    const run = interruptedRun();
+    expect(renderMarkdown(run)).toContain('## ⚠️ access-conformance: interrupted (exit 143)');
+    expect(renderMarkdown(run)).toContain('> **RUN INTERRUPTED \\(SIGTERM, exit 143\\)');
+    expect(renderHtml(run)).toContain('<p class="verdict interrupted">interrupted (exit 143): the run was interrupted by SIGTERM before it finished');
+    expect(renderHtml(run)).toContain('RUN INTERRUPTED (SIGTERM, exit 143)');
+    expect(renderGithub(run)).toMatch(/^::error title=access-conformance%3A run interrupted::RUN INTERRUPTED \(SIGTERM, exit 143\)/);
+    expect(renderJunit(run)).toContain('<property name="verdict" value="interrupted"/>');
+    for (const text of [renderMarkdown(run), renderHtml(run), renderJunit(run)]) expect(text).not.toMatch(/exit 2\b/);
   });
 });
 

@@ -56,7 +56,7 @@ describe('the service-domain segment of the Client Secrets', () => {
   it.each([
     [['--secret-domain', 'bad:domain'], /--secret-domain must be a domain name/],
     [['--secret-domain', 'has space'], /--secret-domain must be a domain name/],
-    [['--secret-domain', ''], /--secret-domain must be a domain name/],
+    [['--secret-domain', ''], /--secret-domain must not be empty/],
     [['--tls', '--public-url', 'http://203.0.113.7:8080'], /--public-url must be an https URL/],
   ])('serve %j → exit 2', async (args, message) => {
     let stderr = '';

@@ -7,13 +7,16 @@ import { diffReports, readJsonReport, type ReportDiff } from '../../reporters/in
 import { oneLine } from '../../escape.js';
 import { regressions, type DiffEntry } from '../../reporters/report-diff.js';
 import { defineCommand } from '../command.js';
+import { choiceRow, type OptionRow } from '../option-grammar.js';
 
-interface DiffArgs {
-  a: string;
-  b: string;
-  format: 'text' | 'json';
-  failOn: 'nothing' | 'regression';
-}
+export const DIFF_OPTIONS = {
+  format: choiceRow({ choices: ['text', 'json'], default: 'text', describe: 'text for people, json for scripts' }),
+  'fail-on': choiceRow({
+    choices: ['nothing', 'regression'],
+    default: 'nothing',
+    describe: 'regression: exit 1 when a check passing or skipped in A fails or errors in B, or a check new in B fails',
+  }),
+} as const satisfies Record<string, OptionRow<unknown>>;
 
 function entryLine(entry: DiffEntry): string {
   const states = `${entry.before ?? '—'} → ${entry.after ?? '—'}`;
@@ -40,26 +43,23 @@ export function renderDiff(diff: ReportDiff, a: string, b: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const diffCommand = defineCommand<DiffArgs>({
+export const diffCommand = defineCommand({
   command: 'diff <a> <b>',
   describe: 'Compare two json reports: what started failing, what started passing, what appeared or disappeared',
+  options: DIFF_OPTIONS,
   builder: (y) =>
     y
       .positional('a', { type: 'string', demandOption: true, describe: 'the earlier json report' })
       .positional('b', { type: 'string', demandOption: true, describe: 'the later json report' })
-      .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text for people, json for scripts' })
-      .option('fail-on', {
-        choices: ['nothing', 'regression'] as const,
-        default: 'nothing' as const,
-        describe: 'regression: exit 1 when a check passing or skipped in A fails or errors in B, or a check new in B fails',
-      })
       .example('$0 diff main/report.json reports/report.json --fail-on regression', 'fail a pull request that breaks a check')
-      .example('$0 diff last-week/report.json reports/report.json', 'what changed since last week') as never,
-  run: async (args) => {
-    const [before, after] = await Promise.all([readJsonReport(args.a), readJsonReport(args.b)]);
+      .example('$0 diff last-week/report.json reports/report.json', 'what changed since last week'),
+  run: async (options, args) => {
+    const a = String(args.a);
+    const b = String(args.b);
+    const [before, after] = await Promise.all([readJsonReport(a), readJsonReport(b)]);
     const diff = diffReports(before, after);
-    process.stdout.write(args.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderDiff(diff, args.a, args.b));
-    if (args.failOn === 'regression') {
+    process.stdout.write(options.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderDiff(diff, a, b));
+    if (options.failOn === 'regression') {
       const found = regressions(diff);
       if (found.length > 0) {
         process.stderr.write(`--fail-on regression: ${found.length} started failing: ${found.map((entry) => entry.id).join(', ')}\n`);

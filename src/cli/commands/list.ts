@@ -1,18 +1,19 @@
 /**
- * `access-conformance list`: the requirement catalogue as text (default), JSON, or a Markdown table. The
+ * `access-conformance list`: the requirement catalogue as text (default), JSON, or a Markdown table; text and
+ * JSON name each requirement's authority (service.md sentence, RFC, ruling, or the harness's reading). The
  * Markdown table is the README's coverage table: `access-conformance list --format markdown`.
  */
-import { CATALOGUE_VERSION, allRequirements, type Requirement } from '../../requirements.js';
-import { splitPatterns, resolveSelection } from '../../engine/selection.js';
+import { CATALOGUE_VERSION, allRequirements, describeAuthority, type Requirement } from '../../requirements.js';
+import { resolveSelection } from '../../engine/selection.js';
 import { defineCommand } from '../command.js';
+import { choiceRow, listRow, type OptionRow } from '../option-grammar.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
-type Format = (typeof FORMATS)[number];
 
-interface ListArgs {
-  format: Format;
-  only?: Array<string | number>;
-}
+export const LIST_OPTIONS = {
+  format: choiceRow({ choices: FORMATS, default: 'text', describe: 'text, json, or a Markdown table (the README coverage table). e.g. --format markdown' }),
+  only: listRow({ describe: 'List only these IDs or globs; a pattern that matches no requirement is an error. e.g. --only "PAG-*"' }),
+} as const satisfies Record<string, OptionRow<unknown>>;
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -33,7 +34,8 @@ export function renderText(requirements: Requirement[]): string {
     const extra = [`§${req.section}`, req.ruling ? `ruling ${req.ruling}` : '', needsText(req) ? `needs ${needsText(req)}` : '', req.movesClock ? 'moves the clock' : '']
       .filter(Boolean)
       .join('; ');
-    lines.push(`  ${req.id.padEnd(14)} ${req.level.padEnd(6)} ${req.text}`, `  ${''.padEnd(14)} ${''.padEnd(6)} (${extra})`);
+    const indent = `  ${''.padEnd(14)} ${''.padEnd(6)} `;
+    lines.push(`  ${req.id.padEnd(14)} ${req.level.padEnd(6)} ${req.text}`, `${indent}(${extra})`, `${indent}authority: ${describeAuthority(req.authority)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -63,27 +65,15 @@ export function renderJson(requirements: Requirement[]): string {
   return `${JSON.stringify({ catalogueVersion: CATALOGUE_VERSION, requirements }, null, 2)}\n`;
 }
 
-export const listCommand = defineCommand<ListArgs>({
+export const listCommand = defineCommand({
   command: 'list',
-  describe: 'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs)',
+  describe: 'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities)',
+  options: LIST_OPTIONS,
   builder: (y) =>
-    y
-      .option('format', {
-        choices: FORMATS,
-        default: 'text' as Format,
-        describe: 'text, json, or a Markdown table (the README coverage table). e.g. --format markdown',
-      })
-      .option('only', {
-        type: 'string',
-        array: true,
-        describe: 'List only these IDs or globs. e.g. --only "PAG-*"',
-      })
-      .example('$0 list --format markdown > coverage.md', 'the coverage table')
-      .example('$0 list --only "WH-JWT-*"', 'the JWT webhook checks') as never,
-  run: async (args) => {
-    const only = splitPatterns(args.only);
-    const requirements = only.length === 0 ? allRequirements() : resolveSelection({ only, skip: [] }).requirements;
-    const render = { text: renderText, json: renderJson, markdown: renderMarkdownTable }[args.format];
+    y.example('$0 list --format markdown > coverage.md', 'the coverage table').example('$0 list --only "WH-JWT-*"', 'the JWT webhook checks'),
+  run: async (options) => {
+    const requirements = options.only.length === 0 ? allRequirements() : resolveSelection({ only: options.only, skip: [] }).requirements;
+    const render = { text: renderText, json: renderJson, markdown: renderMarkdownTable }[options.format];
     process.stdout.write(render(requirements));
     return 0;
   },

@@ -2,117 +2,86 @@
 import { resolve } from 'node:path';
 import { startProfileJwksServers } from '../../client/index.js';
 import { EXIT, HarnessError } from '../../errors.js';
-import {
-  MAX_WEBHOOK_JWT_EXP_SECONDS,
-  describeWindow,
-  parseCount,
-  parseDurationMs,
-  parseRate,
-  parseStages,
-  prepareCorpus,
-  runLoad,
-  summaryText,
-  writeCorpus,
-  type Scenario,
-} from '../../load/index.js';
+import { describeWindow, prepareCorpus, runLoad, summaryText, writeCorpus } from '../../load/index.js';
 import { loadProfile } from '../../profile/index.js';
-import type { HmacListenerKey, JwtAlg } from '../../profile/types.js';
+import { stopOnSignals } from '../signals.js';
+import { checkAction, type LoadCliOptions } from './load-options.js';
 
-import type { LoadArgs } from './load.js';
-
-export async function loadHandler(args: LoadArgs): Promise<number> {
-  return args.action === 'prepare' ? prepare(args) : load(args);
+export async function loadHandler(options: LoadCliOptions, args: Readonly<Record<string, unknown>>): Promise<number> {
+  const action = typeof args.action === 'string' ? args.action : undefined;
+  checkAction(action, new Set(Object.keys(args).filter((key) => args[key] !== undefined)));
+  return action === 'prepare' ? prepare(options) : load(options);
 }
 
-async function load(args: LoadArgs): Promise<number> {
-  for (const flag of ['count', 'exp-in'] as const) {
-    if (args[flag] !== undefined) throw new HarnessError('USAGE', `--${flag} belongs to \`load prepare\``, { field: `--${flag}` });
-  }
-  const controller = new AbortController();
-  // SIGTERM (a CI job's timeout) stops the run like Ctrl-C: the partial report is still written.
-  const onSigint = (): void => {
-    process.stderr.write('\nInterrupted: stopping and writing the partial report (Ctrl-C again to quit at once)\n');
-    process.removeListener('SIGINT', onSigint);
-    process.removeListener('SIGTERM', onSigint);
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
+async function load(options: LoadCliOptions): Promise<number> {
+  const interrupt = new AbortController();
+  // The driver stops and closes the embedded target itself; a forced second signal just ends the process
+  // (the embedded reference's child process sees its IPC channel close and stops).
+  const removeHandlers = stopOnSignals(interrupt, 'the load run', async () => {});
   try {
     const outcome = await runLoad({
-      scenario: args.scenario as Scenario,
-      profilePath: args.profile,
-      rate: args.rate === undefined ? undefined : atMost(parseRate(args.rate), MAX_RATE, '--rate'),
-      durationMs: args.duration === undefined ? undefined : parseDurationMs(args.duration),
-      stages: args.stages === undefined ? undefined : parseStages(args.stages).map((stage) => ({ ...stage, target: atMost(stage.target, MAX_RATE, '--stages') })),
-      connections: optionalCount(args.connections, '--connections', 1, 10_000),
-      maxInFlight: optionalCount(args['max-in-flight'], '--max-in-flight', 1, 1_000_000),
-      maxRequests: optionalCount(args['max-requests'], '--max-requests'),
-      bodyBytes: optionalCount(args['body-bytes'], '--body-bytes', 2, 64 * 1024 * 1024),
-      alg: args.alg as JwtAlg | undefined,
-      listener: args.listener as HmacListenerKey | undefined,
-      tokenMethod: args['token-method'] as 'secret' | 'assertion' | undefined,
-      corpusPath: args.corpus,
-      dupPool: optionalCount(args['dup-pool'], '--dup-pool', 1, 100_000),
-      pageSize: optionalCount(args['page-size'], '--page-size', 1, 100_000),
-      timeoutMs: args.timeout === undefined ? undefined : parseDurationMs(args.timeout, '--timeout'),
-      thresholds: args.threshold,
-      outDir: args.out ?? 'reports',
-      seed: args.seed,
-      signal: controller.signal,
-      onProgress: args.quiet ? undefined : (line) => process.stderr.write(line),
+      scenario: options.scenario,
+      profilePath: options.profile,
+      rate: options.rate,
+      durationMs: options.duration,
+      stages: options.stages,
+      connections: options.connections,
+      maxInFlight: options.maxInFlight,
+      maxRequests: options.maxRequests,
+      bodyBytes: options.bodyBytes,
+      alg: options.alg,
+      listener: options.listener,
+      tokenMethod: options.tokenMethod,
+      corpusPath: options.corpus,
+      dupPool: options.dupPool,
+      pageSize: options.pageSize,
+      timeoutMs: options.timeout,
+      thresholds: options.threshold,
+      outDir: options.out,
+      seed: options.seed,
+      signal: interrupt.signal,
+      onProgress: options.quiet ? undefined : (line) => process.stderr.write(line),
     });
     process.stdout.write(summaryText(outcome.report, outcome.written));
-    return outcome.report.passed ? EXIT.CONFORMANT : EXIT.NOT_CONFORMANT;
+    return outcome.report.exitCode;
   } finally {
-    process.removeListener('SIGINT', onSigint);
-    process.removeListener('SIGTERM', onSigint);
+    removeHandlers();
   }
 }
 
-/** Arrivals per second past which the schedule's prebuilt queues would not fit in memory. */
-const MAX_RATE = 1_000_000;
-
-function optionalCount(value: number | undefined, field: string, min = 1, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (value === undefined) return undefined;
-  const count = parseCount(value, field, min);
-  return atMost(count, max, field);
+/** `--out corpus.json` is the corpus file; any other --out (the default `reports`) is its folder. */
+function corpusPath(out: string): string {
+  return resolve(out.toLowerCase().endsWith('.json') ? out : `${out}/corpus.json`);
 }
 
-function atMost(value: number, max: number, field: string): number {
-  if (value > max) throw new HarnessError('LOAD_CONFIG', `${field} must be at most ${max} (got ${value})`, { field });
-  return value;
-}
-
-async function prepare(args: LoadArgs): Promise<number> {
-  if (args.scenario !== 'webhook-jwt') {
+async function prepare(options: LoadCliOptions): Promise<number> {
+  if (options.scenario !== 'webhook-jwt') {
     throw new HarnessError('USAGE', '`load prepare` makes webhook-jwt corpora only (the other k6 scripts sign in k6)', {
       field: '--scenario',
       hint: 'access-conformance load prepare --scenario webhook-jwt --count 6000 --out corpus.json --profile target.json',
     });
   }
-  if (!args.profile) {
+  if (!options.profile) {
     throw new HarnessError('USAGE', '`load prepare` needs --profile: a corpus is signed for one target, which must outlive this command', {
       field: '--profile',
       hint: 'Start a sandbox with `access-conformance serve --profile-out target.json`, or name your target\'s profile.',
     });
   }
-  if (args.count === undefined) throw new HarnessError('USAGE', '`load prepare` needs --count', { field: '--count' });
-  if (!args.out) throw new HarnessError('USAGE', '`load prepare` needs --out <corpus.json>', { field: '--out' });
-  const count = parseCount(args.count, '--count');
-  const profile = await loadProfile(args.profile);
+  if (options.count === undefined) throw new HarnessError('USAGE', '`load prepare` needs --count', { field: '--count' });
+  const count = options.count;
+  const profile = await loadProfile(options.profile);
   const started = Date.now();
   const corpus = await prepareCorpus({
     profile,
-    alg: args.alg as JwtAlg | undefined,
+    alg: options.alg,
     count,
-    bodyBytes: optionalCount(args['body-bytes'], '--body-bytes', 2) ?? 1024,
-    expIn: args['exp-in'],
-    seed: args.seed ?? 'corpus',
-    onProgress: args.quiet ? undefined : (signed) => process.stderr.write(`\rsigned ${signed} of ${count}`),
+    bodyBytes: options.bodyBytes,
+    expIn: options.expIn / 1000,
+    seed: options.seed ?? 'corpus',
+    onProgress: options.quiet ? undefined : (signed) => process.stderr.write(`\rsigned ${signed} of ${count}`),
   });
-  if (!args.quiet) process.stderr.write('\n');
-  const path = resolve(args.out);
+  if (!options.quiet) process.stderr.write('\n');
+  const path = corpusPath(options.out);
   await writeCorpus(path, corpus);
   const now = Date.now() / 1000;
   process.stdout.write(
@@ -121,11 +90,11 @@ async function prepare(args: LoadArgs): Promise<number> {
       `  each event ID can be sent once: a k6 run may send at most ${corpus.count} requests (RATE × DURATION)\n` +
       `  replay: k6 run -e CORPUS=${path} -e RATE=<n> -e DURATION=<d> load/webhook-jwt.js\n`,
   );
-  if (args['serve-jwks']) await serveJwksUntilDone(profile, corpus.notAfter);
+  if (options.serveJwks) await serveJwksUntilDone(profile, corpus.notAfter);
   return EXIT.CONFORMANT;
 }
 
-/** Keeps the listener's JWKS up while k6 replays the corpus: until Ctrl-C or the corpus expires. */
+/** Keeps the listener's JWKS up while k6 replays the corpus: until Ctrl-C, SIGTERM or the corpus expires. */
 async function serveJwksUntilDone(profile: Awaited<ReturnType<typeof loadProfile>>, notAfter: number): Promise<void> {
   if (!profile.webhooks.jwt?.serveJwks) {
     process.stdout.write('  --serve-jwks: the profile\'s JWT listener has no serveJwks (its JWKS is hosted elsewhere); nothing to serve\n');
@@ -138,9 +107,11 @@ async function serveJwksUntilDone(profile: Awaited<ReturnType<typeof loadProfile
     function finish(): void {
       clearTimeout(timer);
       process.removeListener('SIGINT', finish);
+      process.removeListener('SIGTERM', finish);
       done();
     }
     process.once('SIGINT', finish);
+    process.once('SIGTERM', finish);
   });
   await jwks.close();
 }

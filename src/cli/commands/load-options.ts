@@ -1,44 +1,70 @@
 /**
- * Every flag of `load` (and `load prepare`), declared once like run's: yargs reads this table for parsing,
- * --help and ACCESS_CONFORMANCE_<FLAG>. Defaults the driver applies itself (a flag left out means "the
- * driver's default") are quoted from LOAD_DEFAULTS, so --help and the driver cannot disagree.
+ * Every flag of `load` (and `load prepare`), one row each like run's (option-grammar.ts; the shared rows
+ * from shared-options.ts): yargs reads this table for parsing, --help and ACCESS_CONFORMANCE_<FLAG>. The
+ * driver's own defaults (LOAD_DEFAULTS, also what library callers of runLoad get) are the rows' defaults,
+ * so --help and the driver cannot disagree.
  */
-import type { Options } from 'yargs';
+import { HarnessError } from '../../errors.js';
 import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, MAX_WEBHOOK_JWT_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
+import { parseStages, type Stage } from '../../load/parse.js';
+import { parseRate } from '../../values.js';
+import { booleanRow, choiceRow, customRow, durationRow, integerRow, listRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
+import { SHARED_OPTIONS, durationText } from '../shared-options.js';
+
+/** Arrivals per second past which the schedule's prebuilt queues would not fit in memory. */
+const MAX_RATE = 1_000_000;
 
 export const LOAD_OPTIONS = {
-  profile: { type: 'string', describe: 'Target profile (none: start the embedded reference for the run)' },
-  scenario: { type: 'string', choices: [...SCENARIOS], default: 'webhook-hmac', describe: 'What to send' },
-  rate: { type: 'string', describe: 'Arrivals per second (open model), with --duration; e.g. 500 or 500/s' },
-  duration: { type: 'string', describe: 'How long to send, e.g. 10s, 2m, 1h' },
-  stages: { type: 'string', describe: "Ramp instead of a constant rate: '30s:100,1m:500' (duration:rate, linear)" },
-  connections: { type: 'number', describe: `Keep-alive connections to the target (default ${LOAD_DEFAULTS.connections})` },
-  'max-in-flight': {
-    type: 'number',
-    describe: `Requests outstanding at once; arrivals beyond it are dropped and counted (default ${LOAD_DEFAULTS.maxInFlight})`,
-  },
-  'max-requests': { type: 'number', describe: 'Stop after this many requests' },
-  'body-bytes': { type: 'number', describe: `Webhook body size in bytes, up to the target limit (default ${LOAD_DEFAULTS.bodyBytes})` },
-  alg: { type: 'string', choices: ['RS256', 'ES256', 'EdDSA'], describe: 'webhook-jwt: which signing key of the listener' },
-  listener: { type: 'string', choices: ['hmac', 'hmacSecond'], describe: 'HMAC listener of the profile (default hmac)' },
-  'token-method': { type: 'string', choices: ['secret', 'assertion'], describe: 'token: grant method (default secret)' },
-  corpus: { type: 'string', describe: 'webhook-jwt: replay a prepared corpus instead of signing during the run' },
-  'dup-pool': { type: 'number', describe: `webhook-duplicates: accepted event IDs re-sent round-robin (default ${LOAD_DEFAULTS.dupPool})` },
-  'page-size': { type: 'number', describe: `pages: page_size (default ${LOAD_DEFAULTS.pageSize})` },
-  timeout: { type: 'string', describe: `Per-request timeout, priming and set-up included (default ${LOAD_DEFAULTS.timeoutMs / 1000}s)` },
-  threshold: {
-    type: 'string',
-    array: true,
-    default: [] as string[],
+  profile: SHARED_OPTIONS.profile,
+  scenario: choiceRow({ choices: SCENARIOS, default: 'webhook-hmac', describe: 'What to send' }),
+  rate: customRow({ parse: (value, flag) => parseRate(value, { flag, max: MAX_RATE }), describe: 'Arrivals per second (open model), with --duration; e.g. 500 or 500/s' }),
+  duration: durationRow({ describe: 'How long to send, e.g. 10s, 2m, 1h' }),
+  stages: customRow<Stage[]>({
+    parse: (value, flag) =>
+      parseStages(value, flag).map((stage) => {
+        if (stage.target > MAX_RATE) throw new HarnessError('USAGE', `${flag} rates must be at most ${MAX_RATE}/s (got ${stage.target})`, { field: flag });
+        return stage;
+      }),
+    describe: "Ramp instead of a constant rate: '30s:100,1m:500' (duration:rate, linear)",
+  }),
+  connections: integerRow({ default: LOAD_DEFAULTS.connections, min: 1, max: 10_000, describe: 'Keep-alive connections to the target' }),
+  'max-in-flight': integerRow({
+    default: LOAD_DEFAULTS.maxInFlight,
+    min: 1,
+    max: 1_000_000,
+    describe: 'Requests outstanding at once; arrivals beyond it are dropped and counted',
+  }),
+  'max-requests': integerRow({ min: 1, max: Number.MAX_SAFE_INTEGER, describe: 'Stop after this many requests' }),
+  'body-bytes': integerRow({ default: LOAD_DEFAULTS.bodyBytes, min: 2, max: 64 * 1024 * 1024, describe: 'Webhook body size in bytes, up to the target limit' }),
+  alg: choiceRow({ choices: ['RS256', 'ES256', 'EdDSA'], describe: 'webhook-jwt: which signing key of the listener' }),
+  listener: choiceRow({ choices: ['hmac', 'hmacSecond'], describe: 'HMAC listener of the profile (default hmac)' }),
+  'token-method': choiceRow({ choices: ['secret', 'assertion'], describe: 'token: grant method (default secret)' }),
+  corpus: textRow({ describe: 'webhook-jwt: replay a prepared corpus instead of signing during the run' }),
+  'dup-pool': integerRow({ default: LOAD_DEFAULTS.dupPool, min: 1, max: 100_000, describe: 'webhook-duplicates: accepted event IDs re-sent round-robin' }),
+  'page-size': integerRow({ default: LOAD_DEFAULTS.pageSize, min: 1, max: 100_000, describe: 'pages: page_size' }),
+  timeout: SHARED_OPTIONS.timeout,
+  threshold: listRow({
     describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off)`,
-  },
-  out: { type: 'string', describe: 'Report directory (default reports); with prepare: the corpus file' },
-  seed: { type: 'string', describe: 'Seed of bodies and of the embedded reference' },
-  quiet: { type: 'boolean', default: false, describe: 'No progress line each second' },
-  count: { type: 'number', describe: 'prepare: requests in the corpus (≥ rate × duration of the k6 run)' },
-  'exp-in': {
-    type: 'number',
-    describe: `prepare: seconds until the JWTs expire (60..${MAX_WEBHOOK_JWT_EXP_SECONDS}, default ${MAX_WEBHOOK_JWT_EXP_SECONDS})`,
-  },
-  'serve-jwks': { type: 'boolean', default: false, describe: "prepare: keep serving the listener's JWKS (profile serveJwks) until Ctrl-C or expiry" },
-} as const satisfies Record<string, Options>;
+  }),
+  out: SHARED_OPTIONS.out,
+  seed: SHARED_OPTIONS.seed,
+  quiet: SHARED_OPTIONS.quiet,
+  count: integerRow({ min: 1, max: 100_000_000, describe: 'prepare: requests in the corpus (≥ rate × duration of the k6 run)' }),
+  'exp-in': durationRow({
+    default: durationText(MAX_WEBHOOK_JWT_EXP_SECONDS * 1000),
+    minMs: 60_000,
+    maxMs: MAX_WEBHOOK_JWT_EXP_SECONDS * 1000,
+    describe: 'prepare: how long until the JWTs expire (1m to 10m: service.md §5.4). e.g. --exp-in 5m',
+  }),
+  'serve-jwks': booleanRow({ describe: "prepare: keep serving the listener's JWKS (profile serveJwks) until Ctrl-C or expiry" }),
+} as const satisfies Record<string, OptionRow<unknown>>;
+
+export type LoadCliOptions = OptionValues<typeof LOAD_OPTIONS>;
+
+/** Flags that only `load prepare` reads, and flags it does not. */
+export function checkAction(action: string | undefined, given: ReadonlySet<string>): void {
+  if (action === 'prepare') return;
+  for (const flag of ['count', 'exp-in', 'serve-jwks']) {
+    if (given.has(flag)) throw new HarnessError('USAGE', `--${flag} belongs to \`load prepare\``, { field: `--${flag}` });
+  }
+}

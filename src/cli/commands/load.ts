@@ -4,45 +4,19 @@
  * (load-handler.ts) loads only when the command runs.
  *
  * Exit codes like k6's thresholds: 0 when every --threshold held, 1 when one was crossed, 2 for a usage or
- * harness error. Ctrl-C stops sending and still writes the (partial) report; a second Ctrl-C quits at once.
+ * harness error, 130 / 143 when SIGINT / SIGTERM stopped it (the partial report is still written and says
+ * so; a second signal quits at once).
  */
 import { defineCommand } from '../command.js';
 import { LOAD_OPTIONS } from './load-options.js';
 
-export interface LoadArgs {
-  action?: string;
-  profile?: string;
-  scenario: string;
-  rate?: string;
-  duration?: string;
-  stages?: string;
-  connections?: number;
-  'max-in-flight'?: number;
-  'max-requests'?: number;
-  'body-bytes'?: number;
-  alg?: string;
-  listener?: string;
-  'token-method'?: string;
-  corpus?: string;
-  'dup-pool'?: number;
-  'page-size'?: number;
-  timeout?: string;
-  threshold: string[];
-  out?: string;
-  seed?: string;
-  quiet: boolean;
-  count?: number;
-  'exp-in'?: number;
-  'serve-jwks': boolean;
-}
-
-export const loadCommand = defineCommand<LoadArgs>({
+export const loadCommand = defineCommand({
   command: 'load [action]',
   describe: 'Load-test the webhook hot path (open model, latency from intended send times); `load prepare` signs a JWT corpus for k6',
-  builder: (y) =>
-    y
-      .positional('action', { type: 'string', choices: ['prepare'], describe: 'prepare: sign a webhook-jwt corpus for load/webhook-jwt.js' })
-      .options(LOAD_OPTIONS) as never,
-  run: async (args) => (await import('./load-handler.js')).loadHandler(args),
+  options: LOAD_OPTIONS,
+  builder: (y) => y.positional('action', { type: 'string', choices: ['prepare'], describe: 'prepare: sign a webhook-jwt corpus for load/webhook-jwt.js' }),
+  epilogue:
+    'Exit codes: 0 every --threshold held; 1 one was crossed; 2 usage or harness error; 130 / 143 interrupted by SIGINT / SIGTERM ' +
+    '(never 0: the report, written on every way out, says interrupted).',
+  run: async (options, args) => (await import('./load-handler.js')).loadHandler(options, args),
 });
-

@@ -1,4 +1,5 @@
-/** What `send` does once its flags parsed: build the one webhook, send it (or print it), show the answer. */import { readFile } from 'node:fs/promises';
+/** What `send` does once its flags parsed: build the one webhook, send it (or print it), show the answer. */
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { startProfileJwksServers } from '../../client/jwks-server.js';
 import { createTargetClient } from '../../client/target-client.js';
@@ -12,11 +13,11 @@ import { randomSeed } from '../../data/fake.js';
 import { HarnessError } from '../../errors.js';
 import { loadProfile } from '../../profile/load.js';
 import type { ResolvedProfile } from '../../profile/types.js';
-import { parseSendArgs, type SendArgs, type SendPlan } from './send-options.js';
+import { parseSendArgs, type SendOptions, type SendPlan } from './send-options.js';
 import { shellLiteral } from '../../escape.js';
 import { readBody, showResponseBody } from './send-text.js';
 
-export async function sendHandler(args: SendArgs): Promise<number> {
+export async function sendHandler(args: SendOptions): Promise<number> {
   return send(parseSendArgs(args));
 }
 
@@ -31,13 +32,14 @@ async function send(plan: SendPlan): Promise<number> {
   }
   const auth: WebhookAuth = 'secret' in listener ? { hmacSecret: listener.secret } : { jwtKeys: listener.signingKeys };
   const limit = profile.limits.webhookBodyBytes;
+  const seed = plan.seed ?? randomSeed();
   const body = 'none' in plan.body
-    ? Buffer.from(JSON.stringify(defaultWebhookBody(randomSeed(), 'send')), 'utf8')
+    ? Buffer.from(JSON.stringify(defaultWebhookBody(seed, 'send')), 'utf8')
     : await readBody(plan.body, limit);
   checkBody(body, limit, plan.raw);
   const options = await breakOptions(plan, auth, body);
 
-  const client = createTargetClient(profile, { timeoutMs: plan.timeoutMs });
+  const client = createTargetClient(profile, plan.client);
   try {
     // The clock hook is read only when something is built from it (a JWT, or the default timestamp).
     const now = plan.timestamp === undefined || 'jwtKeys' in auth ? await client.now() : Date.now() / 1000;
@@ -45,7 +47,7 @@ async function send(plan: SendPlan): Promise<number> {
       baseUrl: profile.baseUrl,
       webhookBaseUrl: profile.webhookBaseUrl,
       now,
-      seed: randomSeed(),
+      seed,
       scope: 'send',
     });
     for (const secret of built.secrets) client.recorder.addSecret(secret);

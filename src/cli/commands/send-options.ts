@@ -1,13 +1,14 @@
 /**
- * Every flag of `send`, declared once like run's (run-options.ts): yargs reads this table for parsing,
- * --help and ACCESS_CONFORMANCE_<FLAG>; docs/sandbox.md describes the same table. parseSendArgs checks
+ * Every flag of `send`, one row each like run's (run-options.ts; the shared rows from shared-options.ts):
+ * yargs reads this table for parsing, --help and ACCESS_CONFORMANCE_<FLAG>; docs/sandbox.md describes it. parseSendArgs checks
  * the values that need no file or network; the body is checked once read (send.ts).
  */
-import type { Options } from 'yargs';
-import { DEFAULT_TIMEOUT_MS } from '../../defaults.js';
 import { HarnessError } from '../../errors.js';
 import { HMAC_LISTENER_KEYS, JWT_LISTENER_KEYS } from '../../profile/document.js';
 import type { ListenerKey } from '../../profile/types.js';
+import type { ClientSettings } from '../../client/settings.js';
+import { booleanRow, clientSettings, listRow, textRow, type OptionRow, type OptionValues, type RawValue } from '../option-grammar.js';
+import { SHARED_OPTIONS } from '../shared-options.js';
 
 export const LISTENER_KEYS: readonly ListenerKey[] = [...HMAC_LISTENER_KEYS, ...JWT_LISTENER_KEYS];
 
@@ -27,53 +28,27 @@ export const BREAKS = {
 export type BreakName = keyof typeof BREAKS;
 
 export const SEND_OPTIONS = {
-  profile: {
-    type: 'string',
-    describe: 'Target profile holding the listener (as written by `serve`). e.g. --profile reports/sandbox.target.json',
-  },
-  listener: {
-    type: 'string',
-    describe: `Listener key in the profile: ${LISTENER_KEYS.join(', ')}. HMAC or JWT follows the listener. e.g. --listener hmac`,
-  },
-  data: {
-    type: 'string',
-    describe: 'Body text (JSON unless --raw). e.g. --data \'{"user":"u-1"}\'',
-  },
+  profile: SHARED_OPTIONS.profile,
+  listener: textRow({ describe: `Listener key in the profile: ${LISTENER_KEYS.join(', ')}. HMAC or JWT follows the listener. e.g. --listener hmac` }),
+  data: { yargs: { type: 'string', describe: 'Body text (JSON unless --raw). e.g. --data \'{"user":"u-1"}\'' }, parse: (raw: RawValue) => (raw === undefined ? undefined : String(raw)) },
   file: {
-    type: 'string',
-    // Without it yargs reads a lone "-" as a positional argument, not as this flag's value.
-    requiresArg: true,
-    describe: 'Read the body from this file; "-" reads standard input. e.g. --file event.json',
+    // Without requiresArg yargs reads a lone "-" as a positional argument, not as this flag's value.
+    ...textRow({ describe: 'Read the body from this file; "-" reads standard input. e.g. --file event.json' }),
+    yargs: { type: 'string', requiresArg: true, describe: 'Read the body from this file; "-" reads standard input. e.g. --file event.json' },
   },
-  raw: {
-    type: 'boolean',
-    default: false,
-    describe: 'Send the body as given even when it is not JSON (the target should answer 400).',
-  },
-  'event-id': {
-    type: 'string',
-    describe: 'Webhook-Event-Id to send (default: a fresh UUID v4); repeat one to see the 409. e.g. --event-id 6f1c…',
-  },
-  timestamp: {
-    type: 'string',
-    describe: 'Webhook-Timestamp to send, Unix seconds (default: the target\'s clock hook, else now). e.g. --timestamp 1767225600',
-  },
-  break: {
-    type: 'string',
-    array: true,
+  raw: booleanRow({ describe: 'Send the body as given even when it is not JSON (the target should answer 400).' }),
+  'event-id': textRow({ describe: 'Webhook-Event-Id to send (default: a fresh UUID v4); repeat one to see the 409. e.g. --event-id 6f1c…' }),
+  timestamp: textRow({ describe: 'Webhook-Timestamp to send, Unix seconds (default: the target\'s clock hook, else now). e.g. --timestamp 1767225600' }),
+  break: listRow({
     describe: `Break one thing on purpose (repeatable): ${Object.keys(BREAKS).join(', ')}. e.g. --break signature`,
-  },
-  'dry-run': {
-    type: 'boolean',
-    default: false,
-    describe: 'Print the signed request as a curl command instead of sending it (shows the signature or JWT, never a secret or key).',
-  },
-  timeout: {
-    type: 'number',
-    default: DEFAULT_TIMEOUT_MS,
-    describe: 'Request timeout in milliseconds. e.g. --timeout 30000',
-  },
-} as const satisfies Record<string, Options>;
+    check: (name, flag) => {
+      if (!(name in BREAKS)) throw usage(flag, `unknown --break "${name.slice(0, 40)}"`, `One of: ${Object.keys(BREAKS).join(', ')}.`);
+    },
+  }),
+  'dry-run': booleanRow({ describe: 'Print the signed request as a curl command instead of sending it (shows the signature or JWT, never a secret or key).' }),
+  seed: SHARED_OPTIONS.seed,
+  timeout: SHARED_OPTIONS.timeout,
+} as const satisfies Record<string, OptionRow<unknown>>;
 
 export const SEND_EXAMPLES: ReadonlyArray<[string, string]> = [
   ['$0 send --profile reports/sandbox.target.json --listener hmac --data \'{"user":"u-1"}\'', 'one signed HMAC webhook: 200'],
@@ -82,18 +57,7 @@ export const SEND_EXAMPLES: ReadonlyArray<[string, string]> = [
   ['cat event.json | $0 send --profile p.json --listener hmac --file - --dry-run', 'print the curl command instead'],
 ];
 
-export interface SendArgs {
-  profile?: string;
-  listener?: string;
-  data?: string;
-  file?: string;
-  raw: boolean;
-  eventId?: string;
-  timestamp?: string | number;
-  break?: Array<string | number>;
-  dryRun: boolean;
-  timeout: number;
-}
+export type SendOptions = OptionValues<typeof SEND_OPTIONS>;
 
 export interface SendPlan {
   profilePath: string;
@@ -104,7 +68,10 @@ export interface SendPlan {
   timestamp?: string;
   breaks: BreakName[];
   dryRun: boolean;
-  timeoutMs: number;
+  /** Seed of the default body (random when absent); the event ID stays fresh unless --event-id. */
+  seed?: string;
+  /** The client's settings from the rows tagged for it (--timeout): handed whole to createTargetClient. */
+  client: ClientSettings;
 }
 
 const usage = (field: string, message: string, hint?: string): HarnessError =>
@@ -116,7 +83,7 @@ function headerValue(field: string, value: string): string {
   return value;
 }
 
-export function parseSendArgs(args: SendArgs): SendPlan {
+export function parseSendArgs(args: SendOptions): SendPlan {
   if (args.profile === undefined || args.profile.trim() === '') {
     throw usage('--profile', 'send needs --profile: the target profile that holds the listener', 'Start `access-conformance serve` and pass the profile it writes.');
   }
@@ -130,18 +97,9 @@ export function parseSendArgs(args: SendArgs): SendPlan {
     throw usage('--listener', `unknown listener key ${shown}`, `One of: ${LISTENER_KEYS.join(', ')}.`);
   }
   if (args.data !== undefined && args.file !== undefined) throw usage('--data', 'give the body with --data or --file, not both');
-  const breaks: BreakName[] = [];
-  for (const raw of args.break ?? []) {
-    for (const name of String(raw).split(',').map((part) => part.trim()).filter((part) => part !== '')) {
-      if (!(name in BREAKS)) throw usage('--break', `unknown --break "${name.slice(0, 40)}"`, `One of: ${Object.keys(BREAKS).join(', ')}.`);
-      if (!breaks.includes(name as BreakName)) breaks.push(name as BreakName);
-    }
-  }
+  const breaks = [...new Set(args.break)] as BreakName[];
   if (breaks.includes('event-id') && args.eventId !== undefined) throw usage('--break', '--break event-id replaces the event ID: leave out --event-id');
   if (breaks.includes('timestamp') && args.timestamp !== undefined) throw usage('--break', '--break timestamp replaces the timestamp: leave out --timestamp');
-  if (!Number.isInteger(args.timeout) || args.timeout < 1 || args.timeout > 600_000) {
-    throw usage('--timeout', `--timeout must be an integer from 1 to 600000 milliseconds (got ${String(args.timeout)})`);
-  }
   return {
     profilePath: args.profile,
     listener,
@@ -151,6 +109,7 @@ export function parseSendArgs(args: SendArgs): SendPlan {
     ...(args.timestamp !== undefined ? { timestamp: headerValue('--timestamp', String(args.timestamp)) } : {}),
     breaks,
     dryRun: args.dryRun,
-    timeoutMs: args.timeout,
+    ...(args.seed === undefined ? {} : { seed: args.seed }),
+    client: clientSettings(SEND_OPTIONS, args),
   };
 }

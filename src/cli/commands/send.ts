@@ -9,20 +9,19 @@
  * The handler (send-handler.ts) loads only when the command runs.
  */
 import { defineCommand } from '../command.js';
-import { BREAKS, SEND_EXAMPLES, SEND_OPTIONS, type SendArgs } from './send-options.js';
+import { BREAKS, SEND_EXAMPLES, SEND_OPTIONS } from './send-options.js';
 
-export const sendCommand = defineCommand<SendArgs>({
+export const sendCommand = defineCommand({
   command: 'send',
   describe: 'Sign and send one webhook to a listener of a profile (HMAC or JWT), print the answer',
+  options: SEND_OPTIONS,
   builder: (y) => {
-    let built = y.options(SEND_OPTIONS);
+    let built = y;
     for (const [command, description] of SEND_EXAMPLES) built = built.example(command, description);
-    return built.epilogue(
-      `Exit codes: 0 the target answered 2xx (or --dry-run); 1 another status; 2 bad input or no answer. --break: ${Object.entries(BREAKS)
-        .map(([name, what]) => `${name} (${what})`)
-        .join('; ')}.`,
-    ) as never;
+    return built;
   },
-  run: async (args) => (await import('./send-handler.js')).sendHandler(args),
+  epilogue: `Exit codes: 0 the target answered 2xx (or --dry-run); 1 another status; 2 bad input or no answer. --break: ${Object.entries(BREAKS)
+    .map(([name, what]) => `${name} (${what})`)
+    .join('; ')}.`,
+  run: async (options) => (await import('./send-handler.js')).sendHandler(options),
 });
-

@@ -4,24 +4,26 @@
  */
 import { dirname, join, relative } from 'node:path';
 import { HarnessError } from '../../errors.js';
+import { formatDuration } from '../../values.js';
 import { shellLiteral } from '../../escape.js';
 import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
 import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
 import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
-import type { ServeArgs } from './serve.js';
+import type { ServeOptions } from './serve.js';
 
-export async function serveHandler(args: ServeArgs): Promise<number> {
+export async function serveHandler(args: ServeOptions): Promise<number> {
   const options = validate(args);
   const sandbox = await startSandbox({ ...options, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
   process.stdout.write(describeSandbox(sandbox, options.faults));
-  await waitForSignal();
+  const why = await waitForSignal(args.maxDuration);
+  if (why === 'deadline') process.stdout.write(`--max-duration reached after ${formatDuration(args.maxDuration ?? 0)}\n`);
   process.stdout.write('Stopping the sandbox...\n');
   await sandbox.close();
   return 0;
 }
 
-interface ServeOptions {
+interface SandboxSettings {
   seed?: string;
   port: number;
   host: string;
@@ -34,36 +36,30 @@ interface ServeOptions {
   faults: FaultDefinition[];
 }
 
-function validate(args: ServeArgs): ServeOptions {
-  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65_535) {
-    throw new HarnessError('USAGE', `--port must be an integer from 0 to 65535 (got ${String(args.port)})`, { field: '--port' });
-  }
-  if (args.host.trim() === '') throw new HarnessError('USAGE', '--host must not be empty', { field: '--host' });
-  if (args['profile-out'].trim() === '') throw new HarnessError('USAGE', '--profile-out must not be empty', { field: '--profile-out' });
-  if (args.seed !== undefined && args.seed.trim() === '') throw new HarnessError('USAGE', '--seed must not be empty', { field: '--seed' });
+function validate(args: ServeOptions): SandboxSettings {
   let publicBaseUrl: string | undefined;
-  if (args['public-url'] !== undefined) {
+  if (args.publicUrl !== undefined) {
     let url: URL | undefined;
     try {
-      url = new URL(args['public-url']);
+      url = new URL(args.publicUrl);
     } catch {
       url = undefined;
     }
     if (url === undefined || !/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search !== '') {
-      throw new HarnessError('USAGE', `--public-url must be an http(s) base URL without a path, e.g. http://203.0.113.7:8080 (got "${args['public-url']}")`, {
+      throw new HarnessError('USAGE', `--public-url must be an http(s) base URL without a path, e.g. http://203.0.113.7:8080 (got "${args.publicUrl}")`, {
         field: '--public-url',
       });
     }
     publicBaseUrl = url.origin;
     if (args.tls && url.protocol !== 'https:') {
-      throw new HarnessError('USAGE', `--tls serves HTTPS, so --public-url must be an https URL (got "${args['public-url']}")`, { field: '--public-url' });
+      throw new HarnessError('USAGE', `--tls serves HTTPS, so --public-url must be an https URL (got "${args.publicUrl}")`, { field: '--public-url' });
     }
   }
-  const jwksHost = args['jwks-host'];
+  const jwksHost = args.jwksHost;
   if (jwksHost !== undefined && !/^[A-Za-z0-9.\-:]+$/.test(jwksHost)) {
     throw new HarnessError('USAGE', `--jwks-host must be a hostname or IP address (got "${jwksHost}")`, { field: '--jwks-host' });
   }
-  const secretDomain = args['secret-domain'];
+  const secretDomain = args.secretDomain;
   // The secret is four colon-separated parts: the segment can hold neither ":" nor whitespace.
   if (!/^[A-Za-z0-9.\-]+$/.test(secretDomain)) {
     throw new HarnessError('USAGE', `--secret-domain must be a domain name: letters, digits, "." and "-" (got "${secretDomain}")`, {
@@ -85,7 +81,7 @@ function validate(args: ServeArgs): ServeOptions {
     seed: args.seed,
     port: args.port,
     host: args.host,
-    profilePath: args['profile-out'],
+    profilePath: args.profileOut,
     hooks: args.hooks,
     publicBaseUrl,
     jwksHost,
@@ -153,14 +149,18 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
   ].join('');
 }
 
-function waitForSignal(): Promise<void> {
+/** Until SIGINT or SIGTERM, or `maxDurationMs` when given. */
+function waitForSignal(maxDurationMs: number | undefined): Promise<'signal' | 'deadline'> {
   return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
+    const stop = (why: 'signal' | 'deadline'): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      if (timer) clearTimeout(timer);
+      resolve(why);
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const onSignal = (): void => stop('signal');
+    const timer = maxDurationMs === undefined ? undefined : setTimeout(() => stop('deadline'), maxDurationMs);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 }

@@ -3,64 +3,38 @@
  * and for running the harness by hand. Writes the target profile, prints where things are (never a
  * secret), and stays up until SIGINT or SIGTERM. The handler (serve-handler.ts) loads only when it runs.
  */
-import type { Options } from 'yargs';
 import { DEFAULT_SECRET_DOMAIN } from '../../defaults.js';
 import { defineCommand } from '../command.js';
+import { booleanRow, integerRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
+import { SHARED_OPTIONS } from '../shared-options.js';
 
-export interface ServeArgs {
-  seed?: string;
-  port: number;
-  host: string;
-  'profile-out': string;
-  hooks: boolean;
-  'public-url'?: string;
-  'jwks-host'?: string;
-  'secret-domain': string;
-  tls: boolean;
-  fault: string[];
-}
-
-/** Every flag of `serve`, declared once: yargs reads it for parsing, --help and ACCESS_CONFORMANCE_<FLAG>. */
+/** Every flag of `serve`, one row each: yargs reads it for parsing, --help and ACCESS_CONFORMANCE_<FLAG>. */
 export const SERVE_OPTIONS = {
-  seed: { type: 'string', describe: 'Seed of the generated names and IDs (random when absent)' },
-  port: { type: 'number', default: 0, describe: 'Port to listen on (0 = any free port)' },
-  host: { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' },
-  'profile-out': {
-    type: 'string',
+  seed: SHARED_OPTIONS.seed,
+  port: integerRow({ default: 0, min: 0, max: 65_535, describe: 'Port to listen on (0 = any free port)' }),
+  host: textRow({ default: '127.0.0.1', describe: 'Address to listen on' }),
+  'profile-out': textRow({
     default: 'reports/sandbox.target.json',
     describe: 'Where to write the target profile (it holds the sandbox secrets; written mode 0600)',
-  },
-  hooks: { type: 'boolean', default: false, describe: 'Offer the test hooks (clock, runs) under /__hooks/v1' },
-  'public-url': {
-    type: 'string',
-    describe: 'Base URL written to the profile when clients reach the server at another address (NAT, container)',
-  },
-  'jwks-host': {
-    type: 'string',
-    describe: "Host in the JWT listener's JWKS URL, as this server reaches the machine serving it (default 127.0.0.1)",
-  },
-  'secret-domain': {
-    type: 'string',
+  }),
+  hooks: booleanRow({ describe: 'Offer the test hooks (clock, runs) under /__hooks/v1' }),
+  'public-url': textRow({ describe: 'Base URL written to the profile when clients reach the server at another address (NAT, container)' }),
+  'jwks-host': textRow({ describe: "Host in the JWT listener's JWKS URL, as this server reaches the machine serving it (default 127.0.0.1)" }),
+  'secret-domain': textRow({
     default: DEFAULT_SECRET_DOMAIN,
     describe: 'Service-domain segment of the Client Secrets (the official TypeScript and Python SDKs refuse any other than the default)',
-  },
-  tls: {
-    type: 'boolean',
-    default: false,
-    describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed',
-  },
-  fault: {
-    type: 'string',
-    array: true,
-    default: [] as string[],
-    describe: 'Serve a faulty variant (repeatable); see the list in the error message of an unknown name',
-  },
-} as const satisfies Record<string, Options>;
+  }),
+  tls: booleanRow({ describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed' }),
+  fault: SHARED_OPTIONS.fault,
+  'max-duration': SHARED_OPTIONS['max-duration'],
+} as const satisfies Record<string, OptionRow<unknown>>;
 
-export const serveCommand = defineCommand<ServeArgs>({
+export type ServeOptions = OptionValues<typeof SERVE_OPTIONS>;
+
+export const serveCommand = defineCommand({
   command: 'serve',
   describe: 'Run the reference implementation with a generated tenant and write its target profile',
-  builder: (y) => y.options(SERVE_OPTIONS) as never,
-  run: async (args) => (await import('./serve-handler.js')).serveHandler(args),
+  options: SERVE_OPTIONS,
+  epilogue: 'Stops on SIGINT or SIGTERM (exit 0), or after --max-duration (exit 0).',
+  run: async (options) => (await import('./serve-handler.js')).serveHandler(options),
 });
-

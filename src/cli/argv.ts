@@ -1,0 +1,66 @@
+/**
+ * The command line before yargs reads it, and yargs' complaints after: yargs turns `--strict=maybe` (or
+ * ACCESS_CONFORMANCE_STRICT=yes) into `false` without a word, and says only "Unknown argument: reportr".
+ * Here a boolean flag's `=value` is read with the one boolean grammar (values.ts) and rewritten as `--flag`
+ * or `--no-flag`, anything else being a usage error naming the flag; an unknown flag gets the nearest
+ * declared one.
+ */
+import { parseBoolean } from '../values.js';
+import { closest } from '../spelling.js';
+import type { AnyCommand } from './command.js';
+import type { OptionTable } from './option-grammar.js';
+
+/** The command named on the command line (its first word that is not a flag), if any. */
+export function selectedCommand(argv: readonly string[], commands: readonly AnyCommand[]): AnyCommand | undefined {
+  const name = argv.find((arg) => !arg.startsWith('-'));
+  return commands.find((command) => command.command.split(' ')[0] === name);
+}
+
+/** A command's flags (kebab-case) and which of them are booleans. */
+export function commandFlags(command: AnyCommand): { names: Set<string>; booleans: Set<string> } {
+  const names = new Set<string>();
+  const booleans = new Set<string>();
+  for (const [name, row] of Object.entries(command.options as OptionTable)) {
+    names.add(name);
+    if (row.yargs.type === 'boolean') booleans.add(name);
+  }
+  return { names, booleans };
+}
+
+/** `keepContainer` and `keep-container` alike (yargs accepts both spellings). */
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** `--flag=value` of a boolean flag → `--flag` / `--no-flag`; a value outside the grammar throws USAGE. */
+export function normalizeBooleans(argv: readonly string[], booleans: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  let rest = false;
+  for (const arg of argv) {
+    const match = rest ? null : /^--([^=]+)=(.*)$/s.exec(arg);
+    if (arg === '--') rest = true;
+    const name = match ? kebab(match[1]!) : undefined;
+    if (!match || name === undefined || !booleans.has(name)) {
+      out.push(arg);
+      continue;
+    }
+    out.push(parseBoolean(match[2]!, { flag: `--${name}` }) ? `--${name}` : `--no-${name}`);
+  }
+  return out;
+}
+
+/** yargs' "Unknown argument(s): a, b" with the nearest declared flag of each, when one is near. */
+export function withSuggestions(message: string, flags: ReadonlySet<string>): string {
+  const match = /^Unknown arguments?: (.+)$/.exec(message.trim());
+  if (!match) return message;
+  const known = [...flags, 'help', 'version'];
+  const hints = match[1]!
+    .split(', ')
+    .map((unknown) => {
+      const bare = unknown.replace(/^-+/, '').replace(/=.*$/, '');
+      const near = closest(kebab(bare), known, Math.max(2, Math.floor(bare.length / 3)));
+      return near === undefined ? undefined : `--${bare}: did you mean --${near}?`;
+    })
+    .filter((hint): hint is string => hint !== undefined);
+  return hints.length === 0 ? message : `${message}\n${hints.join('\n')}`;
+}

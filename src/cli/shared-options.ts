@@ -1,0 +1,49 @@
+/**
+ * The flags several commands share, each declared once with its parser and its default: `run`, `serve`,
+ * `send` and `load` take them from here, so `--timeout 30s`, `--seed x`, `--out dir` or `--strict=no`
+ * mean the same in every command (tests/cli/option-grammar.test.ts drives each command with them). A
+ * command's own table (run-options.ts, serve.ts, send-options.ts, load-options.ts) spreads the rows it
+ * takes; docs/running.md lists them (tests/docs/flag-table.test.ts compares the two).
+ */
+import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
+import { CHECK_TIMEOUT_FACTOR } from '../engine/limits.js';
+import { MAX_TIMER_MS } from '../values.js';
+import { booleanRow, clientRow, durationRow, listRow, textRow, type OptionRow } from './option-grammar.js';
+
+/** `10s`, `250ms`: a default in milliseconds as a user would type it. */
+export function durationText(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+export const SHARED_OPTIONS = {
+  profile: textRow({
+    describe: 'Target profile (JSON) of the implementation (docs/profile.md). run and load start the embedded reference without it; send needs it. e.g. --profile target.json',
+  }),
+  out: textRow({
+    default: 'reports',
+    describe: 'Folder for the files a command writes (reports; load prepare: the corpus, or a .json file path). e.g. --out build/conformance',
+  }),
+  seed: textRow({
+    describe:
+      'Seed of every generated value (bodies, tenant data, names); run scopes it by each check\'s ID, so the same seed sends the same bodies at any --concurrency. ' +
+      'Event IDs stay fresh on purpose (a target remembers them for 7 days and refuses a repeat as a replay). Printed, random when absent. e.g. --seed 5eed1234',
+  }),
+  timeout: clientRow(
+    durationRow({
+      default: durationText(DEFAULT_TIMEOUT_MS),
+      // A check may take CHECK_TIMEOUT_FACTOR request timeouts: that product must still be a valid timer.
+      maxMs: Math.floor(MAX_TIMER_MS / CHECK_TIMEOUT_FACTOR),
+      describe: `Per-request timeout (set-up and priming included); a run's check may take up to ${CHECK_TIMEOUT_FACTOR} times this. e.g. --timeout 20s`,
+    }),
+    'timeoutMs',
+  ),
+  'max-duration': durationRow({
+    minMs: 1000,
+    describe:
+      'Deadline of the whole command: run records the unfinished checks as errored and writes the reports; serve stops. ' +
+      'run\'s default: 30 s plus 0.5 s a selected check, at least 3 request timeouts, at most 2 min; printed in the header. e.g. --max-duration 10m',
+  }),
+  strict: booleanRow({ describe: 'SHOULD failures fail the run too (exit 1); without it they are warnings.' }),
+  quiet: booleanRow({ describe: 'No progress lines (load: the line each second).' }),
+  fault: listRow({ describe: 'Start the embedded reference with a named fault (repeatable) to see checks fail; an unknown name lists them. run: without --profile and --image. e.g. --fault secret-wrong-prefix' }),
+} as const satisfies Record<string, OptionRow<unknown>>;

@@ -1,0 +1,158 @@
+/**
+ * One dialect for every command: `run`, `serve`, `send` and `load` driven with the same values of
+ * --timeout, --max-duration, --seed, --out, --strict and every boolean behave identically (the same typed
+ * value from the same text, and the same run-time effect), and bad values exit 2 with a message naming the
+ * flag (or the ACCESS_CONFORMANCE_* variable), before anything starts. An unknown flag gets "did you mean".
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOAD_OPTIONS } from '../../src/cli/commands/load-options.js';
+import { RUN_OPTIONS } from '../../src/cli/commands/run-options.js';
+import { SEND_OPTIONS } from '../../src/cli/commands/send-options.js';
+import { SERVE_OPTIONS } from '../../src/cli/commands/serve.js';
+import { parseOptions, type OptionTable } from '../../src/cli/option-grammar.js';
+import { SHARED_OPTIONS } from '../../src/cli/shared-options.js';
+import { runCli, startServe } from './support.js';
+
+const TABLES: Record<string, OptionTable> = { run: RUN_OPTIONS, serve: SERVE_OPTIONS, send: SEND_OPTIONS, load: LOAD_OPTIONS };
+const SHARED = Object.keys(SHARED_OPTIONS);
+
+/** The commands whose table takes `flag`. */
+function takers(flag: string): string[] {
+  return Object.entries(TABLES)
+    .filter(([, table]) => flag in table)
+    .map(([name]) => name);
+}
+
+function booleans(table: OptionTable): string[] {
+  return Object.entries(table)
+    .filter(([, row]) => row.yargs.type === 'boolean')
+    .map(([name]) => name);
+}
+
+describe('the same text gives the same value in every command', () => {
+  const cases: Array<[string, string, unknown]> = [
+    ['timeout', '30s', 30_000],
+    ['timeout', '1m30s', 90_000],
+    ['timeout', '250ms', 250],
+    ['max-duration', '2m', 120_000],
+    ['seed', ' 5eed ', '5eed'],
+    ['out', 'build/x', 'build/x'],
+  ];
+  for (const [flag, text, value] of cases) {
+    it(`--${flag} ${text}`, () => {
+      expect(takers(flag).length, 'a shared flag is taken by several commands').toBeGreaterThan(1);
+      for (const command of takers(flag)) {
+        const parsed = parseOptions(TABLES[command]!, { [flag]: text }) as Record<string, unknown>;
+        expect(parsed[flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())], `${command} --${flag}`).toEqual(value);
+      }
+    });
+  }
+
+  it('every boolean of every command reads true/false, 1/0, yes/no, on/off alike; absent is its default', () => {
+    for (const [command, table] of Object.entries(TABLES)) {
+      for (const flag of booleans(table)) {
+        const key = flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+        for (const [word, value] of [['yes', true], ['ON', true], ['1', true], ['true', true], ['no', false], ['Off', false], ['0', false], ['FALSE', false]] as const) {
+          expect((parseOptions(table, { [flag]: word }) as Record<string, unknown>)[key], `${command} --${flag}=${word}`).toBe(value);
+        }
+        expect((parseOptions(table, {}) as Record<string, unknown>)[key]).toBe(false);
+      }
+    }
+  });
+});
+
+describe('bad values exit 2 naming the flag, in every command that takes it', { timeout: 120_000 }, () => {
+  const bad: Array<[string, string, string]> = [
+    ['timeout', '30', '--timeout 30: add a unit, e.g. 30s or 30ms'],
+    ['timeout', 'soon', '"soon" is not a duration: --timeout must be a duration'],
+    ['max-duration', '120000', '--max-duration 120000: add a unit'],
+    ['seed', '', '--seed must not be empty'],
+    ['out', '', '--out must not be empty'],
+  ];
+  for (const [flag, value, message] of bad) {
+    for (const command of takers(flag)) {
+      it(`${command} --${flag}=${JSON.stringify(value)}`, async () => {
+        const result = await runCli([command, `--${flag}=${value}`], { timeoutMs: 30_000 });
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toContain(`error[USAGE] at --${flag}: `);
+        expect(result.stderr).toContain(message);
+      });
+    }
+  }
+
+  for (const [command, table] of Object.entries(TABLES)) {
+    for (const flag of booleans(table)) {
+      it(`${command} --${flag}=maybe`, async () => {
+        const result = await runCli([command, `--${flag}=maybe`], { timeoutMs: 30_000 });
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toContain(`error[USAGE] at --${flag}: --${flag} takes true/false, 1/0, yes/no or on/off; got "maybe"`);
+      });
+    }
+  }
+
+  it('a boolean variable outside the grammar names the variable', async () => {
+    const result = await runCli(['run'], { env: { ACCESS_CONFORMANCE_STRICT: 'maybe' }, timeoutMs: 30_000 });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('error[USAGE] at ACCESS_CONFORMANCE_STRICT: ACCESS_CONFORMANCE_STRICT takes true/false');
+  });
+
+  it('an unknown flag: did you mean the nearest one', async () => {
+    for (const [command, typo, near] of [['run', '--reportr', '--reporter'], ['load', '--durration', '--duration'], ['serve', '--profile-ot', '--profile-out'], ['send', '--listner', '--listener']]) {
+      const result = await runCli([command!, typo!, 'x'], { timeoutMs: 30_000 });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${typo}: did you mean ${near}?`);
+    }
+  });
+});
+
+describe('the same values at run time: run, serve, send and load', { timeout: 120_000 }, () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ac-same-flags-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  const common = ['--timeout', '30s', '--seed', 'same-seed'];
+
+  it('run: --timeout 30s --max-duration 1m --strict=yes --out: the report holds 30000 ms, 60000 ms, strict, the seed', async () => {
+    const out = join(dir, 'run');
+    const result = await runCli(['run', '--only', 'TOK-01', ...common, '--max-duration', '1m', '--strict=yes', '--out', out, '--reporter', 'json'], { timeoutMs: 90_000 });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { seed: string; strict: boolean; settings: { timeoutMs: number; maxDurationMs: number } };
+    expect(report).toMatchObject({ seed: 'same-seed', strict: true, settings: { timeoutMs: 30_000, maxDurationMs: 60_000 } });
+  });
+
+  it('serve --max-duration 5s --hooks=on --tls=no stops by itself; send --dry-run=YES with the same seed twice builds the same body', async () => {
+    const profile = join(dir, 'sandbox.target.json');
+    const serve = await startServe(['--max-duration', '5s', '--seed', 'same-seed', '--hooks=on', '--tls=no', '--profile-out', profile], profile);
+    const exited = new Promise<number | null>((resolve) => serve.child.once('exit', (code) => resolve(code)));
+    expect(serve.output()).toContain('reference sandbox (seed same-seed)');
+    expect(serve.output()).toContain('hooks:     on');
+    const send = async (): Promise<string> => {
+      const result = await runCli(['send', '--profile', profile, '--listener', 'hmac', '--dry-run=YES', ...common], { timeoutMs: 30_000 });
+      expect(result.code, result.stderr).toBe(0);
+      // occurredAt is "recent" from now (the body generator's, src/client/webhooks.ts): the rest is the seed's.
+      const { occurredAt: _now, ...seeded } = JSON.parse(/--data-binary '([^']*)'/.exec(result.stdout)![1]!) as Record<string, unknown>;
+      return JSON.stringify(seeded);
+    };
+    expect(await send()).toBe(await send());
+    expect(await exited).toBe(0);
+    expect(serve.output()).toContain('--max-duration reached after 5 s');
+  });
+
+  it('load --timeout 30s --quiet=1 --out: exit 0, the report holds 30000 ms', async () => {
+    const out = join(dir, 'load');
+    const result = await runCli(['load', '--rate', '20', '--duration', '1s', ...common, '--quiet=1', '--out', out], { timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toMatch(/\/s \(asked/);
+    const report = JSON.parse(await readFile(join(out, 'load-webhook-hmac.json'), 'utf8')) as { config: { timeoutMs: number }; exitCode: number };
+    expect(report.config.timeoutMs).toBe(30_000);
+    expect(report.exitCode).toBe(0);
+    expect(existsSync(join(out, 'load-webhook-hmac.html'))).toBe(true);
+  });
+});
