@@ -4,7 +4,6 @@ export * from './run-before-validation.js';
 export * from './run-not-started.js';
 export * from './runner-context-annotated.js';
 export * from './runner-context-ascii-only.js';
-export * from './runner-context-js-numbers.js';
 export * from './runner-context-latin1.js';
 export * from './runner-context-nul-stripped.js';
 export * from './runner-context-six-digits.js';
