@@ -56,6 +56,8 @@ export const HARNESS_ERROR_CODES = [
   'RATE_LIMITED',
   'DEADLINE',
   'INTERRUPTED',
+  // the target (appended): nearly every request of the run got the same answer (one status, or none)
+  'UNIFORM_ANSWER',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

@@ -19,7 +19,7 @@ import {
   startBait,
   type Variant,
 } from './support/jwt-attacks.js';
-import { expectTokenIssued, secretKeyThumbprint } from './support/token-checks.js';
+import { expectControlTokenIssued, secretKeyThumbprint } from './support/token-checks.js';
 
 function refusedWithoutToken(res: HttpResponse): boolean {
   const body = res.json();
@@ -116,7 +116,7 @@ group('§4.1 / §5.3 Token endpoint: known attacks', () => {
     ctx.client.recorder.addSecret(donor);
     // The donor is used first and succeeds, so a verifier that remembers good signatures has seen it.
     const first = await ctx.client.requestToken({ method: 'assertion', form: { client_assertion: donor }, label: 'token attack: the donor assertion (valid)' });
-    expectTokenIssued(first, ctx.client.recorder, 'precondition: the valid assertion whose signature is reused');
+    expectControlTokenIssued(first, ctx.client.recorder, 'control: the valid assertion whose signature is reused');
     const spliced = spliceSignature(recipient, donor);
     await expectAllRefused([request(ctx, 'assertion carrying the signature of another (valid) assertion', { method: 'assertion', form: { client_assertion: spliced } })]);
   });

@@ -282,7 +282,7 @@ export function createTransport(options: TransportOptions): Transport {
           });
         }
         const response = await attempt(ctx, req);
-        if (response.status !== 429) options.onOutcome?.({ ok: true });
+        if (response.status !== 429) options.onOutcome?.({ ok: true, status: response.status });
         if (response.status !== 429 || req.retryOn429 === false) return response;
         if (retry >= max429) {
           options.onOutcome?.({ ok: false, code: 'RATE_LIMITED', message: `${req.method} ${recorder.redact(req.url)} was answered 429 ${retry + 1} times` });

@@ -96,8 +96,11 @@ export interface ClientOptions extends ClientSettings {
   onRequestOutcome?: (outcome: RequestOutcome) => void;
 }
 
-/** One attempt's fate, as the run's give-up counter sees it. */
-export type RequestOutcome = { ok: true } | { ok: false; code: string; message: string };
+/**
+ * One attempt's fate, as the run's give-up counter sees it; `status` (the answer's) lets the engine tell a
+ * target that answers everything alike (src/engine/uniform-answer.ts).
+ */
+export type RequestOutcome = { ok: true; status?: number } | { ok: false; code: string; message: string };
 
 // ---------------------------------------------------------------------------------------------------------
 // Token endpoint

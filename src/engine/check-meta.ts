@@ -20,6 +20,11 @@ export interface CheckMeta {
   skipReason?: string;
   /** Set when the target broke the requirement. */
   failure?: { message: string; expected: string; actual: string };
+  /**
+   * Set when the check's own control request (the accepted form it sends before the refusal) was not
+   * accepted: the check cannot conclude and is reported blocked (src/engine/controls.ts).
+   */
+  blocked?: { message: string };
   /** Set when the harness could not check (transport, hook, setup). */
   harnessError?: { code: HarnessErrorCode; message: string; hint?: string };
   /** INFO observations and warnings noted by the check. */

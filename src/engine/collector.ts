@@ -7,6 +7,7 @@
 import { runSecrets } from '../client/secret-registry.js';
 import type { Requirement } from '../requirements.js';
 import type { Emitter } from './emitter.js';
+import { ControlGate } from './controls.js';
 import { abortedResult, toCheckResult, unreportedResult } from './outcome.js';
 import type { CheckResult, GroupCounts, HeartbeatEvent, Phase, RunAbort } from './types.js';
 import type { RawCheckOutcome, RunSink } from './vitest-bridge.js';
@@ -34,6 +35,8 @@ export class RunCollector implements RunSink {
   private stoppedBy: RunAbort | undefined;
   /** Told each result a check reported (not the ones a stop filled in): the run guard's fallback count. */
   onResult: ((result: CheckResult) => void) | undefined;
+  /** Passed refusal checks wait here for their positive controls (controls.ts). */
+  private readonly gate: ControlGate;
 
   constructor(
     requirements: readonly Requirement[],
@@ -46,12 +49,13 @@ export class RunCollector implements RunSink {
       const key = `${phase} ${req.group}`;
       let state = this.groups.get(key);
       if (!state) {
-        state = { group: req.group, phase, requirements: [], started: false, ended: false, startedAt: 0, counts: { passed: 0, failed: 0, skipped: 0, errored: 0 }, seen: new Set() };
+        state = { group: req.group, phase, requirements: [], started: false, ended: false, startedAt: 0, counts: { passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0 }, seen: new Set() };
         this.groups.set(key, state);
       }
       state.requirements.push(req);
       this.byId.set(req.id, { req, state });
     }
+    this.gate = new ControlGate(new Set(this.byId.keys()));
   }
 
   /** Suite groups with selected checks and a suite file to run. */
@@ -79,10 +83,11 @@ export class RunCollector implements RunSink {
     if (this.stoppedBy) return;
     const entry = this.byId.get(outcome.id);
     // A title whose ID is defined twice counts once: the first result stands.
-    if (!entry || entry.state.seen.has(entry.req.id)) return;
+    if (!entry || this.has(entry.req.id)) return;
     this.startGroup(entry.state);
-    this.record(entry.state, toCheckResult(entry.req, entry.state.phase, outcome));
-    if (entry.state.seen.size === entry.state.requirements.length) this.finishGroup(entry.state, []);
+    const result = toCheckResult(entry.req, entry.state.phase, outcome);
+    this.onResult?.(result);
+    this.settle(this.gate.arrive(result), true);
   }
 
   /**
@@ -97,6 +102,8 @@ export class RunCollector implements RunSink {
   /** Closes every group still open (no suite file, a check vitest never reported). */
   finishAll(): void {
     for (const state of this.groups.values()) this.finishGroup(state, []);
+    this.settle(this.gate.drain(), false);
+    for (const state of this.groups.values()) this.finishGroup(state, []);
   }
 
   /** The run stopped: every check without a result is errored with the reason, and every group closed. */
@@ -107,10 +114,11 @@ export class RunCollector implements RunSink {
       if (state.ended) continue;
       this.startGroup(state);
       for (const req of state.requirements) {
-        if (!state.seen.has(req.id)) this.record(state, abortedResult(req, state.phase, reason));
+        if (!this.has(req.id)) this.settle(this.gate.arrive(abortedResult(req, state.phase, reason)), false, true);
       }
-      this.finishGroup(state, []);
     }
+    this.settle(this.gate.drain(), false, true);
+    for (const state of this.groups.values()) this.finishGroup(state, []);
   }
 
   heartbeat(now: number, runStartedAt: number): HeartbeatEvent {
@@ -127,8 +135,23 @@ export class RunCollector implements RunSink {
     this.emitter.emit('onGroupStart', { group: state.group, phase: state.phase, checks: state.requirements.length });
   }
 
+  /** Reported or held: a later outcome for the ID is a duplicate. */
+  private has(id: string): boolean {
+    return this.byId.get(id)?.state.seen.has(id) === true || this.gate.isHeld(id);
+  }
+
+  /** Records results the gate made final; a group whose every check is recorded ends (unless `closing`). */
+  private settle(results: CheckResult[], endFull: boolean, closing = false): void {
+    for (const result of results) {
+      const entry = this.byId.get(result.id);
+      if (!entry || entry.state.seen.has(result.id)) continue;
+      if (closing) this.startGroup(entry.state);
+      this.record(entry.state, result);
+      if (endFull && entry.state.seen.size === entry.state.requirements.length) this.finishGroup(entry.state, []);
+    }
+  }
+
   private record(state: GroupState, result: CheckResult): void {
-    if (!this.stoppedBy) this.onResult?.(result);
     state.seen.add(result.id);
     state.counts[result.state] += 1;
     this.results.set(result.id, result);
@@ -139,8 +162,10 @@ export class RunCollector implements RunSink {
     if (state.ended) return;
     this.startGroup(state);
     for (const req of state.requirements) {
-      if (!state.seen.has(req.id)) this.record(state, unreportedResult(req, state.phase, errors, this.suiteGroups.has(state.group)));
+      if (!this.has(req.id)) this.settle(this.gate.arrive(unreportedResult(req, state.phase, errors, this.suiteGroups.has(state.group))), false);
     }
+    // A check still waiting for a control in another group keeps this group open until it settles.
+    if (state.requirements.some((req) => !state.seen.has(req.id))) return;
     state.ended = true;
     this.lastProgressAt = Date.now();
     this.emitter.emit('onGroupEnd', {

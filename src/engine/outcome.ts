@@ -45,6 +45,7 @@ export function toCheckResult(req: Requirement, phase: Phase, outcome: RawCheckO
     return { ...base, state: 'skipped', reason };
   }
   if (meta?.harnessError) return { ...base, state: 'errored', harnessError: meta.harnessError };
+  if (meta?.blocked) return { ...base, state: 'blocked', blockedBy: { control: req.id, state: 'failed', message: meta.blocked.message, ownRequest: true } };
   if (meta?.failure) return { ...base, state: 'failed', failure: meta.failure };
 
   const first = outcome.errors[0] ?? { message: 'the test failed without an error' };

@@ -15,7 +15,9 @@ import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/i
 import type { ClientSettings } from '../client/settings.js';
 import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
-import { Emitter } from './emitter.js';
+import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneededControls } from './controls.js';
+import { findRootCauses } from './root-causes.js';
+import { HOLD_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
 import { preflight } from './preflight.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
@@ -98,7 +100,8 @@ export function openEngineSession(settings: SessionSettings): EngineSession {
 
 async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRunner: () => Promise<SuiteRunner>, options: SessionRunOptions): Promise<RunSummary> {
   const startedAt = Date.now();
-  const { requirements } = resolveSelection(options.selection);
+  // Refusal checks bring their positive controls (ruling 30): `--only TOK-09` runs TOK-02 too.
+  const { requirements, added } = selectionWithControls(resolveSelection(options.selection).requirements, options.selection);
   const timeoutMs = settings.client.timeoutMs;
   const maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, timeoutMs);
   const maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
@@ -107,14 +110,22 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   guard.startDeadline(maxDurationMs);
   runSecrets().addAll(profileSecrets(options.profile));
   const channelName = newRunChannelName();
+  const emitter = new HoldingEmitter(options.reporters);
+  // Group lines wait for the first look at the answers, so that "every request got 404" comes first.
+  const answers = new UniformAnswerWatch((answer) => {
+    if (answer) emitter.emit('onUniformAnswer', answer);
+    emitter.release();
+  });
   // Workers announce the tokens they obtain (redacted everywhere at once) and each request's fate.
   const channel = joinRunChannel(channelName, (message) => {
     if (message.kind === 'secret') runSecrets().add(message.value);
-    else guard.outcome(message.outcome);
+    else {
+      guard.outcome(message.outcome);
+      answers.outcome(message.outcome);
+    }
   });
 
   let header = runHeader({ ...options, settings, maxDurationMs, maxConsecutiveFailures }, requirements.map((req) => req.id), startedAt);
-  const emitter = new Emitter(options.reporters);
   const results = new Map<string, CheckResult>();
   const outsideErrors: RunSummary['harnessErrors'] = [];
   const collector = new RunCollector(requirements, results, emitter, new Set(suites.byGroup.keys()));
@@ -129,9 +140,10 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   try {
     // The deadline and signals hold from here: a preflight against a hung target is bounded too.
     const { capabilities, notes } = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
-    header = { ...header, capabilities, notes };
+    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes] };
     emitter.emit('onRunStart', header);
     runStarted = true;
+    setTimeout(() => answers.look(), HOLD_MS).unref();
     const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
     try {
       const toLoad = suitesToLoad(suites, collector);
@@ -170,20 +182,25 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   if (!runStarted) emitter.emit('onRunStart', header);
   const aborted = guard.reason;
   if (aborted) collector.abort(aborted);
+  const uniformAnswer = answers.finish();
 
-  const ordered = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
+  const collected = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
+  const { results: ordered, dropped } = withoutUnneededControls(collected, added);
+  if (dropped.length > 0) header = { ...header, notes: [...header.notes, ...droppedControlsNote(dropped)] };
   const baseline = options.baseline ? applyBaseline(ordered, options.baseline) : undefined;
   const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);
   const summary: RunSummary = {
     header,
     results: ordered,
     totals: computeTotals(ordered),
-    verdict: aborted ? abortedVerdict(aborted) : verdict,
+    verdict: aborted ? abortedVerdict(aborted) : uniformAnswer ? uniformVerdict(uniformAnswer) : verdict,
     warnings: shouldWarnings(ordered, options.strict),
     ...(baseline ? { baseline } : {}),
     durationMs: Date.now() - startedAt,
     harnessErrors: outsideErrors,
     ...(aborted ? { aborted } : {}),
+    rootCauses: findRootCauses(ordered),
+    ...(uniformAnswer ? { uniformAnswer } : {}),
   };
   emitter.emit('onRunEnd', summary);
   await emitter.flush();

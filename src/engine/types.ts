@@ -6,7 +6,11 @@ import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import type { Authority, Level } from '../requirements/types.js';
 
-export type CheckState = 'passed' | 'failed' | 'skipped' | 'errored';
+/**
+ * `blocked`: a check that expects a refusal got one, but its positive control (the accepted form of the same
+ * request, src/requirements/controls.ts) did not pass in the run, so the refusal proves nothing (ruling 30).
+ */
+export type CheckState = 'passed' | 'failed' | 'skipped' | 'errored' | 'blocked';
 
 /** Which checks a run covers: IDs or globs (`WH-HMAC-*`); empty `only` means every check. */
 export interface SelectionInput {
@@ -64,6 +68,19 @@ export interface CheckResult {
   phase: Phase;
   /** The baseline lists this ID: a failure here does not fail the run. */
   expectedFailure?: boolean;
+  /** Blocked only: the control that did not pass (its ID and result), or the check's own control request. */
+  blockedBy?: BlockedBy;
+}
+
+export interface BlockedBy {
+  /** The control's requirement ID (for `ownRequest`, the check's own ID). */
+  control: string;
+  /** What the control did in this run. */
+  state: CheckState;
+  /** The control's failure or error, one line. */
+  message: string;
+  /** The check's own control request (made within it, before the refusal) was not accepted. */
+  ownRequest?: boolean;
 }
 
 export interface GroupStartEvent {
@@ -78,6 +95,7 @@ export interface GroupCounts {
   failed: number;
   skipped: number;
   errored: number;
+  blocked: number;
 }
 
 export interface GroupEndEvent extends GroupStartEvent {
@@ -96,6 +114,7 @@ export interface LevelTotals {
   failed: number;
   skipped: number;
   errored: number;
+  blocked: number;
 }
 
 export interface RunTotals extends GroupCounts {
@@ -115,6 +134,8 @@ export interface Verdict {
   exitCode: 0 | 1 | 2 | 130 | 143;
   /** One sentence: why this verdict. */
   reason: string;
+  /** The harness error behind an `error` verdict that has one code (UNIFORM_ANSWER). */
+  code?: HarnessErrorCode;
 }
 
 export interface BaselineOutcome {
@@ -147,6 +168,40 @@ export interface RunSummary {
    * 130 / 143) or `error` (exit 2).
    */
   aborted?: RunAbort;
+  /**
+   * Failures grouped by the control or prerequisite they follow from, root causes first (root-causes.ts);
+   * reporters derive them from `results` when absent (a summary built by hand).
+   */
+  rootCauses?: RootCause[];
+  /** Set when nearly every request of the run got the same answer (uniform-answer.ts). */
+  uniformAnswer?: UniformAnswer;
+}
+
+/** A check that did not pass for a reason of its own, with the checks that did not pass because of it. */
+export interface RootCause {
+  id: string;
+  /** Checks whose control or prerequisite chain leads here and that did not pass, catalogue order. */
+  dependants: string[];
+  /** Dependants that failed (not blocked): the target accepted what it must refuse, or broke on its own. */
+  failingDependants: string[];
+  /**
+   * Refusal checks among the dependants whose spoiled request the target ACCEPTED (2xx) while it refused
+   * the valid one: the rule it applies instead, shown beside the root cause (the decoded HMAC key's WH-HMAC-08).
+   */
+  acceptedInstead: string[];
+}
+
+/** The one answer nearly every request of the run got, and what to check. */
+export interface UniformAnswer {
+  /** `404`, or a transport code when no answer came (`TARGET_UNREACHABLE`, `TIMEOUT`, …). */
+  answer: string;
+  /** Requests that got it, of `requests` in all. */
+  count: number;
+  requests: number;
+  /** One line: "every request got 404 (182 of 182)". */
+  message: string;
+  /** What to check, one sentence. */
+  hint: string;
 }
 
 /** Why a run stopped early. `signal` is set when SIGINT or SIGTERM stopped it (exit 130 / 143). */
@@ -170,5 +225,7 @@ export interface EngineReporter {
   onCheckEnd?(result: CheckResult): Awaitable<void>;
   onGroupEnd?(event: GroupEndEvent): Awaitable<void>;
   onHeartbeat?(event: HeartbeatEvent): Awaitable<void>;
+  /** The first requests of the run all got one answer: said as soon as it is known, before any group line. */
+  onUniformAnswer?(answer: UniformAnswer): Awaitable<void>;
   onRunEnd?(summary: RunSummary): Awaitable<void>;
 }

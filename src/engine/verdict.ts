@@ -13,12 +13,12 @@ import type { BaselineOutcome, CheckResult, LevelTotals, RunAbort, RunTotals, Ve
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'INFO'];
 
 function emptyLevel(): LevelTotals {
-  return { passed: 0, failed: 0, skipped: 0, errored: 0 };
+  return { passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0 };
 }
 
 export function computeTotals(results: readonly CheckResult[]): RunTotals {
   const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyLevel()])) as Record<Level, LevelTotals>;
-  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, skipped: 0, errored: 0, byLevel, expectedFailures: 0 };
+  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0, byLevel, expectedFailures: 0 };
   for (const result of results) {
     totals[result.state] += 1;
     byLevel[result.level][result.state] += 1;
@@ -64,6 +64,11 @@ export function computeVerdict(results: readonly CheckResult[], strict: boolean,
   if (errored > 0 || outsideErrors > 0) {
     const what = errored > 0 ? `${errored} check${errored === 1 ? '' : 's'} could not be decided (harness errors)` : 'the harness failed outside any check';
     return { status: 'error', exitCode: 2, reason: what };
+  }
+  // A blocked MUST (or SHOULD with --strict) proved nothing: the run cannot call the target conformant.
+  const blocked = results.filter((r) => r.state === 'blocked' && (r.level === 'MUST' || (strict && r.level === 'SHOULD'))).length;
+  if (blocked > 0) {
+    return { status: 'error', exitCode: 2, reason: `${blocked} check${blocked === 1 ? ' was' : 's were'} blocked: ${blocked === 1 ? 'its' : 'their'} positive control did not pass, so a refusal proves nothing` };
   }
   const checked = results.filter((r) => r.state === 'passed' || r.state === 'failed').length;
   if (checked === 0) {

@@ -12,6 +12,7 @@ import { packageRoot } from '../package.js';
 import { DEFAULT_CONCURRENCY } from '../defaults.js';
 import type { CheckState } from '../engine/types.js';
 import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
+import { parentsOf } from '../requirements/controls.js';
 import { listFaults } from '../faults/index.js';
 import type { FaultDefinition } from '../faults/types.js';
 import { runInPool } from './runner/pool.js';
@@ -118,6 +119,33 @@ export interface VerifyOptions {
   onRun?: (run: FinishedRun) => void;
 }
 
+type ReportResult = RunReport['results'][number];
+
+/**
+ * A blocked check follows from a declared one when its control (or, looking further up, the control's
+ * prerequisites) is in the fault's `breaks` or `explains` and did not pass: the fault broke the control, and
+ * the refusal check could prove nothing (ruling 30). Such a check needs no explanation of its own; it is
+ * never a catch either (see `caughtBreaks`).
+ */
+function followsFromDeclared(result: ReportResult, results: ReadonlyMap<string, ReportResult>, declared: ReadonlySet<string>): boolean {
+  if (result.state !== 'blocked') return false;
+  const start = result.blockedBy && !result.blockedBy.ownRequest ? [result.blockedBy.control] : parentsOf(result.id);
+  const seen = new Set<string>([result.id]);
+  for (let frontier: string[] = start; frontier.length > 0; ) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const parent = results.get(id);
+      if (parent?.state === 'passed' || parent?.state === 'skipped') continue;
+      if (parent && declared.has(id)) return true;
+      next.push(...parentsOf(id));
+    }
+    frontier = next;
+  }
+  return false;
+}
+
 export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutcome {
   const base = {
     name: fault.name,
@@ -134,6 +162,7 @@ export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutco
   const results = new Map(run.report.results.map((result) => [result.id, result]));
   const explained = new Set(Object.keys(fault.explains ?? {}));
   const declared = new Set<string>(fault.breaks);
+  // Caught means FAILED: a declared check that is only blocked (its control failed) caught nothing.
   const caughtBreaks = fault.breaks.filter((id) => results.get(id)?.state === 'failed');
   const missing = fault.breaks
     .filter((id) => results.get(id)?.state !== 'failed')
@@ -141,7 +170,10 @@ export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutco
       const result = results.get(id);
       return result ? note(result) : { id, state: 'skipped' as CheckState, message: 'not in the run' };
     });
-  const unexplained = run.report.results.filter((r) => r.state !== 'passed' && !declared.has(r.id) && !explained.has(r.id)).map(note);
+  const declaredOrExplained = new Set<string>([...declared, ...explained]);
+  const unexplained = run.report.results
+    .filter((r) => r.state !== 'passed' && !declared.has(r.id) && !explained.has(r.id) && !followsFromDeclared(r, results, declaredOrExplained))
+    .map(note);
   const stale = [...explained].filter((id) => results.get(id)?.state === 'passed') as RequirementId[];
   const explainedFailures = run.report.results.filter((r) => r.state !== 'passed' && !declared.has(r.id) && explained.has(r.id)).length;
   const caught = missing.length === 0;

@@ -3,11 +3,12 @@
  * (with the requirement sentence, expected vs actual and the exchanges that showed it), warnings, errors,
  * skips by reason, and last the plain `N passed, N failed, N skipped` line CI reads.
  */
-import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary } from '../engine/types.js';
+import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary, UniformAnswer } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
 import { oneLine, shortText, visibleControls } from '../escape.js';
-import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, groupFailures, skipsByReason } from './format.js';
+import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, skipsByReason } from './format.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants } from './root-cause-order.js';
 
 const PROGRESS_WIDTH = 34;
 /** Exchanges printed per failure on the console, and bytes of each body (reports keep more). */
@@ -47,15 +48,23 @@ export class ConsoleReporter implements EngineReporter {
     this.print(`  ${name} ${dots} ${formatCounts(event.counts)}  (${formatDuration(event.durationMs)})`);
   }
 
+  /** The first requests all got one answer: said before any group line (the engine holds those back). */
+  onUniformAnswer(answer: UniformAnswer): void {
+    this.print([...uniformAnswerLines({ uniformAnswer: answer }), '']);
+  }
+
   onHeartbeat(event: HeartbeatEvent): void {
     const running = event.running.map((g) => `${g.group} ${g.done}/${g.checks} for ${formatDuration(g.elapsedMs)}`).join('; ');
     this.print(`  … still running: ${running}`);
   }
 
   onRunEnd(summary: RunSummary): void {
-    const lines: string[] = [''];
+    const lines: string[] = ['', ...uniformAnswerLines(summary)];
+    if (summary.uniformAnswer) lines.push('');
     const strict = summary.header.strict;
-    const failed = summary.results.filter((r) => r.state === 'failed');
+    // Root cause first: a dependant is listed under the check it follows from, never on its own.
+    const view = causeView(summary);
+    const failed = withoutDependants(summary.results, view).filter((r) => r.state === 'failed');
     const section = (title: string, items: CheckResult[], render: (r: CheckResult) => string[]): void => {
       if (items.length === 0) return;
       lines.push(`${title} (${items.length})`, '');
@@ -69,8 +78,15 @@ export class ConsoleReporter implements EngineReporter {
     };
     // Past the first failures, one line each: a target that fails everything must not flood the log.
     let detailed = 0;
-    const describe = (r: CheckResult, maxExchanges?: number): string[] =>
-      (detailed += 1) <= CONSOLE_DETAILED_FAILURES ? describeFailure(r, maxExchanges) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
+    const describe = (r: CheckResult, maxExchanges?: number): string[] => {
+      const full = (detailed += 1) <= CONSOLE_DETAILED_FAILURES;
+      const lines = full ? describeFailure(r, maxExchanges) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
+      // Beside the root cause, before its exchanges: the rule the target applies instead, and the count.
+      const dependants = dependantsOf(view, r.id);
+      const beside = [acceptedInsteadLine(view, r.id), dependants.length > 0 ? dependsOnIt(dependants.length) : undefined].filter((line): line is string => line !== undefined);
+      lines.splice(full && r.failure ? 2 : 1, 0, ...beside.map((line) => `    ${shortText(line, 600)}`));
+      return [...lines, ...dependantLines(dependants)];
+    };
     section('FAILURES', failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describe(r));
     section('WARNINGS: SHOULD requirements that failed (they fail the run only with --strict)', failed.filter((r) => failureKind(r, strict) === 'warning'), (r) =>
       describe(r, 1),
@@ -79,7 +95,7 @@ export class ConsoleReporter implements EngineReporter {
       lines.push(`(${detailed - CONSOLE_DETAILED_FAILURES} failures above on one line each: their exchanges and reproductions are in the html, json and junit reports)`, '');
     }
     // Identical errors (a target that died mid-run) are one entry with the IDs, not one per check.
-    const errorGroups = groupFailures(summary.results, strict, ['errored']);
+    const errorGroups = groupRootCauses(summary, strict, ['errored'], view);
     if (errorGroups.length > 0) {
       lines.push(`HARNESS ERRORS: checks that could not be decided (${errorGroups.reduce((n, g) => n + g.results.length, 0)})`, '');
       for (const group of errorGroups) {
@@ -88,10 +104,16 @@ export class ConsoleReporter implements EngineReporter {
           group.results.length === 1 ? `✗ ${first.id} [${first.level}] ${first.text}` : `✗ ${group.results.length} × ${abbreviate(group.results.map((r) => r.id))}`,
           `    ${shortText(group.title)}`,
           ...(first.harnessError?.hint ? [`    hint: ${shortText(first.harnessError.hint)}`] : []),
+          ...dependantLines(group.dependants),
           '',
         );
       }
     }
+    section('BLOCKED: refusal checks whose own control request was not accepted', withoutDependants(summary.results, view).filter((r) => r.state === 'blocked'), (r) => [
+      `⊘ ${r.id} [${r.level}] ${r.text}`,
+      `    ${shortText(blockedReason(r))}`,
+      ...dependantLines(dependantsOf(view, r.id)),
+    ]);
     for (const error of summary.harnessErrors) lines.push(`error[${error.code}]: ${shortText(error.message)}`, '');
     section('OBSERVATIONS (INFO, never fail the run)', failed.filter((r) => failureKind(r, strict) === 'observation'), (r) => [
       `i ${r.id} ${r.text}`,
@@ -118,12 +140,22 @@ export class ConsoleReporter implements EngineReporter {
     lines.push(
       `MUST ${t.byLevel.MUST.passed} passed / ${t.byLevel.MUST.failed} failed, SHOULD ${t.byLevel.SHOULD.passed} passed / ${t.byLevel.SHOULD.failed} failed, INFO ${t.byLevel.INFO.passed + t.byLevel.INFO.failed} recorded` +
         (t.errored > 0 ? `, ${t.errored} errored` : '') +
+        (t.blocked > 0 ? `, ${t.blocked} blocked (their positive control did not pass)` : '') +
         (t.expectedFailures > 0 ? `, ${t.expectedFailures} expected failures` : ''),
     );
     lines.push(`verdict: ${summary.verdict.status} (exit ${summary.verdict.exitCode}): ${oneLine(summary.verdict.reason)}; took ${formatDuration(summary.durationMs)}`);
     lines.push(finalLine(summary));
     this.print(lines);
   }
+}
+
+/** Printed under a root cause: how many depend on it, then one line each (failing ones first). */
+const MAX_DEPENDANT_LINES = 40;
+function dependantLines(dependants: readonly CheckResult[]): string[] {
+  if (dependants.length === 0) return [];
+  const shown = dependants.slice(0, MAX_DEPENDANT_LINES).map((r) => `      ${dependantLine(r)}`);
+  const more = dependants.length > MAX_DEPENDANT_LINES ? [`      … and ${dependants.length - MAX_DEPENDANT_LINES} more (every one is in the json and html reports)`] : [];
+  return [`    ${dependsOnIt(dependants.length)}:`, ...shown, ...more];
 }
 
 function describeSelection(header: RunHeader): string {

@@ -14,16 +14,18 @@ export function formatDuration(ms: number): string {
 export function formatCounts(counts: GroupCounts): string {
   const parts = [`${counts.passed} passed`, `${counts.failed} failed`, `${counts.skipped} skipped`];
   if (counts.errored > 0) parts.push(`${counts.errored} errored`);
+  if (counts.blocked > 0) parts.push(`${counts.blocked} blocked`);
   return parts.join(', ');
 }
 
 /**
- * The line CI reads, always last on the console: `N passed, N failed, N skipped`. Errored checks did not
- * pass and were not skipped: they count as failed here (the verdict line above tells them apart).
+ * The line CI reads, always last on the console: `N passed, N failed, N skipped`. Errored and blocked
+ * checks did not pass and were not skipped: they count as failed here (the verdict line above tells them
+ * apart).
  */
 export function finalLine(summary: RunSummary): string {
   const { passed, failed, skipped, errored } = summary.totals;
-  return `${passed} passed, ${failed + errored} failed, ${skipped} skipped`;
+  return `${passed} passed, ${failed + errored + (summary.totals.blocked ?? 0)} failed, ${skipped} skipped`;
 }
 
 function headerLines(headers: Record<string, string>, indent: string): string[] {
@@ -106,10 +108,10 @@ export function failureKind(result: CheckResult, strict: boolean): 'failure' | '
 }
 
 /** How a check is shown: its state, with failed split by what the failure means for the verdict. */
-export type DisplayState = 'failed' | 'errored' | 'warning' | 'observation' | 'expected' | 'passed' | 'skipped';
+export type DisplayState = 'failed' | 'errored' | 'blocked' | 'warning' | 'observation' | 'expected' | 'passed' | 'skipped';
 
 /** Reading order of reports: what fails the run first, then what may, then the rest. */
-export const DISPLAY_ORDER: readonly DisplayState[] = ['failed', 'errored', 'warning', 'observation', 'expected', 'passed', 'skipped'];
+export const DISPLAY_ORDER: readonly DisplayState[] = ['failed', 'errored', 'blocked', 'warning', 'observation', 'expected', 'passed', 'skipped'];
 
 export function displayState(result: CheckResult, strict: boolean): DisplayState {
   if (result.state !== 'failed') return result.state;

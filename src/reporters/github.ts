@@ -10,13 +10,14 @@ import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { redactDeep, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
 import { ghData, ghProperty, oneLine, shortText, visibleControls } from '../escape.js';
-import { abortedBanner, formatExchange, groupFailures, type FailureGroup } from './format.js';
+import { abortedBanner, formatExchange } from './format.js';
+import { acceptedInsteadLine, causeView, dependantLine, dependsOnIt, groupRootCauses, uniformAnswerLines, type CauseGroup, type CauseView } from './root-cause-order.js';
 
 /** GitHub shows at most 10 error and 10 warning annotations per step; more are noise in the log. */
 const MAX_ANNOTATIONS = 50;
 
-function annotation(group: FailureGroup): string {
-  const command = group.state === 'warning' ? 'warning' : 'error';
+function annotation(group: CauseGroup, view: CauseView): string {
+  const command = group.state === 'warning' || group.state === 'blocked' ? 'warning' : 'error';
   const ids = group.results.map((r) => r.id);
   const first = group.results[0]!;
   const title = ids.length === 1 ? `${first.id} [${first.level}]` : `${ids.length} checks: ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`;
@@ -25,16 +26,23 @@ function annotation(group: FailureGroup): string {
   else detail.push(`checks: ${ids.join(', ')}`);
   if (first.failure?.expected) detail.push(`expected: ${shortText(first.failure.expected)}`);
   if (first.failure?.actual) detail.push(`actual: ${shortText(first.failure.actual)}`);
+  const accepted = group.results.length === 1 ? acceptedInsteadLine(view, first.id) : undefined;
+  if (accepted) detail.push(accepted);
+  if (group.dependants.length > 0) detail.push(`root cause: ${dependsOnIt(group.dependants.length)} (${group.dependants.slice(0, 12).map((r) => r.id).join(', ')}${group.dependants.length > 12 ? ' …' : ''}); see the reports`);
   return `::${command} title=${ghProperty(`access-conformance ${title}`)}::${ghData(detail.join('\n'))}`;
 }
 
 export function renderGithub(summary: RunSummary): string {
   const strict = summary.header.strict;
-  const groups = groupFailures(summary.results, strict, ['failed', 'errored', 'warning']);
+  // Root cause first: one annotation per root cause, its dependants named in it and listed in its log group.
+  const view = causeView(summary);
+  const groups = groupRootCauses(summary, strict, ['failed', 'errored', 'blocked', 'warning'], view);
   const lines: string[] = [];
+  const uniform = uniformAnswerLines(summary);
+  if (uniform.length > 0) lines.push(`::error title=${ghProperty('access-conformance: one answer for everything')}::${ghData(uniform.join('\n'))}`);
   const banner = abortedBanner(summary);
   if (banner) lines.push(`::error title=${ghProperty(`access-conformance: run ${summary.aborted?.signal ? 'interrupted' : 'aborted'}`)}::${ghData(banner)}`);
-  for (const group of groups.slice(0, MAX_ANNOTATIONS)) lines.push(annotation(group));
+  for (const group of groups.slice(0, MAX_ANNOTATIONS)) lines.push(annotation(group, view));
   if (groups.length > MAX_ANNOTATIONS) lines.push(`::warning title=access-conformance::${ghData(`${groups.length - MAX_ANNOTATIONS} more distinct failures: see the reports`)}`);
   for (const group of groups) {
     const first = group.results[0]!;
@@ -43,6 +51,7 @@ export function renderGithub(summary: RunSummary): string {
     lines.push(`::group::${ghData(name.slice(0, 200))}`);
     lines.push(`  ${group.state} · ${group.results.map((r) => r.id).join(', ')}`);
     if (group.results.length === 1) lines.push(`  ${first.level} §${first.section}: ${first.text}`);
+    if (group.dependants.length > 0) lines.push(`  ${dependsOnIt(group.dependants.length)}:`, ...group.dependants.map((r) => `    ${oneLine(dependantLine(r))}`));
     const exchange = reproducingExchange(first.exchanges);
     if (exchange) {
       lines.push(`  reproduce: ${oneLine(curlCommand(exchange))}`);

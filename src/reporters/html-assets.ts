@@ -38,6 +38,8 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 .body p { margin: 4px 0; }
 pre { background: var(--bg); padding: 8px; overflow-x: auto; font-size: 12px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
 .count { color: #57606a; font-size: 13px; }
+details.check.s-blocked { border-left-color: var(--skip); border-left-style: dashed; } .s-blocked .state, .state.s-blocked { color: var(--skip); }
+.deps { font-size: 12px; font-weight: 600; color: var(--fail); white-space: nowrap; }
 table.totals { border-collapse: collapse; margin-top: 6px; font-size: 12px; }
 table.totals td, table.totals th { border: 1px solid var(--line); padding: 1px 8px; text-align: right; }
 table.totals th:first-child, table.totals td:first-child { text-align: left; }

@@ -13,6 +13,7 @@ import { curlCommand, reproducingExchange } from './curl.js';
 import { capText, escapeMarkup, moreBytesNote } from '../escape.js';
 import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
@@ -22,6 +23,7 @@ const e = escapeMarkup;
 export const STATE_LABEL: Record<DisplayState, string> = {
   failed: 'failed',
   errored: 'error',
+  blocked: 'blocked',
   warning: 'warning',
   observation: 'info',
   expected: 'expected',
@@ -41,8 +43,21 @@ function exchangeBlock(exchange: RecordedExchange, index: number): string {
   return `<details class="exchange"><summary>${e(title)}</summary><pre>${e(formatExchange(exchange, '', { prefix: '' }).join('\n'))}</pre></details>`;
 }
 
-function checkBody(result: CheckResult, state: DisplayState): string {
-  const parts: string[] = [];
+/** A root cause's dependants, one click away; a dependant's link back to its root cause. */
+function causeBlock(result: CheckResult, view: CauseView): string {
+  const dependants = dependantsOf(view, result.id);
+  const accepted = acceptedInsteadLine(view, result.id);
+  if (dependants.length > 0) {
+    const items = dependants.map((d) => `<li><a href="#${e(encodeURIComponent(d.id))}">${e(d.id)}</a> ${e(dependantLine(d).slice(d.id.length + 1))}</li>`).join('');
+    return `${accepted ? `<p><b>${e(accepted)}</b></p>` : ''}<details class="dependants"><summary>${e(dependsOnIt(dependants.length))}</summary><ul>${items}</ul></details>`;
+  }
+  const root = view.rootOf.get(result.id);
+  return root ? `<p>Follows from the root cause <a href="#${e(encodeURIComponent(root))}">${e(root)}</a>.</p>` : '';
+}
+
+function checkBody(result: CheckResult, state: DisplayState, view: CauseView): string {
+  const parts: string[] = [causeBlock(result, view)];
+  if (result.state === 'blocked') parts.push(`<p>${e(blockedReason(result))}</p>`);
   parts.push(
     `<p>§${e(result.section)}${result.ruling ? `, ruling ${result.ruling}` : ''}, ${e(formatDuration(result.durationMs))}${result.phase === 'clock' ? ', clock phase' : ''}</p>`,
   );
@@ -65,21 +80,25 @@ function checkBody(result: CheckResult, state: DisplayState): string {
   return parts.join('\n');
 }
 
-function checkRow(result: CheckResult, strict: boolean): string {
+function checkRow(result: CheckResult, strict: boolean, view: CauseView): string {
   const state = displayState(result, strict);
+  const dependants = dependantsOf(view, result.id).length;
   const hay = `${result.id} ${result.text} ${result.group} ${result.reason ?? ''} ${result.failure?.message ?? ''} ${result.harnessError?.message ?? ''}`.toLowerCase();
   return (
     `<details class="check s-${state}" id="${e(result.id)}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
     `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(result.id))}">${e(result.id)}</a>` +
-    `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span></summary>\n` +
-    `<div class="body">\n${checkBody(result, state)}\n</div></details>`
+    `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span>` +
+    `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, result.id) ?? ''].filter(Boolean).join('; '))}</span>` : ''}</summary>\n` +
+    `<div class="body">\n${checkBody(result, state, view)}\n</div></details>`
   );
 }
 
 export function renderHtml(summary: RunSummary): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
-  const ordered = inDisplayOrder(summary.results, strict);
+  // Root cause first: each root cause, then the checks that follow from it, then the rest.
+  const view = causeView(summary);
+  const ordered = rootCausesFirst(inDisplayOrder(summary.results, strict), view);
   const counts = new Map<DisplayState, number>();
   for (const result of ordered) counts.set(displayState(result, strict), (counts.get(displayState(result, strict)) ?? 0) + 1);
   const stateBoxes = DISPLAY_ORDER.filter((state) => (counts.get(state) ?? 0) > 0 || ['failed', 'passed', 'skipped'].includes(state))
@@ -89,7 +108,7 @@ export function renderHtml(summary: RunSummary): string {
   const levelRows = (['MUST', 'SHOULD', 'INFO'] as const)
     .map((level) => {
       const t = totals.byLevel[level];
-      return `<tr><td>${level}</td><td>${t.passed}</td><td>${t.failed}</td><td>${t.skipped}</td><td>${t.errored}</td></tr>`;
+      return `<tr><td>${level}</td><td>${t.passed}</td><td>${t.failed}</td><td>${t.skipped}</td><td>${t.errored}</td><td>${t.blocked}</td></tr>`;
     })
     .join('');
   const banner = abortedBanner(summary);
@@ -113,13 +132,14 @@ export function renderHtml(summary: RunSummary): string {
 <body>
 <header>
 <h1>access-conformance report: ${e(header.profileName)}</h1>
+${summary.uniformAnswer ? `<p class="banner" role="alert">${uniformAnswerLines(summary).map((line) => e(line)).join('<br>')}</p>` : ''}
 ${banner ? `<p class="banner" role="alert">${e(banner)}</p>` : ''}
 <p class="verdict ${e(verdict.status)}">${e(verdict.status)} (exit ${verdict.exitCode}): ${e(verdict.reason)} — ${e(finalLine(summary))}</p>
 <p class="meta">${meta.map(([name, value]) => `<span>${name} <b>${e(value)}</b></span>`).join(' ')}</p>
 ${header.notes.length > 0 ? `<div class="notes">${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('')}</div>` : ''}
 ${summary.harnessErrors.map((error) => `<p class="notes">error[${e(error.code)}]: ${e(error.message)}</p>`).join('\n')}
 ${summary.baseline && summary.baseline.noLongerFailing.length > 0 ? `<p class="notes">No longer failing, remove from the baseline: ${e(summary.baseline.noLongerFailing.join(', '))}</p>` : ''}
-<details><summary>totals by level</summary><table class="totals"><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>errored</th></tr>${levelRows}</table></details>
+<details><summary>totals by level</summary><table class="totals"><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>errored</th><th>blocked</th></tr>${levelRows}</table></details>
 </header>
 <nav class="filters">
 ${stateBoxes}
@@ -129,7 +149,7 @@ ${stateBoxes}
 <span id="f-count" class="count">${ordered.length} checks</span>
 </nav>
 <main id="checks">
-${ordered.map((result) => checkRow(result, strict)).join('\n')}
+${ordered.map((result) => checkRow(result, strict, view)).join('\n')}
 </main>
 <script>${HTML_SCRIPT}</script>
 </body>

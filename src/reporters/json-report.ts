@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { RecordedExchange } from '../client/types.js';
-import type { BaselineOutcome, CheckResult, RunHeader, RunSummary, RunTotals, Verdict } from '../engine/types.js';
+import { dependencyEdges, findRootCauses } from '../engine/root-causes.js';
+import type { BaselineOutcome, CheckResult, RootCause, RunHeader, RunSummary, RunTotals, UniformAnswer, Verdict } from '../engine/types.js';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
 
 export const REPORT_FORMAT = 'access-conformance-report';
@@ -17,6 +18,10 @@ export const REPORT_FORMAT_VERSION = 1;
 export type JsonCheckResult = Omit<CheckResult, 'exchanges'> & {
   /** Only for failed and errored checks: the exchanges that showed it (redacted). */
   exchanges?: RecordedExchange[];
+  /** The not-passing check this one follows from (its control or prerequisite): one dependency edge. */
+  dependsOn?: string;
+  /** The root cause it is grouped under. */
+  rootCause?: string;
 };
 
 export interface JsonReport {
@@ -43,10 +48,17 @@ export interface JsonReport {
   harnessErrors: RunSummary['harnessErrors'];
   /** Present when the run stopped before its end (signal, deadline, unreachable target). */
   aborted?: NonNullable<RunSummary['aborted']>;
+  /** Root causes first, each with its dependants (the `dependsOn` edges of the results lead to them). */
+  rootCauses?: RootCause[];
+  /** Present when nearly every request got one answer (then the verdict's code is UNIFORM_ANSWER). */
+  uniformAnswer?: UniformAnswer;
 }
 
 export function toJsonReport(summary: RunSummary): JsonReport {
   const { header } = summary;
+  const rootCauses = summary.rootCauses ?? findRootCauses(summary.results);
+  const edges = dependencyEdges(summary.results);
+  const rootOf = new Map(rootCauses.flatMap((cause) => cause.dependants.map((id) => [id, cause.id] as const)));
   return {
     format: REPORT_FORMAT,
     formatVersion: REPORT_FORMAT_VERSION,
@@ -76,10 +88,13 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       ...(r.failure === undefined ? {} : { failure: r.failure }),
       ...(r.harnessError === undefined ? {} : { harnessError: r.harnessError }),
       ...(r.expectedFailure ? { expectedFailure: true } : {}),
+      ...(r.blockedBy === undefined ? {} : { blockedBy: r.blockedBy }),
+      ...(edges.has(r.id) ? { dependsOn: edges.get(r.id)! } : {}),
+      ...(rootOf.has(r.id) ? { rootCause: rootOf.get(r.id)! } : {}),
       observations: r.observations,
       durationMs: r.durationMs,
       phase: r.phase,
-      ...(r.state === 'failed' || r.state === 'errored' ? { exchanges: r.exchanges } : {}),
+      ...(r.state === 'failed' || r.state === 'errored' || r.state === 'blocked' ? { exchanges: r.exchanges } : {}),
     })),
     totals: summary.totals,
     // A run that stopped early decided nothing about conformance (the engine's abortedVerdict): the code says why.
@@ -88,6 +103,8 @@ export function toJsonReport(summary: RunSummary): JsonReport {
     ...(summary.baseline ? { baseline: summary.baseline } : {}),
     harnessErrors: summary.harnessErrors,
     ...(summary.aborted ? { aborted: summary.aborted } : {}),
+    rootCauses,
+    ...(summary.uniformAnswer ? { uniformAnswer: summary.uniformAnswer } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
 import { escapeMarkup, shortText } from '../escape.js';
 import { displayState, formatExchange, resultsByGroup } from './format.js';
+import { blockedReason, causeView, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 const JUNIT_EXCHANGES = 3;
@@ -41,19 +42,31 @@ function failureBody(result: CheckResult): string {
   return lines.join('\n');
 }
 
-function testCase(result: CheckResult, strict: boolean): string {
+/** A root cause's message says how many depend on it; a dependant's, which root cause it follows from. */
+function causeNote(result: CheckResult, view: CauseView): string {
+  const dependants = dependantsOf(view, result.id).length;
+  if (dependants > 0) return ` (root cause: ${dependsOnIt(dependants)})`;
+  const root = view.rootOf.get(result.id);
+  return root ? ` (follows from ${root})` : '';
+}
+
+function testCase(result: CheckResult, strict: boolean, view: CauseView): string {
   const open = `    <testcase name="${e(result.id)}" classname="access-conformance.${e(result.group)}" time="${seconds(result.durationMs)}">`;
   const inner: string[] = [];
   const state = displayState(result, strict);
+  const note = causeNote(result, view);
   if (state === 'skipped') {
     inner.push(`      <skipped message="${e(result.reason ?? 'skipped')}"/>`);
+  } else if (state === 'blocked') {
+    // Not a pass and not a failure of its own: the refusal proves nothing while its control fails.
+    inner.push(`      <skipped message="${e(shortText(blockedReason(result)) + note)}"/>`);
   } else if (state === 'errored') {
     const error = result.harnessError;
     inner.push(
-      `      <error type="${e(error?.code ?? 'INTERNAL')}" message="${e(shortText(error?.message ?? 'harness error'))}">${e([error?.message, error?.hint ? `hint: ${error.hint}` : ''].filter(Boolean).join('\n'))}</error>`,
+      `      <error type="${e(error?.code ?? 'INTERNAL')}" message="${e(shortText(error?.message ?? 'harness error') + note)}">${e([error?.message, error?.hint ? `hint: ${error.hint}` : ''].filter(Boolean).join('\n'))}</error>`,
     );
   } else if (state === 'failed') {
-    inner.push(`      <failure type="${result.level}" message="${e(shortText(result.failure?.message ?? 'failed'))}">${e(failureBody(result))}</failure>`);
+    inner.push(`      <failure type="${result.level}" message="${e(shortText(result.failure?.message ?? 'failed') + note)}">${e(failureBody(result))}</failure>`);
   } else if (state === 'warning' || state === 'expected') {
     const message = state === 'warning' ? 'warning' : 'expected failure';
     inner.push(`      <skipped message="${message}">${e(failureBody(result))}</skipped>`);
@@ -105,22 +118,38 @@ function abortedSuite(summary: RunSummary): { xml: string; tests: number; errors
   return { xml: suite('run', cases, { failures: 0, errors: cases.length, skipped: 0 }, 0, summary), tests: cases.length, errors: cases.length };
 }
 
+/** The first testsuite of a run whose requests all got one answer: the notice as an error. */
+function uniformSuite(summary: RunSummary): string | undefined {
+  if (!summary.uniformAnswer) return undefined;
+  const [first, hint] = uniformAnswerLines(summary);
+  const testcase = `    <testcase name="uniform-answer" classname="access-conformance.run" time="0.000">\n      <error type="UNIFORM_ANSWER" message="${e(first!)}">${e(`${first}\n${hint}`)}</error>\n    </testcase>`;
+  return suite('run', [testcase], { failures: 0, errors: 1, skipped: 0 }, 0, summary);
+}
+
 export function renderJunit(summary: RunSummary): string {
   const strict = summary.header.strict;
   const suites: string[] = [];
   let tests = summary.results.length;
   let failures = 0;
   let errors = summary.harnessErrors.length;
-  for (const [group, results] of resultsByGroup(summary.results)) {
+  const uniform = uniformSuite(summary);
+  if (uniform) {
+    suites.push(uniform);
+    tests += 1;
+    errors += 1;
+  }
+  // Root cause first: the groups holding root causes first, and within a group its root causes first.
+  const view = causeView(summary);
+  for (const [group, results] of resultsByGroup(rootCausesFirst(summary.results, view))) {
     const states = results.map((r) => displayState(r, strict));
     const counts = {
       failures: states.filter((s) => s === 'failed').length,
       errors: states.filter((s) => s === 'errored').length,
-      skipped: states.filter((s) => s === 'skipped' || s === 'warning' || s === 'expected').length,
+      skipped: states.filter((s) => s === 'skipped' || s === 'blocked' || s === 'warning' || s === 'expected').length,
     };
     failures += counts.failures;
     errors += counts.errors;
-    suites.push(suite(group, results.map((r) => testCase(r, strict)), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
+    suites.push(suite(group, results.map((r) => testCase(r, strict, view)), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
   }
   const aborted = abortedSuite(summary);
   if (aborted) {

@@ -12,7 +12,8 @@ import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
 import { mdCode, mdFence, mdText, shortText } from '../escape.js';
-import { abortedBanner, finalLine, formatDuration, formatExchange, groupFailures, inDisplayOrder, displayState, skipsByReason, type DisplayState, type FailureGroup } from './format.js';
+import { abortedBanner, finalLine, formatDuration, formatExchange, inDisplayOrder, displayState, skipsByReason, type DisplayState } from './format.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants, type CauseGroup, type CauseView } from './root-cause-order.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
 /** The whole summary stays under this (GitHub's step-summary limit is 1 MiB per step). */
@@ -22,10 +23,11 @@ const TABLE_MAX_BYTES = 40_000;
 /** Room kept for the closing sections (skips, artifacts, the last line). */
 const CLOSING_RESERVE_BYTES = 8_000;
 
-const BAD_STATES: readonly DisplayState[] = ['failed', 'errored', 'warning'];
+const BAD_STATES: readonly DisplayState[] = ['failed', 'errored', 'blocked', 'warning'];
 const STATE_WORD: Record<DisplayState, string> = {
   failed: '❌ failed',
   errored: '⚠️ error',
+  blocked: '⊘ blocked',
   warning: '🟡 warning',
   observation: 'ℹ️ info',
   expected: '〰️ expected',
@@ -42,7 +44,18 @@ function abbreviateIds(ids: readonly string[], max = 12): string {
   return ids.length <= max ? shown : `${shown} and ${ids.length - max} more`;
 }
 
-function groupBlock(group: FailureGroup): string[] {
+/** Dependants shown in a root cause's collapsed list; the rest are counted. */
+const MAX_DEPENDANTS_LISTED = 60;
+
+/** "N checks depend on it", then the dependants one click away. */
+function dependantsBlock(dependants: CauseGroup['dependants']): string[] {
+  if (dependants.length === 0) return [];
+  const listed = dependants.slice(0, MAX_DEPENDANTS_LISTED).map((r) => `- ${mdText(dependantLine(r))}`);
+  const more = dependants.length > MAX_DEPENDANTS_LISTED ? [`- … and ${dependants.length - MAX_DEPENDANTS_LISTED} more`] : [];
+  return [`<details><summary>${dependants.length} dependant check${dependants.length === 1 ? '' : 's'}</summary>`, '', ...listed, ...more, '', '</details>', ''];
+}
+
+function groupBlock(group: CauseGroup, view: CauseView): string[] {
   const first = group.results[0]!;
   const count = group.results.length;
   const heading = count === 1 ? `#### ${first.id}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
@@ -51,13 +64,17 @@ function groupBlock(group: FailureGroup): string[] {
   if (first.failure?.expected) lines.push(`- expected: ${mdCode(shortText(first.failure.expected))}`);
   if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
   if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);
+  if (first.state === 'blocked') lines.push(`- ${mdText(shortText(blockedReason(first)))}`);
+  const accepted = acceptedInsteadLine(view, first.id);
+  if (accepted) lines.push(`- **${mdText(shortText(accepted, 600))}**`);
+  if (group.dependants.length > 0) lines.push(`- **${dependsOnIt(group.dependants.length)}**`);
   for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(shortText(observation))}`);
   const exchange = reproducingExchange(first.exchanges);
   if (exchange) {
     lines.push('', `Reproduce${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(curlCommand(exchange), 'sh'));
     lines.push('', '<details><summary>last exchange</summary>', '', ...mdFence(formatExchange(exchange, '', { prefix: '', bodyBytes: 1024 }).join('\n'), 'http'), '', '</details>');
   }
-  lines.push('');
+  lines.push('', ...dependantsBlock(group.dependants));
   return lines;
 }
 
@@ -68,16 +85,18 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   const lines = [`## ${icon} access-conformance: ${verdict.status} (exit ${verdict.exitCode})`, ''];
   const banner = abortedBanner(summary);
   if (banner) lines.push(`> **${mdText(banner)}**`, '');
+  const uniform = uniformAnswerLines(summary);
+  if (uniform.length > 0) lines.push(...uniform.map((line) => `> **${mdText(line)}**`).join('\n>\n').split('\n'), '');
   lines.push(
     `${mdText(verdict.reason)}. Target ${mdCode(header.target)} (profile ${mdText(header.profileName)}), seed ${mdCode(header.seed)}, ${mdText(`${header.tool.name} ${header.tool.version}`)}, catalogue ${mdText(header.catalogueVersion)}, ${formatDuration(summary.durationMs)}${strict ? ', \\-\\-strict' : ''}.`,
     '',
-    '| level | passed | failed | skipped | errored |',
-    '|---|---:|---:|---:|---:|',
+    '| level | passed | failed | skipped | errored | blocked |',
+    '|---|---:|---:|---:|---:|---:|',
     ...(['MUST', 'SHOULD', 'INFO'] as const).map((level) => {
       const t = totals.byLevel[level];
-      return `| ${level} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.errored} |`;
+      return `| ${level} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.errored} | ${t.blocked} |`;
     }),
-    `| **all** | **${totals.passed}** | **${totals.failed}** | **${totals.skipped}** | **${totals.errored}** |`,
+    `| **all** | **${totals.passed}** | **${totals.failed}** | **${totals.skipped}** | **${totals.errored}** | **${totals.blocked}** |`,
     '',
   );
   for (const note of header.notes.slice(0, 10)) lines.push(`- note: ${mdText(shortText(note, 300))}`);
@@ -86,13 +105,23 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
 
   const reportNames = artifacts.map((path) => basename(path)).filter((name) => name !== MARKDOWN_REPORT_FILE);
   const elsewhere = reportNames.length > 0 ? reportNames.map((name) => mdCode(name)).join(', ') : 'the html or json report (`--reporter html,json`)';
-  const bad = inDisplayOrder(summary.results, strict).filter((r) => BAD_STATES.includes(displayState(r, strict)));
+  // Root cause first: the table and the blocks list root causes; their dependants are one click away.
+  const view = causeView(summary);
+  const bad = inDisplayOrder(withoutDependants(summary.results, view), strict).filter((r) => BAD_STATES.includes(displayState(r, strict)));
+  const rank = new Map(view.causes.map((cause, i) => [cause.id, i]));
+  bad.sort((a, b) => BAD_STATES.indexOf(displayState(a, strict)) - BAD_STATES.indexOf(displayState(b, strict)) || (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
   if (bad.length > 0) {
-    lines.push(`### Failed checks (${bad.length})`, '', '| ID | level | state | requirement |', '|---|---|---|---|');
+    const following = view.causes.reduce((n, cause) => n + cause.dependants.length, 0);
+    lines.push(`### Failed checks (${bad.length})`, '');
+    if (following > 0) lines.push(`Root causes first: ${following} more check${following === 1 ? '' : 's'} that follow from them ${following === 1 ? 'is' : 'are'} listed under each, one click away.`, '');
+    lines.push('| ID | level | state | requirement |', '|---|---|---|---|');
     const tableStart = bytes(lines);
     let shown = 0;
     for (const r of bad) {
-      const row = `| ${r.id} | ${r.level} | ${STATE_WORD[displayState(r, strict)]} | ${mdText(r.text)} |`;
+      const dependants = dependantsOf(view, r.id).length;
+      const accepted = acceptedInsteadLine(view, r.id);
+      const beside = [dependants > 0 ? dependsOnIt(dependants) : '', accepted ?? ''].filter(Boolean).join('; ');
+      const row = `| ${r.id} | ${r.level} | ${STATE_WORD[displayState(r, strict)]} | ${mdText(r.text)}${beside ? ` **(${mdText(beside)})**` : ''} |`;
       if (bytes(lines) - tableStart + row.length > TABLE_MAX_BYTES) break;
       lines.push(row);
       shown += 1;
@@ -100,11 +129,11 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     lines.push('');
     if (shown < bad.length) lines.push(`${bad.length - shown} more in ${elsewhere}.`, '');
 
-    const groups = groupFailures(summary.results, strict, BAD_STATES);
+    const groups = groupRootCauses(summary, strict, BAD_STATES, view);
     lines.push(`### What failed (${groups.length} distinct)`, '');
     let written = 0;
     for (const group of groups) {
-      const block = groupBlock(group);
+      const block = groupBlock(group, view);
       if (bytes(lines) + bytes(block) > MARKDOWN_MAX_BYTES - CLOSING_RESERVE_BYTES) break;
       lines.push(...block);
       written += 1;

@@ -24,7 +24,7 @@ export interface ReportDiff {
   unchanged: number;
 }
 
-const BAD: ReadonlySet<CheckState> = new Set(['failed', 'errored']);
+const BAD: ReadonlySet<CheckState> = new Set(['failed', 'errored', 'blocked']);
 
 function detail(result: JsonCheckResult): string | undefined {
   return result.failure?.message ?? (result.harnessError ? `error[${result.harnessError.code}]: ${result.harnessError.message}` : result.reason);

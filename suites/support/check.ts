@@ -16,6 +16,7 @@ import type { ResolvedProfile } from '../../src/profile/types.js';
 import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
 import { checkBodyRunning, declareCheck } from './group.js';
 import { missingNeed } from './needs.js';
+import { isControlNotAccepted } from './expect.js';
 
 /** Secrets shorter than this stay with the worker that learned them (see onSecret below). */
 const MIN_SHARED_SECRET_CHARS = 8;
@@ -154,7 +155,9 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
     try {
       await runningCheck.run({ id, exchanges }, () => body(ctx));
     } catch (error) {
-      if (isConformanceFailure(error)) {
+      if (isControlNotAccepted(error)) {
+        meta.blocked = { message: client.recorder.redact(`${error.message} (got ${error.actual})`) };
+      } else if (isConformanceFailure(error)) {
         // Texts a check built from raw values (a header it compared) go through the same rules as exchanges.
         const redact = (text: string): string => client.recorder.redact(text);
         meta.failure = { message: redact(error.message), expected: redact(error.expected), actual: redact(error.actual) };

@@ -16,6 +16,18 @@ const BODY_PREVIEW_CHARS = 200;
 /** Any 4xx. */
 export const isClientError = (status: number): boolean => status >= 400 && status <= 499;
 
+/**
+ * A refusal check's own control request (the accepted form of the same request, sent and asserted before
+ * the refusal) was not accepted: the check cannot conclude and is reported blocked, not failed (ruling 30).
+ */
+export class ControlNotAccepted extends ConformanceFailure {
+  readonly controlNotAccepted = true;
+}
+
+export function isControlNotAccepted(value: unknown): value is ControlNotAccepted {
+  return value instanceof ControlNotAccepted || (typeof value === 'object' && value !== null && (value as { controlNotAccepted?: unknown }).controlNotAccepted === true);
+}
+
 /** Throws a ConformanceFailure; `never` so callers can use it in expressions. */
 export function fail(message: string, expected: string, actual: string): never {
   throw new ConformanceFailure(message, expected, actual);

@@ -9,7 +9,8 @@ import type { ExchangeRecorder, HttpResponse } from '../../src/client/types.js';
 import { HarnessError } from '../../src/errors.js';
 import type { Faker } from '../../src/data/fake.js';
 import { parseClientId, splitSecret, decodeJwk } from './credential-format.js';
-import { describeResponse, expectField, expectJsonObject, expectStatus, fail, jsonType } from './expect.js';
+import { ControlNotAccepted, describeResponse, expectField, expectJsonObject, expectStatus, fail, jsonType } from './expect.js';
+import { isConformanceFailure } from '../../src/errors.js';
 
 /** Status 200, a JSON object and a non-empty string `access_token`; returns the token (registered for redaction). */
 export function expectTokenIssued(res: HttpResponse, recorder: ExchangeRecorder, what: string): string {
@@ -21,6 +22,19 @@ export function expectTokenIssued(res: HttpResponse, recorder: ExchangeRecorder,
   }
   recorder.addSecret(token);
   return token;
+}
+
+/**
+ * A refusal check's own control request (the valid assertion it builds on) got a token; when it did not,
+ * the check cannot conclude and is blocked (ControlNotAccepted), not failed.
+ */
+export function expectControlTokenIssued(res: HttpResponse, recorder: ExchangeRecorder, what: string): string {
+  try {
+    return expectTokenIssued(res, recorder, what);
+  } catch (error) {
+    if (!isConformanceFailure(error)) throw error;
+    throw new ControlNotAccepted(`${what}: ${error.message}, so this check cannot conclude`, error.expected, error.actual);
+  }
 }
 
 /** Like {@link expectTokenIssued}, but a refusal is a harness problem: the check needs a token to go on. */

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HookRun, HttpResponse, TargetClient } from '../../src/client/types.js';
 import { HarnessError } from '../../src/errors.js';
-import { describeResponse, expectStatus, fail } from './expect.js';
+import { ControlNotAccepted, describeResponse, expectStatus, fail } from './expect.js';
 
 /** How long a run may take to show in the runs hook after its 200 (an implementation may run async). */
 export const RUN_APPEAR_MS = 5_000;
@@ -26,10 +26,12 @@ export function expectAccepted(res: HttpResponse, what: string): void {
 
 /**
  * A precondition: a request the check builds on (the first of two duplicates, a control) was accepted. When
- * it was not, the check cannot conclude, and the target already broke WH-01 or the like: fail, naming it.
+ * it was not, the check cannot conclude and is blocked (src/engine/controls.ts): the target already broke
+ * WH-01 or the like, which is where the report points.
  */
 export function expectSetupAccepted(res: HttpResponse, what: string): void {
-  expectStatus(res, 200, `precondition failed, ${what} (a valid request) was not accepted, so this check cannot conclude`);
+  if (res.status === 200) return;
+  throw new ControlNotAccepted(`${what} (a valid request) got status ${res.status}, not 200, so this check cannot conclude`, 'status 200', describeResponse(res));
 }
 
 /** The value of a header of the request as the client sent it (after redaction), any case. */

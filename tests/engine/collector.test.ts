@@ -56,7 +56,7 @@ describe('RunCollector', () => {
     ]);
     expect(results.get('A-2')!.reason).toContain('has no test for A-2');
     expect(results.get('C-1')!.reason).toContain('no suite file for group c');
-    expect(rec.ends.find((e) => e.group === 'a')!.counts).toEqual({ passed: 1, failed: 0, skipped: 1, errored: 0 });
+    expect(rec.ends.find((e) => e.group === 'a')!.counts).toEqual({ passed: 1, failed: 0, skipped: 1, errored: 0, blocked: 0 });
   });
 
   it('a suite with clock-moving checks is two groups, main and clock, each with its own checks', async () => {

@@ -27,7 +27,8 @@ describe('one suite thread for run after run', () => {
         sandboxes.push(sandbox);
         const run = await session.run(await loadProfile(sandbox.profilePath), IDS, seed);
         expect(run.harnessErrors).toEqual([]);
-        expect(run.results.map((result) => `${result.id} ${result.state} ${result.phase}`).sort()).toEqual(['AUTH-07 passed clock', 'OWN-01 passed main', 'WH-01 passed main']);
+        // AUTH-07 expects a refusal: its positive control AUTH-10 joins the run (src/engine/controls.ts).
+        expect(run.results.map((result) => `${result.id} ${result.state} ${result.phase}`).sort()).toEqual(['AUTH-07 passed clock', 'AUTH-10 passed main', 'OWN-01 passed main', 'WH-01 passed main']);
         // The run's client followed the target: this sandbox recorded the run's webhook (WH-01).
         expect(sandbox.reference.deps.eventStore.size()).toBeGreaterThan(0);
       }

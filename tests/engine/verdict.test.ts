@@ -40,7 +40,7 @@ describe('verdict', () => {
     expect(totals).toMatchObject({ selected: 4, passed: 1, failed: 1, skipped: 1, errored: 1 });
     expect(totals.byLevel.SHOULD.failed).toBe(1);
     expect(totals.byLevel.INFO.skipped).toBe(1);
-    expect(totals.byLevel.MUST).toEqual({ passed: 1, failed: 0, skipped: 0, errored: 1 });
+    expect(totals.byLevel.MUST).toEqual({ passed: 1, failed: 0, skipped: 0, errored: 1, blocked: 0 });
   });
 });
 

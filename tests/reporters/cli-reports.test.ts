@@ -166,16 +166,24 @@ describe('a target that answers every request with a 4 KB 502 page', { timeout: 
     const { env, profile } = await profileFor(server, 'target-502.json');
     const out = join(dir, 'bad-gateway');
     const run = await runCli(['run', '--profile', profile, '--timeout', '2s', '--reporter', 'json,markdown', '--out', out], { env, timeoutMs: 170_000 });
-    expect(run.code, run.stderr).toBe(1);
+    // Every request got 502: one misconfiguration (UNIFORM_ANSWER, exit 2), not a list of failures.
+    expect(run.code, run.stderr).toBe(2);
     const size = (await stat(join(out, 'summary.md'))).size;
     expect(size).toBeLessThan(MARKDOWN_MAX_BYTES);
     expect(MARKDOWN_MAX_BYTES).toBeLessThanOrEqual(100_000);
     const md = await readFile(join(out, 'summary.md'), 'utf8');
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
-    const bad = report.results.filter((r: { state: string }) => r.state === 'failed' || r.state === 'errored').length;
+    expect(report.verdict.code).toBe('UNIFORM_ANSWER');
+    expect(md).toMatch(/ONE ANSWER FOR EVERYTHING: every request of the run got 502/);
+    type Row = { state: string; level: string; rootCause?: string };
+    const bad = report.results.filter((r: Row) => ['failed', 'errored', 'blocked'].includes(r.state)).length;
     expect(bad).toBeGreaterThan(50);
-    expect(md).toContain(`### Failed checks (${bad})`);
-    expect(md).toMatch(/\*\*\d+ more distinct failures in `report\.json`\.\*\*/);
+    // Root causes first: the table lists the checks that follow from no other, the rest one click away.
+    const roots = report.results.filter((r: Row) => ['failed', 'errored', 'blocked'].includes(r.state) && r.rootCause === undefined && !(r.state === 'failed' && r.level === 'INFO')).length;
+    expect(roots).toBeLessThan(bad);
+    expect(md).toContain(`### Failed checks (${roots})`);
+    expect(md).toMatch(/Root causes first: \d+ more checks that follow from them are listed under each/);
+    expect(md).toContain('Full reports (job artifacts): `report.json`');
   });
 });
 

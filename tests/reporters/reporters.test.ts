@@ -32,7 +32,7 @@ function leakySummary() {
   return summary([
     result('TOK-01', 'passed', 'MUST', { exchanges: [leaky] }),
     result('TOK-02', 'failed', 'MUST', { exchanges: [leaky], failure: { message: `refusal expected for ${CLIENT_SECRET}`, expected: 'a 4xx status', actual: `200 ${HMAC_SECRET}` } }),
-    result('TOK-03', 'failed', 'SHOULD', { observations: [`note with ${HOOK_TOKEN}`] }),
+    result('TOK-26', 'failed', 'SHOULD', { observations: [`note with ${HOOK_TOKEN}`] }),
     result('WH-HMAC-01', 'skipped'),
     result('WH-HMAC-02', 'errored'),
     result('TOK-04', 'failed', 'INFO'),
@@ -61,7 +61,7 @@ afterEach(async () => {
 async function runReporters(names: string[], run = leakySummary()): Promise<Map<string, string>> {
   const reporters = createReporters(names, ctx);
   for (const reporter of reporters) await reporter.onRunStart?.(run.header);
-  for (const reporter of reporters) await reporter.onGroupEnd?.({ group: 'tokens', phase: 'main', checks: 5, counts: { passed: 1, failed: 3, skipped: 0, errored: 0 }, durationMs: 10 });
+  for (const reporter of reporters) await reporter.onGroupEnd?.({ group: 'tokens', phase: 'main', checks: 5, counts: { passed: 1, failed: 3, skipped: 0, errored: 0, blocked: 0 }, durationMs: 10 });
   for (const reporter of reporters) await reporter.onRunEnd?.(run);
   const files = new Map<string, string>();
   for (const name of await readdir(ctx.outDir).catch(() => [] as string[])) files.set(name, await readFile(join(ctx.outDir, name), 'utf8'));
@@ -91,7 +91,7 @@ describe('reporters', () => {
     expect(stdout).toContain('expected: a 4xx status');
     expect(stdout).toContain('→ POST http://127.0.0.1:1/auth/v1/token');
     expect(stdout).toContain('WARNINGS');
-    expect(stdout).toContain('TOK-03');
+    expect(stdout).toContain('TOK-26');
     expect(stdout).toContain('error[TIMEOUT]');
     expect(stdout).toContain('OBSERVATIONS (INFO');
     expect(stdout).toContain('1 × profile has no webhooks.jwt: WH-HMAC-01');
@@ -118,7 +118,7 @@ describe('reporters', () => {
     expect(xml).toContain('<failure type="MUST" message="refusal expected for [REDACTED]">');
     expect(xml).toContain('<error type="TIMEOUT" message="no answer in 10000 ms">');
     expect(xml).toContain('<skipped message="profile has no webhooks.jwt"/>');
-    expect(xml).toMatch(/<testcase name="TOK-03" [^>]*>\n\s*<skipped message="warning">TOK-03 \[SHOULD\]/);
+    expect(xml).toMatch(/<testcase name="TOK-26" [^>]*>\n\s*<skipped message="warning">TOK-26 \[SHOULD\]/);
     // The name is the ID alone (stable when the sentence is reworded); the sentence is in system-out.
     expect(xml).toContain('<testcase name="TOK-01" classname="access-conformance.tokens"');
     expect(xml).toContain('<system-out>MUST §5.4: requirement TOK-01 &lt;&amp;&gt; &quot;quoted&quot;</system-out>');
@@ -150,7 +150,7 @@ describe('reporters', () => {
     expect(byId['TOK-02'].exchanges).toHaveLength(1);
     expect(byId['WH-HMAC-01']).toMatchObject({ state: 'skipped', reason: 'profile has no webhooks.jwt', group: 'webhook-hmac', section: '5.4' });
     expect(Object.keys(toJsonReport(leakySummary())).sort()).toEqual(
-      ['capabilities', 'catalogueVersion', 'date', 'durationMs', 'format', 'formatVersion', 'harnessErrors', 'notes', 'profile', 'results', 'seed', 'selection', 'settings', 'strict', 'target', 'tool', 'totals', 'verdict', 'warnings'].sort(),
+      ['capabilities', 'catalogueVersion', 'date', 'durationMs', 'format', 'formatVersion', 'harnessErrors', 'notes', 'profile', 'results', 'rootCauses', 'seed', 'selection', 'settings', 'strict', 'target', 'tool', 'totals', 'verdict', 'warnings'].sort(),
     );
   });
 
@@ -163,7 +163,7 @@ describe('reporters', () => {
     expect(html).toMatch(/data-state="warning" checked> <span class="state s-warning">warning<\/span> \(1\)/);
     // Rendered in reading order: the MUST failure, the error, the warning, the observation, then the rest.
     const order = [...html.matchAll(/<details class="check s-(\w+)" id="([^"]+)"/g)].map((m) => `${m[1]}:${m[2]}`);
-    expect(order).toEqual(['failed:TOK-02', 'errored:WH-HMAC-02', 'warning:TOK-03', 'observation:TOK-04', 'passed:TOK-01', 'skipped:WH-HMAC-01']);
+    expect(order).toEqual(['failed:TOK-02', 'errored:WH-HMAC-02', 'warning:TOK-26', 'observation:TOK-04', 'passed:TOK-01', 'skipped:WH-HMAC-01']);
     expect(html).toContain('<a class="id" href="#TOK-02">TOK-02</a>');
     expect(html).toContain('(12 ms)');
     expect(html).toContain('<pre class="curl">curl -sS -i -g');
@@ -178,7 +178,7 @@ describe('reporters', () => {
     expect(md).toContain('| MUST | 1 | 1 | 1 | 1 |');
     expect(md).toContain('### Failed checks (3)');
     expect(md).toMatch(/\| TOK-02 \| MUST \| ❌ failed \| requirement TOK-02 &lt;&amp;&gt; \\"quoted\\"|\| TOK-02 \| MUST \| ❌ failed \| requirement TOK-02 &lt;&amp;&gt; "quoted" \|/);
-    expect(md).toContain('| TOK-03 | SHOULD | 🟡 warning |');
+    expect(md).toContain('| TOK-26 | SHOULD | 🟡 warning |');
     expect(md).toContain('#### TOK-02: refusal expected for \\[REDACTED\\]');
     expect(md).toContain('```sh\ncurl -sS -i -g');
     expect(md).toContain('Full reports (job artifacts): `report.json`');

@@ -55,6 +55,9 @@ export async function runHandler(options: RunOptions): Promise<number> {
     if (summary.aborted && !summary.aborted.signal) {
       const { code, message, hint } = summary.aborted;
       process.stderr.write(`${new HarnessError(code, runSecrets().redact(message), hint ? { hint } : {}).format()}\n`);
+    } else if (summary.uniformAnswer) {
+      // Not 150 failures: one misconfiguration, with its stable code (src/engine/uniform-answer.ts).
+      process.stderr.write(`${new HarnessError('UNIFORM_ANSWER', summary.uniformAnswer.message, { hint: summary.uniformAnswer.hint }).format()}\n`);
     }
     return exitCode;
   } finally {

@@ -9,6 +9,8 @@ export interface RunReport {
     failure?: { message: string };
     harnessError?: { message: string };
     reason?: string;
+    /** Blocked only: the positive control that did not pass (a json report carries it too). */
+    blockedBy?: { control: string; ownRequest?: boolean };
   }>;
   harnessErrors: Array<{ message: string }>;
 }

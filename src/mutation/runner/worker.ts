@@ -28,6 +28,7 @@ async function runFault(session: SuiteSession, request: RunRequest): Promise<Run
         ...(result.failure ? { failure: { message: result.failure.message } } : {}),
         ...(result.harnessError ? { harnessError: { message: `${result.harnessError.code}: ${result.harnessError.message}` } } : {}),
         ...(result.reason ? { reason: result.reason } : {}),
+        ...(result.blockedBy ? { blockedBy: { control: result.blockedBy.control, ...(result.blockedBy.ownRequest ? { ownRequest: true } : {}) } } : {}),
       })),
       harnessErrors: run.harnessErrors.map((message) => ({ message })),
     };

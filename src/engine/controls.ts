@@ -1,0 +1,160 @@
+/**
+ * Positive controls in a run (ruling 30): a refusal check that passed stands only if its control, the
+ * accepted form of the same request (src/requirements/controls.ts), passed in the same run. Otherwise:
+ * - the control failed, errored or was itself blocked → the check is `blocked`, with the control's ID and
+ *   result: a refusal from a target that refuses everything proves nothing;
+ * - the control was skipped (a need the profile lacks, the suite's own reason) → the check is skipped with
+ *   that reason: nothing showed the target accepts the request.
+ * A refusal check that failed or errored keeps its state: the target accepted what it must refuse, or the
+ * harness could not decide, whatever the control did.
+ *
+ * Checks run concurrently, so a refusal may finish before its control: its result is held until every
+ * control it names has one (ControlGate), and the collector records it then. A control the selection
+ * left out is added to the run (`withControls`), so `--only TOK-09` runs TOK-02 too; one named by
+ * `--skip` is not, and its refusal checks are skipped saying so.
+ */
+import { controlsOf } from '../requirements/controls.js';
+import { allRequirements, type Requirement } from '../requirements.js';
+import { resolveSelection } from './selection.js';
+import type { BlockedBy, CheckResult, SelectionInput } from './types.js';
+
+/** The selection plus the controls its refusal checks need (catalogue order), and which were added. */
+export function withControls(selected: readonly Requirement[], skipped: ReadonlySet<string>, catalogue: readonly Requirement[] = allRequirements()): { requirements: Requirement[]; added: string[] } {
+  const wanted = new Set(selected.map((req) => req.id as string));
+  const added: string[] = [];
+  for (const req of selected) {
+    for (const control of controlsOf(req.id)) {
+      if (wanted.has(control) || skipped.has(control)) continue;
+      wanted.add(control);
+      added.push(control);
+    }
+  }
+  return { requirements: catalogue.filter((req) => wanted.has(req.id)), added };
+}
+
+/** `withControls` for a run's selection: a control `--skip` names stays out. */
+export function selectionWithControls(selected: readonly Requirement[], input: SelectionInput): { requirements: Requirement[]; added: string[] } {
+  let skipped = new Set<string>();
+  if (input.skip.length > 0) {
+    try {
+      skipped = new Set(resolveSelection({ only: input.skip, skip: [] }).requirements.map((req) => req.id));
+    } catch {
+      // A --skip that matches nothing names no control.
+    }
+  }
+  return withControls(selected, skipped);
+}
+
+/** The header note of a run that added controls to its selection. */
+export function controlsNote(added: readonly string[]): string[] {
+  if (added.length === 0) return [];
+  return [`added the positive control${added.length === 1 ? '' : 's'} ${added.join(', ')} of the selected refusal checks: a refusal proves something only if the same request, unspoiled, is accepted (ruling 30)`];
+}
+
+/**
+ * The results without the controls the run added that no refusal check needed: a control added only for
+ * checks that were skipped (or failed on their own) proves nothing and must not turn "nothing was checked"
+ * into a verdict. A control that decided a refusal (passed, or blocked it) stays. Returns the kept results
+ * and the dropped IDs.
+ */
+export function withoutUnneededControls(results: readonly CheckResult[], added: readonly string[]): { results: CheckResult[]; dropped: string[] } {
+  if (added.length === 0) return { results: [...results], dropped: [] };
+  const needed = new Set<string>();
+  for (const result of results) {
+    if (result.state !== 'passed' && result.state !== 'blocked') continue;
+    for (const control of controlsOf(result.id)) needed.add(control);
+  }
+  const dropped = added.filter((id) => !needed.has(id));
+  return { results: results.filter((r) => !dropped.includes(r.id)), dropped };
+}
+
+/** The header note for the added controls no refusal check needed in the end. */
+export function droppedControlsNote(dropped: readonly string[]): string[] {
+  if (dropped.length === 0) return [];
+  return [`the added control${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} decided nothing (every refusal check ${dropped.length === 1 ? 'it controls' : 'they control'} was skipped or failed on its own) and ${dropped.length === 1 ? 'is' : 'are'} left out of the results`];
+}
+
+/** One line of what a result said: its failure, error, block or skip reason. */
+export function resultLine(result: CheckResult): string {
+  return result.failure?.message ?? result.harnessError?.message ?? result.blockedBy?.message ?? result.reason ?? result.state;
+}
+
+/**
+ * The refusal check's final result given its controls' results (undefined: not in the run). Only a passed
+ * refusal changes.
+ */
+export function applyControls(result: CheckResult, controls: ReadonlyArray<{ id: string; result: CheckResult | undefined }>): CheckResult {
+  if (result.state !== 'passed' || controls.length === 0) return result;
+  const ran = controls.filter((c) => c.result !== undefined && c.result.state !== 'skipped');
+  const notPassing = ran.find((c) => c.result!.state !== 'passed');
+  if (notPassing) {
+    const control = notPassing.result!;
+    const blockedBy: BlockedBy = { control: notPassing.id, state: control.state, message: resultLine(control) };
+    return { ...result, state: 'blocked', blockedBy };
+  }
+  if (ran.length > 0) return result;
+  const why = controls
+    .map((c) => (c.result ? `${c.id} was skipped: ${c.result.reason ?? 'no reason'}` : `${c.id} was not run`))
+    .join('; ');
+  return { ...result, state: 'skipped', reason: `its positive control did not run, so a refusal proves nothing: ${why}` };
+}
+
+/**
+ * Holds passed refusal results until their controls have results, then settles them. `arrive` takes a
+ * result as the collector gets it and returns every result now final (that one, if it need not wait, and
+ * any held one it released), in the order they became final.
+ */
+export class ControlGate {
+  private readonly final = new Map<string, CheckResult>();
+  private readonly held = new Map<string, CheckResult>();
+
+  /** `inRun`: the IDs of the run (a control outside it never arrives). */
+  constructor(private readonly inRun: ReadonlySet<string>) {}
+
+  isHeld(id: string): boolean {
+    return this.held.has(id);
+  }
+
+  arrive(result: CheckResult): CheckResult[] {
+    const out: CheckResult[] = [];
+    if (this.mustWait(result)) this.held.set(result.id, result);
+    else this.settle(result, out);
+    this.release(out);
+    return out;
+  }
+
+  /** The run is over: every held result settles with what its controls did (a missing one did not run). */
+  drain(): CheckResult[] {
+    const out: CheckResult[] = [];
+    this.release(out);
+    for (const result of [...this.held.values()]) {
+      this.held.delete(result.id);
+      this.settle(result, out);
+    }
+    return out;
+  }
+
+  private mustWait(result: CheckResult): boolean {
+    if (result.state !== 'passed') return false;
+    return controlsOf(result.id).some((id) => this.inRun.has(id) && !this.final.has(id));
+  }
+
+  private settle(result: CheckResult, out: CheckResult[]): void {
+    const controls = controlsOf(result.id).map((id) => ({ id, result: this.final.get(id) }));
+    const settled = applyControls(result, controls);
+    this.final.set(settled.id, settled);
+    out.push(settled);
+  }
+
+  private release(out: CheckResult[]): void {
+    for (let progress = true; progress; ) {
+      progress = false;
+      for (const result of [...this.held.values()]) {
+        if (this.mustWait(result)) continue;
+        this.held.delete(result.id);
+        this.settle(result, out);
+        progress = true;
+      }
+    }
+  }
+}

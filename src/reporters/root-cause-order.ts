@@ -1,0 +1,112 @@
+/**
+ * Root cause first, for every reporter: the failures of a run grouped under the check they follow from
+ * (src/engine/root-causes.ts), and the one-answer notice (src/engine/uniform-answer.ts). Reporters list the
+ * root causes where they used to list every failure, each with "N checks depend on it" and its dependants
+ * one click (a collapsed block) or one indented list away; a dependant is never listed as a failure of its
+ * own. The wording is here once so that the console, Markdown, HTML, JUnit and the annotations agree.
+ */
+import { findRootCauses } from '../engine/root-causes.js';
+import type { CheckResult, RootCause, RunSummary } from '../engine/types.js';
+import { shortText } from '../escape.js';
+import { groupFailures, type DisplayState, type FailureGroup } from './format.js';
+
+export interface CauseView {
+  causes: RootCause[];
+  /** Dependant ID → its root cause's ID. */
+  rootOf: Map<string, string>;
+  byId: Map<string, CheckResult>;
+}
+
+export function causeView(summary: Pick<RunSummary, 'results' | 'rootCauses'>): CauseView {
+  const causes = summary.rootCauses ?? findRootCauses(summary.results);
+  const rootOf = new Map<string, string>();
+  for (const cause of causes) for (const id of cause.dependants) rootOf.set(id, cause.id);
+  return { causes, rootOf, byId: new Map(summary.results.map((r) => [r.id, r])) };
+}
+
+/** "12 checks depend on it". */
+export function dependsOnIt(count: number): string {
+  return `${count} check${count === 1 ? ' depends' : 's depend'} on it`;
+}
+
+/**
+ * "the target accepts instead: WH-HMAC-08 (The key is the secret string's UTF-8 bytes…)": the refusal
+ * checks the target failed by accepting while it refused the valid request, shown beside the root cause.
+ */
+export function acceptedInsteadLine(view: CauseView, id: string): string | undefined {
+  const accepted = (view.causes.find((c) => c.id === id)?.acceptedInstead ?? []).map((dep) => view.byId.get(dep)).filter((r): r is CheckResult => r !== undefined);
+  if (accepted.length === 0) return undefined;
+  return `the target accepts instead what it must refuse: ${accepted.slice(0, 5).map((r) => `${r.id} (${shortText(r.text, 160)})`).join('; ')}${accepted.length > 5 ? ` and ${accepted.length - 5} more` : ''}`;
+}
+
+/** The dependants of a root cause as results, failing ones first. */
+export function dependantsOf(view: CauseView, id: string): CheckResult[] {
+  const cause = view.causes.find((c) => c.id === id);
+  return (cause?.dependants ?? []).map((dep) => view.byId.get(dep)).filter((r): r is CheckResult => r !== undefined);
+}
+
+/** One line of a dependant: its ID, level, state and why ("blocked: control TOK-01 failed"). */
+export function dependantLine(result: CheckResult): string {
+  const head = `${result.id} [${result.level}]`;
+  if (result.state === 'blocked' && result.blockedBy) {
+    const by = result.blockedBy;
+    return by.ownRequest
+      ? `${head} blocked: its own control request was not accepted (${shortText(by.message, 200)})`
+      : `${head} blocked: its positive control ${by.control} ${by.state}`;
+  }
+  const why = result.failure?.message ?? (result.harnessError ? `error[${result.harnessError.code}]: ${result.harnessError.message}` : result.text);
+  return `${head} ${result.state}: ${shortText(why, 200)}`;
+}
+
+/** Why a blocked root did not pass, one line. */
+export function blockedReason(result: CheckResult): string {
+  const by = result.blockedBy;
+  if (!by) return 'blocked';
+  return by.ownRequest
+    ? `blocked: its own control request (the accepted form of the same request) was not accepted: ${by.message}`
+    : `blocked: its positive control ${by.control} ${by.state} (${by.message}), so the refusal proves nothing (ruling 30)`;
+}
+
+/** Results that are not the dependant of another: what a report lists on its own. */
+export function withoutDependants(results: readonly CheckResult[], view: CauseView): CheckResult[] {
+  return results.filter((r) => !view.rootOf.has(r.id));
+}
+
+/** A failure group (format.ts) of root causes, with every dependant of its checks. */
+export interface CauseGroup extends FailureGroup {
+  dependants: CheckResult[];
+}
+
+/**
+ * groupFailures over the root causes only, in root-cause order (the engine's: MUST first, failed first,
+ * more dependants first), each group carrying its dependants.
+ */
+export function groupRootCauses(summary: Pick<RunSummary, 'results' | 'rootCauses'>, strict: boolean, states: readonly DisplayState[], view = causeView(summary)): CauseGroup[] {
+  const rank = new Map(view.causes.map((cause, i) => [cause.id, i]));
+  const groups = groupFailures(withoutDependants(summary.results, view), strict, states).map((group) => ({
+    ...group,
+    dependants: group.results.flatMap((r) => dependantsOf(view, r.id)),
+  }));
+  const first = (group: CauseGroup): number => Math.min(...group.results.map((r) => rank.get(r.id) ?? Number.MAX_SAFE_INTEGER));
+  const stateRank = (group: CauseGroup): number => states.indexOf(group.state);
+  return groups.sort((a, b) => stateRank(a) - stateRank(b) || first(a) - first(b));
+}
+
+/** The one-answer notice as lines (empty when the answers varied). */
+export function uniformAnswerLines(summary: Pick<RunSummary, 'uniformAnswer'>): string[] {
+  const answer = summary.uniformAnswer;
+  if (!answer) return [];
+  return [`ONE ANSWER FOR EVERYTHING: ${answer.message}.`, `what to check: ${answer.hint}`];
+}
+
+/**
+ * Results in reading order with root causes first: the roots (engine order), then their dependants (under
+ * each root in turn), then everything else in the order given.
+ */
+export function rootCausesFirst(ordered: readonly CheckResult[], view: CauseView): CheckResult[] {
+  const rank = new Map(view.causes.map((cause, i) => [cause.id, i]));
+  const roots = ordered.filter((r) => rank.has(r.id)).sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
+  const dependants = view.causes.flatMap((cause) => dependantsOf(view, cause.id));
+  const rest = ordered.filter((r) => !rank.has(r.id) && !view.rootOf.has(r.id));
+  return [...roots, ...dependants, ...rest];
+}
