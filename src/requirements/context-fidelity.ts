@@ -20,5 +20,5 @@ export const contextFidelityRequirements = {
   'RUN-X05': fidelity('MUST', 'Escaped strings reach the context as the text they decode to: a surrogate pair `\\ud83d\\ude00`, `\\/`, `\\"`, `\\\\`, `\\b\\f\\n\\r\\t`, `\\u2028`, `\\u00e9` in a key.'),
   'RUN-X06': fidelity('MUST', 'Non-ASCII text sent as raw UTF-8 (combining marks, right-to-left script, emoji sequences, U+2028, U+FFFD, CJK) reaches the context unchanged, in keys and values.'),
   'RUN-X07': fidelity('MUST', 'Every number a double holds exactly reaches the context with its value: integers up to 2^53 (`9007199254740992`, `-9007199254740991`), decimals that round-trip through a double (`0.1`, `3.141592653589793`, `1.5e-10`, `123456.789`), in nested objects and arrays.'),
-  'RUN-X08': fidelity('SHOULD', '`\\u0000` inside a string SHOULD reach the context (PostgreSQL `jsonb` cannot store it, so a service storing contexts there drops or refuses it).'),
+  'RUN-X08': fidelity('SHOULD', '`\\u0000` inside a string SHOULD reach the context (PostgreSQL `jsonb` cannot store it, so a service storing contexts there loses it).'),
 } as const satisfies Catalogue;
