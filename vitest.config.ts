@@ -48,6 +48,7 @@ const LONGEST_FIRST = [
   'tests/mutation/self-verification.test.ts',
   'tests/containers/docker.test.ts',
   'tests/hostile/deadlines.test.ts',
+  'tests/hostile/serve-timeouts.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

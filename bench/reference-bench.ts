@@ -3,10 +3,10 @@
  * 1. HMAC webhook hot path: the sandbox runs in a child process; this process pre-signs N unique requests
  *    (fresh event ID each, timestamp now, ~200-byte JSON body) and replays them with autocannon over
  *    keep-alive connections to 127.0.0.1. Signing is outside the measured loop; every answer must be 200.
- * 2. Memory per remembered event: a child with --expose-gc claims 100 000 events and reports the heap delta.
+ * Memory per remembered event and per token is the reference-memory bench (bench/reference-memory-bench.ts).
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,23 +17,27 @@ import type { Bench, BenchReport } from './registry.js';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const MEMORY_EVENTS = Number(process.env.BENCH_MEMORY_EVENTS ?? 100_000);
 
-interface ServerInfo {
+export interface ServerInfo {
   baseUrl: string;
   profilePath: string;
 }
 
-async function startServerChild(dir: string): Promise<{ info: ServerInfo; stop: () => void }> {
-  const child = fork(join(HERE, 'reference-server.js'), [dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** A sandbox in a child process (bench/reference-server.ts unless another script is named); IPC stays open. */
+export async function startServerChild(
+  dir: string,
+  script = 'reference-server.js',
+  execArgv: string[] = [],
+): Promise<{ info: ServerInfo; child: ChildProcess; stop: () => void }> {
+  const child = fork(join(HERE, script), [dir], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const info = await new Promise<ServerInfo>((resolve, reject) => {
     child.once('message', (message) => resolve(message as ServerInfo));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return { info, stop: () => child.disconnect() };
+  return { info, child, stop: () => child.disconnect() };
 }
 
-function presign(secret: string, path: string, count: number): AutocannonRequest[] {
+export function presign(secret: string, path: string, count: number): AutocannonRequest[] {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const body = JSON.stringify({ user: { id: 'u-123', email: 'someone@example.com' }, action: 'grant', entitlement: 'e-456', note: 'x'.repeat(80) });
   return Array.from({ length: count }, () => {
@@ -78,30 +82,14 @@ async function hotPath(info: ServerInfo): Promise<{ rps: number; p50: number; p9
   };
 }
 
-function memoryPerEvent(): Promise<{ bytesPerEvent: number; count: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(HERE, 'reference-memory.js'), [String(MEMORY_EVENTS)], {
-      execArgv: ['--expose-gc'],
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`memory bench exited with ${code}`));
-      else resolve(JSON.parse(out) as { bytesPerEvent: number; count: number });
-    });
-  });
-}
-
 export const referenceBench: Bench = {
   name: 'reference',
-  description: 'Reference implementation: HMAC webhook hot path (requests/s) and memory per remembered event',
+  description: 'Reference implementation: HMAC webhook hot path (requests/s)',
   async run(): Promise<BenchReport> {
     const dir = mkdtempSync(join(tmpdir(), 'ac-bench-'));
     const server = await startServerChild(dir);
     try {
       const hot = await hotPath(server.info);
-      const memory = await memoryPerEvent();
       return {
         name: 'reference',
         metrics: [
@@ -109,11 +97,9 @@ export const referenceBench: Bench = {
           { label: 'HMAC webhook latency p50', value: hot.p50, unit: 'ms' },
           { label: 'HMAC webhook latency p99', value: hot.p99, unit: 'ms' },
           { label: 'answers other than 200', value: hot.non200, unit: 'requests' },
-          { label: 'memory per remembered event', value: Math.round(memory.bytesPerEvent), unit: 'bytes' },
         ],
         notes: [
           `${hot.total} unique pre-signed HMAC webhooks over ${CONNECTIONS} keep-alive connections to 127.0.0.1 in ${hot.seconds.toFixed(1)} s (after a warm-up run); server in its own process; node ${process.version}, ${(await import('node:os')).cpus().length} CPUs.`,
-          `Heap delta after forced GC over ${memory.count} claims in the event store, divided by the count.`,
         ],
       };
     } finally {

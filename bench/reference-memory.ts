@@ -1,28 +1,28 @@
 /**
- * Child process of the reference bench, run with --expose-gc: the heap cost of one remembered event in the
- * reference's event store. Claims N events with fresh UUIDs (as the webhook handler does: listener ID +
- * lower-cased event ID), forcing full collections before and after, and prints the delta per event as JSON.
+ * Child process of the reference-memory bench, run with --expose-gc: the same sandbox `serve` runs (hooks
+ * off), in its own process so the load generator's allocations are not counted. Sends {baseUrl,
+ * profilePath} over IPC, then answers each 'measure' message with heapUsed and rss after forced full
+ * collections (several, so that weak and finalised objects are gone too). Stops when the parent disconnects.
  */
-import { randomUUID } from 'node:crypto';
-import { createMemoryEventStore } from '../src/reference/event-store.js';
+import { startSandbox } from '../src/tenant/sandbox.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
 
-function settle(): number {
-  for (let i = 0; i < 4; i += 1) gc?.();
-  return process.memoryUsage().heapUsed;
-}
+const sandbox = await startSandbox({ seed: 'bench-memory', hooks: false, profileDir: process.argv[2], logger: () => {} });
+process.send?.({ baseUrl: sandbox.baseUrl, profilePath: sandbox.profilePath });
 
-const count = Number(process.argv[2] ?? 100_000);
-const listeners = ['wh_HQPXGF651V', 'wh_5YFJZKHPUR'];
-const store = createMemoryEventStore();
-const now = Date.now() / 1000;
-const before = settle();
-for (let i = 0; i < count; i += 1) {
-  // A fresh string per event, as a header value would be.
-  store.claim(listeners[i % 2] as string, randomUUID().toLowerCase(), now + i * 0.001);
-}
-const after = settle();
-if (store.size() !== count) throw new Error(`expected ${count} records, found ${store.size()}`);
-process.stdout.write(`${JSON.stringify({ count, bytesPerEvent: (after - before) / count, heapDelta: after - before })}\n`);
+process.on('message', async (message) => {
+  if (message !== 'measure') return;
+  // Let in-flight sockets close and timers run before collecting.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (let i = 0; i < 6; i += 1) gc?.();
+  const { heapUsed, rss } = process.memoryUsage();
+  process.send?.({ heapUsed, rss });
+});
+const stop = async (): Promise<void> => {
+  await sandbox.close();
+  process.exit(0);
+};
+process.on('disconnect', () => void stop());
+process.on('SIGTERM', () => void stop());

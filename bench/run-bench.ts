@@ -6,10 +6,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bench } from './registry.js';
 import { referenceBench } from './reference-bench.js';
+import { referenceMemoryBench } from './reference-memory-bench.js';
 import { runWallBench } from './run-wall.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, runWallBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { packageRoot } from '../src/package.js';
 import { listFaults } from '../src/faults/index.js';
 import { verifyFaults, type VerificationResult } from '../src/mutation/verify.js';
+import { allSubjects } from '../src/mutation/verify-variants.js';
 import { faultProcesses } from '../src/defaults.js';
 import {
   README_SECTIONS,
@@ -44,9 +45,10 @@ function parseArgs(argv: readonly string[]): { from?: string; check: boolean } {
 /** A result the docs may show: every registered fault ran (a subset would understate coverage). */
 function assertComplete(result: VerificationResult, source: string): void {
   const ran = new Set(result.faults.map((fault) => fault.name));
-  const missing = listFaults().filter((fault) => !ran.has(fault.name)).map((fault) => fault.name);
+  for (const variant of result.variants ?? []) ran.add(variant.name);
+  const missing = [...listFaults().map((fault) => fault.name), ...allSubjects().map((subject) => subject.name)].filter((name) => !ran.has(name));
   if (missing.length > 0 || !result.reference) {
-    usage(`${source} is not a verification of every fault (missing: ${missing.slice(0, 5).join(', ') || 'the reference run'}${missing.length > 5 ? ', …' : ''})`);
+    usage(`${source} is not a verification of every fault and variant (missing: ${missing.slice(0, 5).join(', ') || 'the reference run'}${missing.length > 5 ? ', …' : ''})`);
   }
 }
 

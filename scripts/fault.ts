@@ -1,11 +1,13 @@
 /**
- * `npm run fault -- <name|area> [...]`: the self-verification of some faults only, as the
- * self-verification test judges them (only the suite groups each fault's declarations touch, plus the
- * smoke checks), without the clean reference run. Prints each fault's verdict and what did not match its
- * declaration; exits 0 when every one is verified, 1 otherwise, 2 on an unknown name.
+ * `npm run fault -- <name|area> [...]`: the self-verification of some faults, legitimate variants or stacks
+ * only, as the self-verification test judges them (only the suite groups each one's declarations touch,
+ * plus the smoke checks; a stack the whole catalogue), without the clean reference run. Prints each one's
+ * verdict and what did not match its declaration; exits 0 when every one is verified, 1 otherwise, 2 on an
+ * unknown name.
  */
 import { listFaults } from '../src/faults/index.js';
 import { verifyFaults, type FaultOutcome } from '../src/mutation/verify.js';
+import { subjectsNamed, variantProblems } from '../src/mutation/verify-variants.js';
 import { VERIFICATION_SEED } from './generated-docs.js';
 import { faultProcesses } from '../src/defaults.js';
 
@@ -20,16 +22,18 @@ function lines(outcome: FaultOutcome): string[] {
 
 const wanted = process.argv.slice(2);
 const all = listFaults();
-const unknown = wanted.filter((name) => !all.some((fault) => fault.name === name || fault.area === name));
+const faults = all.filter((fault) => wanted.includes(fault.name) || wanted.includes(fault.area));
+const subjects = subjectsNamed(wanted);
+const unknown = wanted.filter((name) => !all.some((fault) => fault.name === name || fault.area === name) && !subjects.some((subject) => subject.name === name));
 if (wanted.length === 0 || unknown.length > 0) {
-  process.stderr.write(`${unknown.length > 0 ? `unknown fault or area: ${unknown.join(', ')}\n` : ''}usage: npm run fault -- <fault name or area> [...]\n`);
+  process.stderr.write(`${unknown.length > 0 ? `unknown fault, area, variant or stack: ${unknown.join(', ')}\n` : ''}usage: npm run fault -- <fault, area, variant or stack> [...]\n`);
   process.exit(2);
 }
-const faults = all.filter((fault) => wanted.includes(fault.name) || wanted.includes(fault.area));
 const result = await verifyFaults({
   seed: process.env.AC_FAULTS_SEED ?? VERIFICATION_SEED,
   concurrency: faultProcesses(),
   faults,
+  variants: subjects,
   reference: false,
 });
 for (const outcome of result.faults) {
@@ -37,5 +41,12 @@ for (const outcome of result.faults) {
   process.stdout.write(`${outcome.name}: ${verdict} (${outcome.caughtBreaks.length}/${outcome.breaks.length} declared breaks failed, ${outcome.selected} checks, ${(outcome.durationMs / 1000).toFixed(1)} s)\n`);
   for (const line of lines(outcome)) process.stdout.write(`  ${line}\n`);
 }
-process.stdout.write(`${result.score.faultsVerified}/${result.score.faultsRun} verified in ${(result.durationMs / 1000).toFixed(1)} s\n`);
-process.exitCode = result.score.faultsVerified === result.score.faultsRun ? 0 : 1;
+for (const outcome of result.variants ?? []) {
+  const verdict = outcome.verified ? 'verified' : outcome.passesDefault ? 'passes the default run, warnings NOT as declared' : 'FAILS the default run';
+  process.stdout.write(`${outcome.kind} ${outcome.name}: ${verdict} (${outcome.warned.length}/${outcome.warns.length} declared warnings, ${outcome.mustFailures.length} MUST failed, ${outcome.selected} checks, ${(outcome.durationMs / 1000).toFixed(1)} s)\n`);
+  for (const line of variantProblems(outcome)) process.stdout.write(`  ${line}\n`);
+}
+const verified = result.score.faultsVerified + (result.variants ?? []).filter((outcome) => outcome.verified).length;
+const total = result.score.faultsRun + (result.variants ?? []).length;
+process.stdout.write(`${verified}/${total} verified in ${(result.durationMs / 1000).toFixed(1)} s\n`);
+process.exitCode = verified === total ? 0 : 1;

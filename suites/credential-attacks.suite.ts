@@ -7,7 +7,7 @@ import type { RequirementId } from '../src/requirements.js';
 import { check } from './support/check.js';
 import { group } from './support/group.js';
 import { expectTokenRefusal } from './support/expect.js';
-import { forwardingHeader, spoofedAddress, type ForwardingHeader } from './support/forwarding.js';
+import { forwardingHeader, spoofedAddress, withForwardingHint, type ForwardingHeader } from './support/forwarding.js';
 
 const FORWARDING: ReadonlyArray<[RequirementId, ForwardingHeader]> = [
   ['CRED-X01', 'X-Forwarded-For'],
@@ -17,7 +17,7 @@ const FORWARDING: ReadonlyArray<[RequirementId, ForwardingHeader]> = [
 
 group('§2.1 Credential IP restriction: forwarding headers', () => {
   for (const [id, name] of FORWARDING) {
-    check(id, async ({ client, profile }) => {
+    check(id, async ({ client, profile }) => withForwardingHint(async () => {
       const address = spoofedAddress(profile.credentials.ipRestricted?.allowedCidrs);
       const headers = forwardingHeader(name, address);
       const res = await client.requestToken({
@@ -27,6 +27,6 @@ group('§2.1 Credential IP restriction: forwarding headers', () => {
         label: `token: IP-restricted credential with ${name} claiming ${address}`,
       });
       expectTokenRefusal(res, `client-secret token request from outside the credential's CIDRs with ${name}: ${Object.values(headers)[0]} (inside them)`);
-    });
+    }));
   }
 });

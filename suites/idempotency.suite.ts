@@ -6,6 +6,7 @@
  */
 import type { HttpResponse, TargetClient, TestHooks } from '../src/client/types.js';
 import { generateHmacSecret } from '../src/crypto/hmac.js';
+import type { RequirementId } from '../src/requirements.js';
 import { HarnessError } from '../src/errors.js';
 import { check } from './support/check.js';
 import { group } from './support/group.js';
@@ -17,6 +18,9 @@ import { freshEventId, hmacListener, sampleBody, timestampOf } from './support/w
 const PARALLEL_DUPLICATES = 25;
 /** The race waits this long after the first run shows before counting: stragglers must have landed. */
 const RACE_SETTLE_MS = 1_000;
+
+/** Ruling 26: another form of an accepted UUID is a duplicate (409) or a form the service refuses (400). */
+const SAME_EVENT = [400, 409] as const;
 
 const DAY = 86_400;
 /** Inside the 7-day retention with a day to spare. */
@@ -140,15 +144,24 @@ group.concurrent('§6 Idempotency', () => {
     expectStatus(second, 409, 'second JWT request with the same event ID (and jti)');
   });
 
-  check('IDEM-11', async ({ client, note, skip }) => {
-    const eventId = freshEventId();
-    const first = await client.sendWebhook('hmac', { eventId, label: 'idempotency: lower-case event ID' });
-    // INFO: nothing to fail, but nothing observed either when the first request was refused.
-    if (first.status !== 200) skip(`the lower-case request was refused ${first.status}, so there is nothing to observe`);
-    const upper = await client.sendWebhook('hmac', { eventId: eventId.toUpperCase(), label: 'idempotency: same ID in upper case' });
-    const meaning = upper.status === 409 ? 'the same event' : upper.status === 200 ? 'a new event' : 'neither';
-    note(`upper-case spelling of an accepted event ID: ${outcome(upper)}, i.e. ${meaning}`);
-  });
+  // Ruling 26: a form of the UUID the service reads is the same event; a form it refuses gets 400.
+  const sameEvent = (id: RequirementId, forms: ReadonlyArray<[string, (eventId: string) => string]>): void => {
+    check(id, async ({ client, faker }) => {
+      const eventId = freshEventId();
+      const body = JSON.stringify(sampleBody(faker));
+      expectSetupAccepted(await client.sendWebhook('hmac', { eventId, body, label: 'idempotency: canonical event ID' }), 'the request with the canonical event ID');
+      for (const [what, spell] of forms) {
+        const res = await client.sendWebhook('hmac', { eventId: spell(eventId), body, label: `idempotency: same event, ID ${what}` });
+        expectStatus(res, SAME_EVENT, `the UUID of an accepted event sent again ${what} (${spell(eventId)})`);
+      }
+    });
+  };
+  sameEvent('IDEM-11', [['in upper case', (id) => id.toUpperCase()]]);
+  sameEvent('IDEM-13', [
+    ['as 32 hex digits', (id) => id.replace(/-/g, '')],
+    ['in braces', (id) => `{${id}}`],
+    ['as urn:uuid:', (id) => `urn:uuid:${id}`],
+  ]);
 
   check('IDEM-12', async ({ client, note, skip }) => {
     const eventId = freshEventId();

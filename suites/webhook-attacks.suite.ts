@@ -1,21 +1,26 @@
 /**
  * Attacks on the checks every inbound webhook goes through (§4.3, §7, §8; rulings 13, 15, 16, 20): the
  * size limit in bytes, strict UTF-8 JSON of one value (RFC 8259 §2, §8.1), the exact media type, the RFC
- * 4122 variant of the event ID, repeated Webhook-* headers (RFC 7230 §3.2.2) and forwarding headers. Each
+ * 4122 variant of the event ID, repeated Webhook-* headers (RFC 9110 §5.3; ruling 24: refusing them is SHOULD,
+ * never buying a replay or a stale timestamp with them is MUST) and forwarding headers (ruling 29). Each
  * request goes to the HMAC listener signed over exactly the bytes sent, so only the named rule is broken.
  */
 import type { RequirementId } from '../src/requirements.js';
 import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';
-import { forwardingHeader, spoofedAddress, type ForwardingHeader } from './support/forwarding.js';
-import { assertSent, assertSentBodyBytes, expectAccepted, outcome } from './support/webhook-expect.js';
+import { forwardingHeader, spoofedAddress, withForwardingHint, type ForwardingHeader } from './support/forwarding.js';
+import { assertSent, assertSentBodyBytes, expectAccepted, expectExactlyOneRun, expectNoRun, expectSetupAccepted, outcome } from './support/webhook-expect.js';
 import { bodyWithBytes, multiByteBody, uuidV4WithVariant } from './support/attack-values.js';
 import { freshEventId, hmacListener, sampleBody, timestampOf, validSignature } from './support/webhook-values.js';
 
 const OVERSIZE_STATUSES = [400, 413] as const;
 /** Ruling 17 leaves the order of the 400 checks against 401 open: a repeated header may get either. */
 const REFUSED = [400, 401] as const;
+/** Ruling 24 (a): a replay with a second event ID line is a duplicate (409) or refused outright (400, 401). */
+const NOT_RUN_AGAIN = [400, 401, 409] as const;
+/** Ruling 14: the harness's stale timestamp is 330 s old, 30 s beyond the window. */
+const STALE_SECONDS = 330;
 
 async function expectInvalidBody(ctx: CheckContext, body: Buffer | string, what: string): Promise<void> {
   const res = await ctx.client.sendWebhook('hmac', { body, label: `webhook: ${what}` });
@@ -49,7 +54,7 @@ const FORWARDING: ReadonlyArray<[RequirementId, ForwardingHeader]> = [
   ['WH-X24', 'X-Real-IP'],
 ];
 
-group('§4.3 Inbound webhook: attacks on the common checks', () => {
+group.concurrent('§4.3 Inbound webhook: attacks on the common checks', () => {
   check('WH-X01', async ({ client, profile }) => {
     const limit = profile.limits.webhookBodyBytes;
     const body = multiByteBody(limit + 1);
@@ -134,12 +139,40 @@ group('§4.3 Inbound webhook: attacks on the common checks', () => {
     expectStatus(res, REFUSED, 'Webhook-Signature sent twice (the valid signature last)');
   });
 
+  // Ruling 24, MUST: whichever line a service reads, a repeated line never buys a second run or a pass
+  // through the window. The replay is the accepted request byte for byte, plus one line.
+  check('WH-X25', async ({ client, faker, profile }) => {
+    const { listenerId } = hmacListener(profile);
+    const parts = { timestamp: timestampOf(await client.now()), eventId: freshEventId(), body: JSON.stringify(sampleBody(faker)) };
+    expectSetupAccepted(await client.sendWebhook('hmac', { ...parts, label: 'webhook: the request to replay' }), 'the valid request that is then replayed');
+    const other = freshEventId();
+    const res = await client.sendWebhook('hmac', { ...parts, repeatHeaders: { 'Webhook-Event-Id': [other] }, label: 'webhook: replay with a second Webhook-Event-Id line' });
+    assertSent(res, 'webhook-event-id', `${parts.eventId}, ${other}`);
+    const what = `the accepted request replayed with a fresh UUID v4 (${other}) in a second Webhook-Event-Id line`;
+    expectStatus(res, NOT_RUN_AGAIN, what);
+    await expectExactlyOneRun(client, listenerId, parts.eventId, what);
+    await expectNoRun(client, listenerId, other, what);
+  });
+
+  check('WH-X26', async ({ client, faker }) => {
+    const now = Math.floor(await client.now());
+    const stale = String(now - STALE_SECONDS);
+    const res = await client.sendWebhook('hmac', {
+      timestamp: stale,
+      body: JSON.stringify(sampleBody(faker)),
+      repeatHeaders: { 'Webhook-Timestamp': [String(now)] },
+      label: 'webhook: stale signed timestamp, current time in a second line',
+    });
+    assertSent(res, 'webhook-timestamp', `${stale}, ${now}`);
+    expectStatus(res, REFUSED, `request signed with a timestamp ${STALE_SECONDS} s old, the current time in a second Webhook-Timestamp line`);
+  });
+
   for (const [id, name] of FORWARDING) {
-    check(id, async ({ client, profile }) => {
+    check(id, async ({ client, profile }) => withForwardingHint(async () => {
       const address = spoofedAddress(profile.webhooks.ipRestricted?.allowedCidrs);
       const headers = forwardingHeader(name, address);
       const res = await client.sendWebhook('ipRestricted', { headers, label: `webhook: ${name} claiming ${address}` });
       expectStatus(res, 403, `valid request from outside the listener's CIDRs with ${name}: ${Object.values(headers)[0]} (inside them)`);
-    });
+    }));
   }
 });

@@ -153,6 +153,29 @@ group('§5.4 Webhook JWT: known attacks', () => {
     ]);
   });
 
+  check('WH-JWT-X20', async (ctx) => {
+    await expectAll401([
+      variant(ctx, 'exp as a non-numeric string', { claims: { exp: 'tomorrow' } }),
+      variant(ctx, 'exp as an object', { claims: { exp: { seconds: 1 } } }),
+      variant(ctx, 'exp as an array', { claims: { exp: [] } }),
+      // `claims: { exp: null }` removes the claim; a JSON null has to be written.
+      variant(ctx, 'exp as null', { serialize: (claims) => JSON.stringify({ ...claims, exp: null }) }),
+      variant(ctx, 'nbf as a non-numeric string', { claims: { nbf: 'yesterday' } }),
+      variant(ctx, 'nbf as an object', { claims: { nbf: {} } }),
+      variant(ctx, 'nbf as an array', { claims: { nbf: [1] } }),
+      variant(ctx, 'nbf as null', { serialize: (claims) => JSON.stringify({ ...claims, nbf: null }) }),
+    ]);
+  });
+
+  check('WH-JWT-X21', async (ctx) => {
+    // A reader that coerces numeric strings (PyJWT) must still enforce the time the string denotes.
+    const now = Math.floor(await ctx.client.now());
+    await expectAll401([
+      variant(ctx, 'exp as a string of a time a minute past', { claims: { exp: String(now - 60) } }),
+      variant(ctx, 'nbf as a string of a time 5 minutes ahead', { claims: { nbf: String(now + 300) } }),
+    ]);
+  });
+
   check('WH-JWT-X12', async (ctx) => {
     // 1e400 is valid JSON that most parsers read as Infinity; JSON.stringify cannot write it.
     const infinite = (claims: Record<string, unknown>): string => JSON.stringify({ ...claims, exp: 0 }).replace('"exp":0', '"exp":1e400');

@@ -40,7 +40,7 @@ export const SHARED_OPTIONS = {
   'max-duration': durationRow({
     minMs: 1000,
     describe:
-      'Deadline of the whole command: run records the unfinished checks as errored and writes the reports; serve stops. ' +
+      'Deadline of the whole command: run records the unfinished checks as errored and writes the reports (exit 2); load stops sending and writes its report (exit 2); serve stops (exit 0). ' +
       'run\'s default: 30 s plus 0.5 s a selected check, at least 3 request timeouts, at most 2 min; printed in the header. e.g. --max-duration 10m',
   }),
   strict: booleanRow({ describe: 'SHOULD failures fail the run too (exit 1); without it they are warnings.' }),

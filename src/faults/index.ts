@@ -14,6 +14,7 @@ function index(definitions: readonly FaultDefinition[]): Record<string, FaultDef
   const record: Record<string, FaultDefinition> = {};
   for (const fault of definitions) {
     if (Object.prototype.hasOwnProperty.call(record, fault.name)) throw new Error(`two faults are named ${fault.name}`);
+    if (fault.breaks.length === 0) throw new Error(`fault ${fault.name} breaks nothing`);
     record[fault.name] = fault;
   }
   return record;
@@ -31,7 +32,7 @@ export function getFault(name: string): FaultDefinition | undefined {
 }
 
 /** One customisation applying several faults in order (the first named wraps innermost). */
-export function combineFaults(definitions: readonly FaultDefinition[]): SandboxCustomize {
+export function combineFaults(definitions: ReadonlyArray<Pick<FaultDefinition, 'customize'>>): SandboxCustomize {
   return {
     tenant: async (tenant) => {
       let current = tenant;

@@ -9,6 +9,8 @@ import { HarnessError, signalExitCode, type StopSignal } from '../errors.js';
 export interface Interruption {
   /** The signal, when one stopped the run (an abort without a named signal is a harness stop). */
   signal?: StopSignal;
+  /** True when the run's own deadline (--max-duration) stopped it: exit 2, as `run`'s DEADLINE. */
+  deadline?: true;
   /** Sending: partial figures; set-up: nothing was measured. */
   phase: 'set-up' | 'sending';
   /** The code the process ends with: 130 / 143 after a signal, 2 otherwise; never 0. */
@@ -23,12 +25,13 @@ export function signalOf(signal: AbortSignal | undefined): StopSignal | undefine
 
 export function interruption(signal: AbortSignal | undefined, phase: Interruption['phase']): Interruption {
   const named = signalOf(signal);
-  return { ...(named ? { signal: named } : {}), phase, exitCode: named ? signalExitCode(named) : 2 };
+  const deadline = (signal?.reason as { code?: unknown } | undefined)?.code === 'DEADLINE';
+  return { ...(named ? { signal: named } : {}), ...(deadline ? { deadline: true as const } : {}), phase, exitCode: named ? signalExitCode(named) : 2 };
 }
 
 /** One sentence for the console and the HTML page. */
 export function describeInterruption(value: Interruption): string {
-  const by = value.signal ? ` by ${value.signal}` : '';
+  const by = value.signal ? ` by ${value.signal}` : value.deadline ? ' at its deadline (--max-duration)' : '';
   return value.phase === 'set-up'
     ? `interrupted${by} while priming (starting the target, tokens, bodies); nothing measured (exit ${value.exitCode})`
     : `interrupted${by} while sending: partial results; requests in flight were given time to finish, the rest counted as cancelled by the harness (exit ${value.exitCode})`;

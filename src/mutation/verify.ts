@@ -19,6 +19,10 @@ import { runInPool } from './runner/pool.js';
 import type { RunReport } from './runner/protocol.js';
 import { planFault, planReference, type RunPlan } from './verify-plan.js';
 import { runAll, runCli } from './verify-run.js';
+import { note, type CheckNote } from './check-note.js';
+import { allSubjects, judgeVariant, planSubject, type VariantOutcome, type VariantSubject } from './verify-variants.js';
+
+export type { CheckNote } from './check-note.js';
 
 /** One finished run, whichever way it ran (a CLI child or a session worker). */
 export interface FinishedRun {
@@ -28,12 +32,6 @@ export interface FinishedRun {
   exitCode?: number | null;
   error?: string;
   durationMs: number;
-}
-
-export interface CheckNote {
-  id: string;
-  state: CheckState;
-  message: string;
 }
 
 export interface FaultOutcome {
@@ -91,6 +89,8 @@ export interface VerificationResult {
   concurrency: number;
   reference?: ReferenceOutcome;
   faults: FaultOutcome[];
+  /** Legitimate variants and stacks (verify-variants.ts). */
+  variants?: VariantOutcome[];
   score: MutationScore;
   durationMs: number;
 }
@@ -108,6 +108,8 @@ export interface VerifyOptions {
   checksInFlight?: number;
   /** Default: every registered fault. */
   faults?: readonly FaultDefinition[];
+  /** Variants and stacks to verify; default every one when `faults` is not given, else none. */
+  variants?: readonly VariantSubject[];
   /** Run the clean reference too (default true). */
   reference?: boolean;
   outDir?: string;
@@ -115,12 +117,6 @@ export interface VerifyOptions {
   /** Per-run kill timeout; default 5 minutes. */
   runTimeoutMs?: number;
   onRun?: (run: FinishedRun) => void;
-}
-
-function note(result: { id: string; state: CheckState; failure?: { message: string }; harnessError?: { message: string }; reason?: string; blockedBy?: { control: string; ownRequest?: boolean } }): CheckNote {
-  const blocked = result.blockedBy ? (result.blockedBy.ownRequest ? 'its own control request was not accepted' : `its positive control ${result.blockedBy.control} did not pass`) : undefined;
-  const message = result.failure?.message ?? result.harnessError?.message ?? blocked ?? result.reason ?? '';
-  return { id: result.id, state: result.state, message: message.length > 300 ? `${message.slice(0, 300)}…` : message };
 }
 
 type ReportResult = RunReport['results'][number];
@@ -212,9 +208,11 @@ function coverage(requirements: readonly Requirement[], covered: ReadonlySet<str
 }
 
 /** The score of a set of fault outcomes against the catalogue. */
-export function scoreOf(outcomes: readonly FaultOutcome[], catalogue: readonly Requirement[] = allRequirements()): MutationScore {
+export function scoreOf(outcomes: readonly FaultOutcome[], catalogue: readonly Requirement[] = allRequirements(), variants: readonly VariantOutcome[] = []): MutationScore {
   const covered = new Set<string>();
   for (const outcome of outcomes) if (outcome.caught) for (const id of outcome.breaks) covered.add(id);
+  // A verified variant fails its SHOULD checks under --strict: proof the check can fail, by a real reading.
+  for (const variant of variants) if (variant.kind === 'variant' && variant.verified) for (const id of variant.warns) covered.add(id);
   const level = (wanted: Level): Coverage => coverage(catalogue.filter((req) => req.level === wanted), covered);
   return {
     faultsRun: outcomes.length,
@@ -229,6 +227,8 @@ export async function verifyFaults(options: VerifyOptions): Promise<Verification
   const started = Date.now();
   const faults = options.faults ?? listFaults();
   const plans: RunPlan[] = faults.map((fault) => planFault(fault));
+  const subjects = options.variants ?? (options.faults === undefined ? allSubjects() : []);
+  const subjectPlans = subjects.map((subject) => planSubject(subject));
   const checksInFlight = options.checksInFlight ?? DEFAULT_CONCURRENCY;
   const cli = {
     cliPath: options.cliPath ?? join(packageRoot(), 'bin', 'access-conformance.js'),
@@ -238,24 +238,28 @@ export async function verifyFaults(options: VerifyOptions): Promise<Verification
   };
   // The clean reference goes through the real CLI, alongside the faults.
   const referenceRun = (options.reference ?? true) ? runCli(planReference(), cli).then((run) => (options.onRun?.(run), run)) : undefined;
-  const runs: FinishedRun[] =
-    options.mode === 'cli'
-      ? await runAll(plans, cli, options.concurrency, options.onRun)
-      : await runInPool(plans, {
-          processes: options.concurrency,
-          checksInFlight,
-          seed: options.seed,
-          planTimeoutMs: cli.timeoutMs,
-          ...(options.onRun ? { onDone: options.onRun } : {}),
-        });
+  const pool = {
+    processes: options.concurrency,
+    checksInFlight,
+    seed: options.seed,
+    planTimeoutMs: cli.timeoutMs,
+    ...(options.onRun ? { onDone: options.onRun } : {}),
+  };
+  // Variants run in the pool in either mode: `run --fault` knows faults only.
+  const inPool = options.mode === 'cli' ? subjectPlans : [...plans, ...subjectPlans];
+  const pooled = inPool.length > 0 ? await runInPool(inPool, pool) : [];
+  const runs: FinishedRun[] = options.mode === 'cli' ? await runAll(plans, cli, options.concurrency, options.onRun) : pooled.filter((run) => run.plan.fault);
   const reference = referenceRun ? judgeReference(await referenceRun) : undefined;
   const outcomes = runs.map((run) => judgeFault(run.plan.fault!, run));
+  const byName = new Map(pooled.map((run) => [run.plan.name, run]));
+  const variants = subjects.map((subject) => judgeVariant(subject, byName.get(subject.name)!));
   return {
     seed: options.seed,
     concurrency: options.concurrency,
     ...(reference ? { reference } : {}),
     faults: outcomes,
-    score: scoreOf(outcomes),
+    ...(subjects.length > 0 ? { variants } : {}),
+    score: scoreOf(outcomes, allRequirements(), variants),
     durationMs: Date.now() - started,
   };
 }

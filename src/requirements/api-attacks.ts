@@ -7,12 +7,22 @@ import { ruling, spec } from './authority.js';
  */
 const pageSize = (form: string, why: string) => ({
   section: '4.4',
-  ruling: 9,
+  ruling: 27,
   level: 'SHOULD',
   text: `A non-integer page_size (\`${form}\`: ${why}) SHOULD get 400.`,
   group: 'api-attacks',
   needs: ['apps.entitlements.large'],
-  authority: ruling(9),
+  authority: ruling(27),
+}) as const;
+
+const denotes50 = (form: string, why: string) => ({
+  section: '4.4',
+  ruling: 27,
+  level: 'INFO',
+  text: `page_size \`${form}\` (${why}) denotes 50 unambiguously: accepting or refusing it is recorded.`,
+  group: 'api-attacks',
+  needs: ['apps.entitlements.large'],
+  authority: ruling(27),
 }) as const;
 
 export const apiAttackRequirements = {
@@ -28,6 +38,15 @@ export const apiAttackRequirements = {
   'PAGE-X01': pageSize('25abc', 'digits followed by text'),
   'PAGE-X02': pageSize('50.5', 'a fraction'),
   'PAGE-X03': pageSize('1e2', 'exponent notation'),
-  'PAGE-X04': pageSize(' 50', 'a leading space'),
-  'PAGE-X05': pageSize('+50', 'a plus sign'),
+  'PAGE-X04': denotes50(' 50', 'a leading space; pydantic strips it'),
+  'PAGE-X05': denotes50('+50', 'a plus sign; Go\'s ParseInt and pydantic accept it'),
+  'PAGE-X06': {
+    section: '4.4',
+    ruling: 27,
+    level: 'MUST',
+    text: 'A page_size text the service accepts acts as the integer it denotes (clamped per ruling 9): ` 50`, `+50` and `050` as 50, `1e2` as 100; refusing them (4xx) passes.',
+    group: 'api-attacks',
+    needs: ['apps.entitlements.large'],
+    authority: ruling(27),
+  },
 } as const satisfies Catalogue;

@@ -60,18 +60,18 @@ export const REFUSAL_CONTROLS: Readonly<Partial<Record<RequirementId, ControlRef
   ...all(['OWN-07', 'OWN-08'], 'OWN-01'),
   // §4.4 pagination: the first page of the large app answered 200 with a list.
   ...all(['PAGE-11', 'PAGE-12', 'PAGE-28', 'PAGE-29'], 'PAGE-27'),
-  ...all(range('PAGE-X', 1, 5), 'PAGE-27'),
+  ...all([...range('PAGE-X', 1, 3), 'PAGE-X06'], 'PAGE-27'),
   // §5.4 webhooks on the HMAC listener: a valid request accepted.
-  ...all(['WH-03', ...range('WH-', 6, 18), 'WH-20', 'WH-21', 'WH-22', 'WH-24', 'WH-25', 'WH-26', 'WH-27'], 'WH-01'),
-  ...all(['WH-X01', ...range('WH-X', 3, 7), ...range('WH-X', 9, 24)], 'WH-01'),
+  ...all(['WH-03', ...range('WH-', 6, 18), 'WH-30', 'WH-20', 'WH-21', 'WH-22', 'WH-24', 'WH-25', 'WH-26', 'WH-27'], 'WH-01'),
+  ...all(['WH-X01', ...range('WH-X', 3, 7), ...range('WH-X', 9, 26)], 'WH-01'),
   ...all([...range('WH-HMAC-', 2, 17), ...range('WH-HMAC-X', 1, 12)], 'WH-HMAC-01'),
   // §5.4 webhooks on the JWT listener.
   ...all([...range('WH-JWT-', 4, 25), 'WH-JWT-27'], JWT_VALID),
-  ...all(['WH-JWT-X01', 'WH-JWT-X02', 'WH-JWT-X03', 'WH-JWT-X04', 'WH-JWT-X05', 'WH-JWT-X09', ...range('WH-JWT-X', 11, 18)], JWT_VALID),
+  ...all(['WH-JWT-X01', 'WH-JWT-X02', 'WH-JWT-X03', 'WH-JWT-X04', 'WH-JWT-X05', 'WH-JWT-X09', ...range('WH-JWT-X', 11, 18), 'WH-JWT-X20', 'WH-JWT-X21'], JWT_VALID),
   ...all(['WH-JWT-X06', 'WH-JWT-X07', 'WH-JWT-X08'], 'WH-JWT-02'),
   'WH-JWT-X10': 'WH-JWT-03',
   // §5.5 idempotency and §6 automations: duplicates (409), inactive automations, refused requests.
-  ...all(['IDEM-01', 'IDEM-03', 'IDEM-07', 'IDEM-09', 'IDEM-X01'], 'WH-01'),
+  ...all(['IDEM-01', 'IDEM-03', 'IDEM-07', 'IDEM-09', 'IDEM-11', 'IDEM-13', 'IDEM-X01'], 'WH-01'),
   'IDEM-10': JWT_VALID,
   ...all(['RUN-04', 'RUN-05', 'RUN-06', 'RUN-07', 'RUN-08'], 'WH-01'),
 };
@@ -82,7 +82,7 @@ export const REFUSAL_CONTROLS: Readonly<Partial<Record<RequirementId, ControlRef
  * spliced signature, the control of an alphabet. When that request is not accepted, the check is blocked.
  */
 export const OWN_CONTROL_REQUEST: ReadonlySet<RequirementId> = new Set<RequirementId>([
-  'IDEM-01', 'IDEM-03', 'IDEM-07', 'IDEM-09', 'IDEM-10', 'IDEM-X01', 'RUN-06', 'WH-HMAC-12', 'WH-JWT-X10', 'TOK-X06',
+  'IDEM-01', 'IDEM-03', 'IDEM-07', 'IDEM-09', 'IDEM-10', 'IDEM-11', 'IDEM-13', 'IDEM-X01', 'WH-X25', 'RUN-06', 'WH-HMAC-12', 'WH-JWT-X10', 'TOK-X06',
 ]);
 
 /** Acceptance check → the acceptance it builds on (grouping only). */
@@ -97,7 +97,7 @@ export const PREREQUISITES: Readonly<Partial<Record<RequirementId, ControlRef>>>
   ...all([...range('PAGE-', 1, 10), ...range('PAGE-', 13, 26)], 'PAGE-27'),
   ...all(['WH-02', 'WH-04', 'WH-05', 'WH-19', 'WH-23', 'WH-X02', 'WH-HMAC-01'], 'WH-01'),
   ...all(['IDEM-02', 'IDEM-04', 'IDEM-05', 'IDEM-06', 'IDEM-08', 'IDEM-X02', 'RUN-01', 'RUN-02'], 'WH-01'),
-  ...all(range('RUN-X', 1, 6), 'WH-01'),
+  ...all(range('RUN-X', 1, 8), 'WH-01'),
   ...all(['RUN-03', 'WH-JWT-26', 'WH-JWT-X19'], JWT_VALID),
 };
 

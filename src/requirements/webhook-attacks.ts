@@ -4,8 +4,8 @@ import { invalidJson, jsonMediaType, rfc, ruling, spec } from './authority.js';
 /**
  * Attacks on the rules every inbound webhook is checked for (service.md §4.3, §7, §8; rulings 13, 15, 16,
  * 20): the size limit in bytes, strict UTF-8 JSON (RFC 8259 §2, §8.1), the media type, the RFC 4122
- * variant of the event ID, repeated headers (RFC 7230 §3.2.2) and forwarding headers that claim a source
- * address. Each request is otherwise valid and correctly signed, so it breaks only the rule it names.
+ * variant of the event ID, repeated headers (ruling 24: refusing them SHOULD, never letting one buy a replay
+ * or a stale timestamp MUST) and forwarding headers that claim a source address (ruling 29). Each request is otherwise valid and correctly signed, so it breaks only the rule it names.
  */
 const hmac = ['webhooks.hmac'] as const;
 
@@ -159,36 +159,36 @@ export const webhookAttackRequirements = {
   },
   'WH-X18': {
     section: '7',
-    ruling: 15,
-    level: 'MUST',
-    text: 'Webhook-Event-Id sent twice (the signed ID, then another UUID v4) is refused (400 or 401): the repeated field means `<id>, <id>` (RFC 7230 §3.2.2), not a UUID, and neither line may be picked.',
+    ruling: 24,
+    level: 'SHOULD',
+    text: 'Webhook-Event-Id sent twice (the signed ID, then another UUID v4) SHOULD be refused (400 or 401): RFC 9110 §5.3 lets a recipient combine the lines, and Go\'s Header.Get or Starlette read the first, so refusing is not required.',
     group: 'webhook-attacks',
     needs: hmac,
     authority: ruling(24),
   },
   'WH-X19': {
     section: '5.4',
-    ruling: 21,
-    level: 'MUST',
-    text: 'Webhook-Signature sent twice (the valid signature, then another value) is refused (401 or 400): the combined value is not the signature.',
+    ruling: 24,
+    level: 'SHOULD',
+    text: 'Webhook-Signature sent twice (the valid signature, then another value) SHOULD be refused (401 or 400).',
     group: 'webhook-attacks',
     needs: hmac,
     authority: ruling(24),
   },
   'WH-X20': {
     section: '7',
-    ruling: 14,
-    level: 'MUST',
-    text: 'Webhook-Timestamp sent twice (the signed time, then the next second) is refused (400 or 401): the combined value is not Unix seconds.',
+    ruling: 24,
+    level: 'SHOULD',
+    text: 'Webhook-Timestamp sent twice (the signed time, then the next second) SHOULD be refused (400 or 401).',
     group: 'webhook-attacks',
     needs: hmac,
     authority: ruling(24),
   },
   'WH-X21': {
     section: '5.4',
-    ruling: 21,
-    level: 'MUST',
-    text: 'Webhook-Signature sent twice (another value, then the valid signature) is refused (401 or 400): the last line does not win either.',
+    ruling: 24,
+    level: 'SHOULD',
+    text: 'Webhook-Signature sent twice (another value, then the valid signature) SHOULD be refused (401 or 400).',
     group: 'webhook-attacks',
     needs: hmac,
     authority: ruling(24),
@@ -219,5 +219,23 @@ export const webhookAttackRequirements = {
     group: 'webhook-attacks',
     needs: ['webhooks.ipRestricted.allowedCidrs'],
     authority: ruling(29),
+  },
+  'WH-X25': {
+    section: '6',
+    ruling: 24,
+    level: 'MUST',
+    authority: ruling(24),
+    text: 'A repeated line never buys a second run: an accepted request replayed byte for byte with a fresh UUID v4 in a second Webhook-Event-Id line is not run again (409, 400 or 401; with the runs hook, one run of the signed ID and none of the other).',
+    group: 'webhook-attacks',
+    needs: [...hmac, 'hooks.runs'],
+  },
+  'WH-X26': {
+    section: '7',
+    ruling: 24,
+    level: 'MUST',
+    authority: ruling(24),
+    text: 'A repeated line never buys a pass through the timestamp window: a request signed with a timestamp 330 s old, with the current time in a second Webhook-Timestamp line, is refused (400 or 401).',
+    group: 'webhook-attacks',
+    needs: hmac,
   },
 } as const satisfies Catalogue;

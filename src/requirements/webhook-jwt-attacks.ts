@@ -76,7 +76,9 @@ export const webhookJwtAttackRequirements = {
   // Claim types and comparisons (RFC 7519 §2, §4.1)
   'WH-JWT-X11': {
     ...attack,
-    text: 'RFC 7519 §2/§4.1.4: NumericDate claims are JSON numbers: `exp`, `nbf` or `iat` as a string (even of a valid time) or a boolean gets 401.',
+    ruling: 25,
+    level: 'SHOULD',
+    text: 'RFC 7519 §2: NumericDate claims are JSON numbers: `exp` or `nbf` as a numeric string of a valid time or a boolean, and `iat` as a string or a boolean, SHOULD get 401 (PyJWT reads a numeric string as the time it denotes and enforces it).',
     needs: ['webhooks.jwt'],
     authority: ruling(25),
   },
@@ -131,5 +133,19 @@ export const webhookJwtAttackRequirements = {
     text: 'A key added to the listener\'s JWKS under a new `kid` (served by the harness mid-run) SHOULD be accepted within 20 s of being served: an unknown `kid` triggers a (rate-limited) refetch.',
     needs: ['webhooks.jwt', 'webhooks.jwt.serveJwks'],
     authority: reading('service.md does not say when the JWKS is fetched again; refetching on an unknown kid is common practice'),
+  },
+  'WH-JWT-X20': {
+    ...attack,
+    ruling: 25,
+    authority: ruling(25),
+    text: '`exp` or `nbf` whose value cannot be read as a time (a non-numeric string, an object, an array, null) gets 401.',
+    needs: ['webhooks.jwt'],
+  },
+  'WH-JWT-X21': {
+    ...attack,
+    ruling: 25,
+    authority: ruling(25),
+    text: 'A time read from a numeric string still meets its rule: `exp` as the string of a time a minute past, or `nbf` as the string of a time 5 minutes ahead, gets 401.',
+    needs: ['webhooks.jwt'],
   },
 } as const satisfies Catalogue;

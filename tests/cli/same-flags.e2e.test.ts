@@ -155,4 +155,16 @@ describe('the same values at run time: run, serve, send and load', { timeout: 12
     expect(report.exitCode).toBe(0);
     expect(existsSync(join(out, 'load-webhook-hmac.html'))).toBe(true);
   });
+
+  it('load --max-duration 3s on a 60 s run: stops at the deadline, exit 2, a report that says so', async () => {
+    const out = join(dir, 'load-deadline');
+    const started = Date.now();
+    const result = await runCli(['load', '--rate', '20', '--duration', '60s', '--max-duration', '3s', ...common, '--quiet', '--out', out], { timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(2);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(result.stdout).toContain('interrupted at its deadline (--max-duration)');
+    const report = JSON.parse(await readFile(join(out, 'load-webhook-hmac.json'), 'utf8')) as { exitCode: number; interruption: unknown };
+    expect(report.exitCode).toBe(2);
+    expect(report.interruption).toMatchObject({ deadline: true, exitCode: 2 });
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Self-verification: the suites pass the clean reference and catch every fault, each fault making exactly
- * the checks fail that it declares. When every fault ran, the result goes to reports/verification.json and
+ * the checks fail that it declares; every legitimate variant and stack (src/variants) passes the default run
+ * and fails exactly the SHOULD checks it warns on. When every fault ran, the result goes to reports/verification.json and
  * docs/mutation-score.md must match it (`npm run docs -- --from reports/verification.json` writes it; this
  * test never does). Needs the build (npm test builds first): the reference runs through
  * bin/access-conformance.js and the faults in worker processes from dist/. AC_FAULTS_ONLY=name,area,…
@@ -14,6 +15,7 @@ import { packageRoot } from '../../src/package.js';
 import { getFault, listFaults } from '../../src/faults/index.js';
 import { verifyFaults, type FaultOutcome, type VerificationResult } from '../../src/mutation/verify.js';
 import { faultProcesses } from '../../src/defaults.js';
+import { allSubjects, subjectsNamed, variantProblems } from '../../src/mutation/verify-variants.js';
 
 const SEED = VERIFICATION_SEED;
 const CONCURRENCY = faultProcesses();
@@ -50,8 +52,9 @@ function summary(result: VerificationResult): string {
 describe('self-verification', () => {
   test('the reference passes every check and every fault fails exactly its declared checks', async () => {
     const faults = selectedFaults();
-    expect(faults.length).toBeGreaterThan(0);
-    const result = await verifyFaults({ seed: SEED, concurrency: CONCURRENCY, faults });
+    const variants = ONLY.length === 0 ? allSubjects() : subjectsNamed(ONLY);
+    expect(faults.length + variants.length).toBeGreaterThan(0);
+    const result = await verifyFaults({ seed: SEED, concurrency: CONCURRENCY, faults, variants });
     console.log(summary(result));
 
     if (ONLY.length === 0) {
@@ -64,7 +67,11 @@ describe('self-verification', () => {
     expect(result.reference?.clean, result.reference?.error ?? 'the reference run was not clean').toBe(true);
     expect(result.faults.flatMap(problems), 'faults not verified').toEqual([]);
     expect(result.score.faultsCaught).toBe(result.score.faultsRun);
+    // Legitimate variants: each passes the default run and, with --strict, fails exactly its warnings;
+    // each stack (its variants combined) does so on the whole catalogue.
+    expect((result.variants ?? []).flatMap((outcome) => variantProblems(outcome).map((line) => `${outcome.name}: ${line}`)), 'variants not verified').toEqual([]);
     if (ONLY.length === 0) {
+      expect((result.variants ?? []).filter((outcome) => outcome.kind === 'stack').length, 'stacks verified').toBeGreaterThanOrEqual(3);
       expect(result.score.byLevel.MUST.uncovered, 'MUST requirements no fault breaks').toEqual([]);
       expect(result.score.byLevel.SHOULD.uncovered, 'SHOULD requirements no fault breaks').toEqual([]);
       expect(readDoc(packageRoot(), 'docs/mutation-score.md'), staleMessage('docs/mutation-score.md', true)).toBe(expectedScoreDoc(result));

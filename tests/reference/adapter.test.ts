@@ -112,3 +112,48 @@ describe('malformed HTTP and failures never give 5xx from the protocol layer or 
     expect(head.text.endsWith('\r\n\r\n')).toBe(true);
   });
 });
+
+describe('answers owed on a connection are never lost (issue 25)', () => {
+  const slow = async (request: ReferenceRequest): Promise<ReferenceResponse> => {
+    // Slower than the parser: the error or the FIN arrives while both answers are still owed.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return echo(request);
+  };
+  const statuses = (text: string): number[] => [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
+
+  it('answers slow pipelined requests in order before the 400 for a malformed one', async () => {
+    behaviour = slow;
+    const result = await rawRequest(port, 'GET /a HTTP/1.1\r\nHost: a\r\n\r\nPOST /small HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}GARBAGE\r\n\r\n');
+    expect(statuses(result.text)).toEqual([200, 200, 400]);
+    expect(result.text.indexOf('GET /a 0')).toBeLessThan(result.text.indexOf('POST /small 2'));
+    expect(result.closedByServer).toBe(true);
+  });
+  it('answers slow requests of a client that half-closed after sending them', async () => {
+    behaviour = slow;
+    const result = await rawRequest(port, 'GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n', { endAfter: true });
+    expect(statuses(result.text)).toEqual([200, 200]);
+    expect(result.closedByServer).toBe(true);
+  });
+  it('answers 408 in place of a body that stopped coming, and the handler never sees that request', async () => {
+    // The connection failing mid-body silences that request: the handler must not run after the 408.
+    seen.length = 0;
+    behaviour = echo;
+    const slowServer = createReferenceServer({ handler: (request) => behaviour(request), limitFor: () => LIMIT, logger: () => {} });
+    slowServer.requestTimeout = 600;
+    slowServer.headersTimeout = 500;
+    await new Promise<void>((resolve) => slowServer.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const slowPort = (slowServer.address() as AddressInfo).port;
+      const result = await rawRequest(slowPort, 'POST /small HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nab', {
+        chunks: ['cd'],
+        gapMs: 1200,
+        timeoutMs: 3000,
+      });
+      expect(statuses(result.text)).toEqual([408]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(seen).toEqual([]);
+    } finally {
+      await closeServer(slowServer);
+    }
+  });
+});

@@ -18,6 +18,11 @@ async function load(options: LoadCliOptions): Promise<number> {
   // The driver stops and closes the embedded target itself; a forced second signal just ends the process
   // (the embedded reference's child process sees its IPC channel close and stops).
   const removeHandlers = stopOnSignals(interrupt, 'the load run', async () => {});
+  // --max-duration bounds the whole command, set-up included: it stops the run like a signal, exit 2.
+  const deadline =
+    options.maxDuration === undefined
+      ? undefined
+      : setTimeout(() => interrupt.abort({ code: 'DEADLINE', message: `the load run reached its deadline (--max-duration)` }), options.maxDuration);
   try {
     const outcome = await runLoad({
       scenario: options.scenario,
@@ -45,6 +50,7 @@ async function load(options: LoadCliOptions): Promise<number> {
     process.stdout.write(summaryText(outcome.report, outcome.written));
     return outcome.report.exitCode;
   } finally {
+    if (deadline) clearTimeout(deadline);
     removeHandlers();
   }
 }

@@ -43,6 +43,7 @@ export const LOAD_OPTIONS = {
   'dup-pool': integerRow({ default: LOAD_DEFAULTS.dupPool, min: 1, max: 100_000, describe: 'webhook-duplicates: accepted event IDs re-sent round-robin' }),
   'page-size': integerRow({ default: LOAD_DEFAULTS.pageSize, min: 1, max: 100_000, describe: 'pages: page_size' }),
   timeout: SHARED_OPTIONS.timeout,
+  'max-duration': SHARED_OPTIONS['max-duration'],
   threshold: listRow({
     describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off)`,
   }),

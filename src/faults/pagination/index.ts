@@ -13,6 +13,7 @@ export * from './page-size-bounds-exclusive.js';
 export * from './page-size-default-50.js';
 export * from './page-size-lenient-parse.js';
 export * from './page-size-number-coercion.js';
+export * from './page-size-sign-as-default.js';
 export * from './page-size-zero-as-default.js';
 export * from './page-skip.js';
 export * from './page-token-not-validated.js';

@@ -3,8 +3,8 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../spec-numb
 
 export const pageSizeLenientParse = paginationFault({
   name: 'page-size-lenient-parse',
-  description: 'Reads page_size with parseInt: `abc` becomes the default and `12.5` becomes 12, where a non-integer should get 400.',
-  breaks: ['PAGE-11', 'PAGE-12', 'PAGE-X01', 'PAGE-X02', 'PAGE-X03', 'PAGE-X04', 'PAGE-X05'],
+  description: 'Reads page_size with parseInt: `abc` becomes the default, `12.5` becomes 12 and `1e2` becomes 1 (so 10), where a non-integer should get 400 and an accepted form act as the integer it denotes.',
+  breaks: ['PAGE-X06', 'PAGE-11', 'PAGE-12', 'PAGE-X01', 'PAGE-X02', 'PAGE-X03'],
   rules: {
     pageSize: (values) => {
       if (values.length > 1) return undefined;

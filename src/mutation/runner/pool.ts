@@ -87,7 +87,7 @@ export async function runInPool(plans: readonly RunPlan[], options: PoolOptions)
         finish({ plan, error: `the fault worker died (exit ${String(code)}):\n${stderrTails.get(child)?.() ?? ''}`, durationMs: Date.now() - started });
       child.on('message', onMessage);
       child.once('exit', onExit);
-      const request: ParentMessage = { type: 'run', job, fault: plan.fault!.name, ids: plan.ids, seed: options.seed };
+      const request: ParentMessage = { type: 'run', job, fault: plan.name, ids: plan.ids, seed: options.seed };
       child.send(request);
     });
 

@@ -5,7 +5,7 @@
  */
 import { loadProfile } from '../../profile/index.js';
 import { startSandbox } from '../../tenant/index.js';
-import { getFault } from '../../faults/index.js';
+import { customizeFor } from '../changes.js';
 import type { InitRequest, ParentMessage, RunReport, RunRequest, WorkerMessage } from './protocol.js';
 import { createSuiteSession, type SuiteSession } from './session.js';
 
@@ -14,10 +14,10 @@ function send(message: WorkerMessage): void {
 }
 
 async function runFault(session: SuiteSession, request: RunRequest): Promise<RunReport> {
-  const fault = getFault(request.fault);
-  if (fault === undefined) throw new Error(`unknown fault ${request.fault}`);
+  const customize = customizeFor(request.fault);
+  if (customize === undefined) throw new Error(`unknown fault or variant ${request.fault}`);
   // The reference's operational lines (the unreachable JWKS, on purpose) are not the verification's business.
-  const sandbox = await startSandbox({ seed: request.seed, hooks: true, customize: fault.customize, logger: () => undefined });
+  const sandbox = await startSandbox({ seed: request.seed, hooks: true, customize, logger: () => undefined });
   try {
     const profile = await loadProfile(sandbox.profilePath);
     const run = await session.run(profile, request.ids, request.seed);

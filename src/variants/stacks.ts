@@ -1,0 +1,35 @@
+/**
+ * The mainstream stacks the variants stand for, each as the variants that together are its default
+ * behaviour where the spec is open. The self-verification runs each stack's variants combined against the
+ * whole catalogue: an implementation on that stack that follows service.md passes the default run.
+ * The reference itself is the Node http reading: repeated header lines joined with `, ` (RFC 9110 §5.3),
+ * `JSON.parse` (the last duplicate member wins), 413 for a body over the limit.
+ */
+import type { StackDefinition } from './types.js';
+
+export const STACKS: readonly StackDefinition[] = [
+  {
+    name: 'stack-go-net-http',
+    title: 'Go net/http + encoding/json (golang-jwt, google/uuid)',
+    variants: ['event-id-uuid-forms', 'jwt-duplicate-claims-last-wins', 'jwt-aud-array', 'page-size-go-atoi', 'body-limit-400', 'jwks-refresh-on-unknown-kid', 'headers-first-line'],
+  },
+  {
+    name: 'stack-node-http',
+    title: 'Node http + JSON.parse (jose, Express)',
+    variants: ['context-numbers-as-doubles', 'jwt-aud-array', 'unknown-listener-401'],
+  },
+  {
+    name: 'stack-fastapi',
+    title: 'FastAPI + pydantic + PyJWT (Starlette, Python uuid and json)',
+    variants: [
+      'event-id-uuid-forms',
+      'jwt-numeric-date-strings',
+      'jwt-duplicate-claims-last-wins',
+      'jwt-aud-array',
+      'page-size-pydantic-int',
+      'json-bom-accepted',
+      'token-errors-fastapi-detail',
+      'headers-first-line',
+    ],
+  },
+];
