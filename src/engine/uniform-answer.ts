@@ -7,8 +7,9 @@
  * check, and the verdict is a harness error (UNIFORM_ANSWER, exit 2) instead of "not conformant".
  *
  * The console wants that line right after its header, before any group line: the group events are held
- * (HoldingEmitter) until the first WINDOW requests have answered (or HOLD_MS after the first answer, HOLD_FROM_START_MS after the start, or the end), and
- * if those answers are uniform the notice goes out first. The verdict itself is decided on the whole run.
+ * (HoldingEmitter) until the first WINDOW requests have answered (or HOLD_MS after the first answer,
+ * HOLD_FROM_START_MS after the start, or the end of the run), and if those answers are uniform the notice
+ * goes out first. The verdict itself is decided on the whole run.
  */
 import type { RequestOutcome } from '../client/types.js';
 import { Emitter } from './emitter.js';
