@@ -31,6 +31,10 @@ const FULL_LANE_ONLY = [
   'tests/reference/fuzz.test.ts',
 ];
 const TIMING = ['tests/load/driver.test.ts'];
+// The k6 lane (`npm run test:k6`; part of `npm test`): the scripts in load/ under a real k6 against `serve`.
+// It runs beside the other files on purpose: its thresholds must hold on a busy machine. .ci/run runs it
+// again with each shipped k6 build (K6_BIN) that `npm test` did not use.
+const K6_LANE = ['tests/load/k6-lane.test.ts', 'tests/load/k6-segments.test.ts'];
 const FILE_WORKERS = 3;
 
 /**
@@ -39,6 +43,7 @@ const FILE_WORKERS = 3;
  * waiting on Docker) could start last and hold the whole lane.
  */
 const LONGEST_FIRST = [
+  'tests/containers/harness-image.test.ts',
   'tests/containers/dockerfile.test.ts',
   'tests/mutation/self-verification.test.ts',
   'tests/containers/docker.test.ts',
@@ -65,9 +70,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FULL_LANE_ONLY, ...TIMING], maxWorkers: FILE_WORKERS, sequence: { groupOrder: 0 } },
+        test: { name: 'fast', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FULL_LANE_ONLY, ...TIMING, ...K6_LANE], maxWorkers: FILE_WORKERS, sequence: { groupOrder: 0 } },
       },
       { extends: true, test: { name: 'slow', include: FULL_LANE_ONLY, maxWorkers: FILE_WORKERS, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'k6', include: K6_LANE, maxWorkers: 1, testTimeout: 180_000, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'timing', include: TIMING, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },

@@ -13,7 +13,7 @@ import { makeBodies } from './lib/body.js';
 import { readConfig } from './lib/config.js';
 import { buildOptions } from './lib/options.js';
 import { hmacListener, parseProfile, profilePath, requireBodyWithinLimit } from './lib/profile.js';
-import { summaryOutputs } from './lib/summary.js';
+import { runPlan, summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
 import { hmacRequestBuilder } from './lib/webhook.js';
 
@@ -29,12 +29,13 @@ const bodies = new SharedArray('soak-bodies', function () {
   return makeBodies(Number(__ENV.SEED || 1), 64, config.bodyBytes);
 });
 
-export const options = buildOptions({
+const built = buildOptions({
   scenario: SCENARIO,
   config: config,
   insecureSkipVerify: profile.insecureSkipVerify,
   extraThresholds: { duplicate_409: ['rate>=0.99'] },
-}).options;
+});
+export const options = built.options;
 
 const unexpected = new Rate('unexpected_responses');
 const duplicate409 = new Rate('duplicate_409');
@@ -73,5 +74,5 @@ export default function () {
 
 /** @param {any} data */
 export function handleSummary(data) {
-  return summaryOutputs(data, SCENARIO, config.summaryDir);
+  return summaryOutputs(data, SCENARIO, config.summaryDir, runPlan(built, config, exec.test.options.executionSegment));
 }

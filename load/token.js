@@ -3,12 +3,13 @@
 //
 //   k6 run -e PROFILE=$PWD/target.json -e RATE=20 -e DURATION=1m load/token.js
 import { check } from 'k6';
+import exec from 'k6/execution';
 import http from 'k6/http';
 import { Rate } from 'k6/metrics';
 import { readConfig } from './lib/config.js';
 import { buildOptions } from './lib/options.js';
 import { parseProfile, primaryCredential, profilePath } from './lib/profile.js';
-import { summaryOutputs } from './lib/summary.js';
+import { runPlan, summaryOutputs } from './lib/summary.js';
 import { buildTokenRequest, isTokenResponse } from './lib/token.js';
 
 const SCENARIO = 'token';
@@ -16,13 +17,14 @@ const config = readConfig(__ENV, { rate: 20, duration: '1m', bodyBytes: 2 });
 const profile = parseProfile(open(profilePath(__ENV)));
 const credential = primaryCredential(profile, __ENV);
 
-export const options = buildOptions({
+const built = buildOptions({
   scenario: SCENARIO,
   config: config,
   insecureSkipVerify: profile.insecureSkipVerify,
   stages: __ENV.STAGES,
   keepBodies: true,
-}).options;
+});
+export const options = built.options;
 
 const unexpected = new Rate('unexpected_responses');
 const req = buildTokenRequest({ baseUrl: profile.baseUrl, clientId: credential.clientId, clientSecret: credential.clientSecret });
@@ -36,5 +38,5 @@ export default function () {
 
 /** @param {any} data */
 export function handleSummary(data) {
-  return summaryOutputs(data, SCENARIO, config.summaryDir);
+  return summaryOutputs(data, SCENARIO, config.summaryDir, runPlan(built, config, exec.test.options.executionSegment));
 }

@@ -15,7 +15,7 @@ import { makeBodies } from './lib/body.js';
 import { HOT_PATH_DEFAULTS, readConfig } from './lib/config.js';
 import { buildOptions } from './lib/options.js';
 import { hmacListener, parseProfile, profilePath } from './lib/profile.js';
-import { summaryOutputs } from './lib/summary.js';
+import { runPlan, summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
 import { hmacRequestBuilder } from './lib/webhook.js';
 
@@ -28,13 +28,14 @@ if (!(poolSize >= 1 && poolSize <= 10000)) throw new Error('DUP_POOL must be bet
 const min409 = Number(__ENV.MIN_409_SHARE || 0.99);
 const bodies = makeBodies(Number(__ENV.SEED || 1), 8, Math.min(config.bodyBytes, profile.webhookBodyBytes));
 
-export const options = buildOptions({
+const built = buildOptions({
   scenario: SCENARIO,
   config: config,
   insecureSkipVerify: profile.insecureSkipVerify,
   stages: __ENV.STAGES,
   extraThresholds: { duplicate_409: ['rate>=' + min409] },
-}).options;
+});
+export const options = built.options;
 
 const unexpected = new Rate('unexpected_responses');
 const duplicate409 = new Rate('duplicate_409');
@@ -83,5 +84,5 @@ export default function (data) {
 
 /** @param {any} data */
 export function handleSummary(data) {
-  return summaryOutputs(data, SCENARIO, config.summaryDir);
+  return summaryOutputs(data, SCENARIO, config.summaryDir, runPlan(built, config, exec.test.options.executionSegment));
 }

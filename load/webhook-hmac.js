@@ -16,7 +16,7 @@ import { makeBodies } from './lib/body.js';
 import { HOT_PATH_DEFAULTS, readConfig } from './lib/config.js';
 import { buildOptions } from './lib/options.js';
 import { hmacListener, parseProfile, profilePath, requireBodyWithinLimit } from './lib/profile.js';
-import { summaryOutputs } from './lib/summary.js';
+import { runPlan, summaryOutputs } from './lib/summary.js';
 import { uuidV4FromBytes } from './lib/uuid.js';
 import { hmacRequestBuilder } from './lib/webhook.js';
 
@@ -31,12 +31,13 @@ const bodies = new SharedArray('webhook-bodies', function () {
   return makeBodies(Number(__ENV.SEED || 1), 64, config.bodyBytes);
 });
 
-export const options = buildOptions({
+const built = buildOptions({
   scenario: SCENARIO,
   config: config,
   insecureSkipVerify: profile.insecureSkipVerify,
   stages: __ENV.STAGES,
-}).options;
+});
+export const options = built.options;
 
 const unexpected = new Rate('unexpected_responses');
 
@@ -59,5 +60,5 @@ export default function () {
 
 /** @param {any} data */
 export function handleSummary(data) {
-  return summaryOutputs(data, SCENARIO, config.summaryDir);
+  return summaryOutputs(data, SCENARIO, config.summaryDir, runPlan(built, config, exec.test.options.executionSegment));
 }

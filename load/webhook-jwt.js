@@ -6,7 +6,7 @@
 //
 // The JWTs' exp is at most 10 minutes after signing (service.md §5.4), so the corpus is only good for a few
 // minutes: setup() refuses to start when it has expired, when it expires before DURATION (+ margin) is
-// over, or when it holds fewer requests than RATE × DURATION, since each event ID can be sent only once.
+// over, or when it holds fewer requests than RATE × DURATION + 1, since each event ID can be sent only once.
 // Webhook-Timestamp is not covered by the JWT and is set fresh on each send.
 import { check } from 'k6';
 import { SharedArray } from 'k6/data';
@@ -16,7 +16,7 @@ import { Rate } from 'k6/metrics';
 import { HOT_PATH_DEFAULTS, readConfig } from './lib/config.js';
 import { assertCorpus, checkCorpus } from './lib/corpus.js';
 import { buildOptions } from './lib/options.js';
-import { summaryOutputs } from './lib/summary.js';
+import { runPlan, summaryOutputs } from './lib/summary.js';
 import { buildJwtRequest, webhookTimestamp } from './lib/webhook.js';
 
 const SCENARIO = 'webhook-jwt';
@@ -38,7 +38,8 @@ const requests = new SharedArray('jwt-corpus-requests', function () {
   return /** @type {import('./lib/corpus.js').CorpusEntry[]} */ (JSON.parse(open(/** @type {string} */ (corpusPath))).requests);
 });
 
-export const options = buildOptions({ scenario: SCENARIO, config: config, insecureSkipVerify: __ENV.INSECURE_SKIP_VERIFY === 'true' }).options;
+const built = buildOptions({ scenario: SCENARIO, config: config, insecureSkipVerify: __ENV.INSECURE_SKIP_VERIFY === 'true' });
+export const options = built.options;
 
 const unexpected = new Rate('unexpected_responses');
 
@@ -46,7 +47,9 @@ export function setup() {
   const verdict = checkCorpus(meta, {
     now: Date.now() / 1000,
     durationSeconds: config.durationSeconds,
-    iterations: config.plannedIterations,
+    // k6's constant-arrival-rate may start one more iteration at the very end (the tick at DURATION),
+    // and each needs an unused entry. The whole test's count: every segment indexes the same corpus.
+    iterations: built.plannedIterations + 1,
   });
   if (!verdict.ok) throw new Error('webhook-jwt will not start: ' + verdict.reason);
   console.log('webhook-jwt corpus: ' + meta.count + ' ' + meta.alg + ' requests to ' + meta.url + '; ' + verdict.window);
@@ -75,5 +78,5 @@ export default function () {
 
 /** @param {any} data */
 export function handleSummary(data) {
-  return summaryOutputs(data, SCENARIO, config.summaryDir);
+  return summaryOutputs(data, SCENARIO, config.summaryDir, runPlan(built, config, exec.test.options.executionSegment));
 }

@@ -2,6 +2,7 @@
  * `npm run docs`: writes every generated part of the documentation (see generated-docs.ts). The mutation
  * score needs a verification of every fault: by default this runs it (minutes; the same as the
  * self-verification test), or `--from reports/verification.json` reuses the result a full `npm test` left.
+ * Totals stated in prose anywhere in README.md and docs/ are rewritten too (doc-counts.ts).
  * `--check` writes nothing and exits 1 when a file is stale.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import {
   readDoc,
   withReadmeSection,
 } from './generated-docs.js';
+import { countedDocs, withCurrentCounts } from './doc-counts.js';
 
 function usage(message: string): never {
   process.stderr.write(`${message}\nusage: npm run docs [-- --from ${VERIFICATION_RESULT}] [--check]\n`);
@@ -75,11 +77,14 @@ const result = await verificationResult(root, from);
 const scoreDoc = expectedScoreDoc(result);
 let readme = readDoc(root, 'README.md');
 for (const name of README_SECTIONS) readme = withReadmeSection(readme, name, expectedReadmeSection(name, scoreDoc));
-const files: Array<[string, string]> = [
+const generated = new Map<string, string>([
   ['docs/mutation-score.md', scoreDoc],
   ['docs/faults.md', expectedFaultsDoc(readDoc(root, 'docs/faults.md'))],
   ['README.md', readme],
-];
+]);
+// Every total stated in prose, made current (scripts/doc-counts.ts), on top of the generated parts.
+for (const relative of countedDocs(root)) generated.set(relative, withCurrentCounts(generated.get(relative) ?? readDoc(root, relative)));
+const files = [...generated.entries()];
 
 let stale = 0;
 for (const [relative, text] of files) {

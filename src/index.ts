@@ -127,7 +127,7 @@ export { EXIT, HARNESS_ERROR_CODES } from './errors.js';
 // ---------------------------------------------------------------------------------------------------------
 // The requirements catalogue
 
-/** One requirement by its stable ID (section, level, text, group, needs). */
+/** One requirement by its stable ID (section, level, text, group, needs, authority). */
 export { requirement } from './requirements.js';
 
 /** Every requirement of the catalogue, in catalogue order. */
@@ -138,6 +138,9 @@ export { isRequirementId } from './requirements.js';
 
 /** The catalogue's version; reports carry it. */
 export { CATALOGUE_VERSION } from './requirements.js';
+
+/** A requirement's authority in one line (`service.md §5.4: "A mismatch gives 401."`), as `list` prints it. */
+export { describeAuthority } from './requirements.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Types
@@ -178,4 +181,4 @@ export type {
   SigningJwk,
 } from './profile/types.js';
 export type { HarnessErrorCode } from './errors.js';
-export type { Requirement, RequirementId, RequirementLevel } from './requirements.js';
+export type { Authority, Requirement, RequirementId, RequirementLevel } from './requirements.js';

@@ -1,7 +1,9 @@
 // k6 `options` for one scenario: an arrival-rate executor (open model: k6 starts iterations on schedule
 // whether or not earlier ones finished, so a slow target shows as latency and dropped iterations instead of
 // silently lowering the rate), thresholds, tags. Pure: the scripts export what this returns.
+import { plannedVUs } from './config.js';
 import { parseStages, stagesIterations } from './duration.js';
+import { segmentShare } from './segment.js';
 
 /**
  * @typedef {import('./config.js').LoadConfig} LoadConfig
@@ -27,8 +29,27 @@ export function scenarioKey(scenario) {
 }
 
 /**
+ * @typedef {object} BuiltOptions
+ * @property {Record<string, any>} options what the script exports
+ * @property {number} plannedIterations of the whole test
+ * @property {number} instanceIterations this instance's share (its execution segment's)
+ * @property {number} droppedBudget dropped iterations this instance may have
+ */
+
+/**
+ * The dropped-iteration budget of one k6 process: its share of the planned iterations × the ratio, but
+ * never below the floor, so that at low rates one pause of the process (a few arrivals) cannot cross it.
+ * @param {number} instanceIterations
+ * @param {import('./config.js').LoadConfig} config
+ * @returns {number}
+ */
+export function droppedBudget(instanceIterations, config) {
+  return Math.max(config.droppedFloor, Math.floor(instanceIterations * config.maxDroppedRatio));
+}
+
+/**
  * @param {OptionsInput} input
- * @returns {{options: Record<string, any>, plannedIterations: number}}
+ * @returns {BuiltOptions}
  */
 export function buildOptions(input) {
   const config = input.config;
@@ -41,6 +62,8 @@ export function buildOptions(input) {
     planned = stagesIterations(stages, 0);
     let peak = 0;
     for (let i = 0; i < stages.length; i++) peak = Math.max(peak, stages[i].target);
+    // VUs follow the peak rate, not RATE (which a ramp does not use), unless they were given.
+    const vus = config.vusGiven ? { preAllocated: config.preAllocatedVUs, max: config.maxVUs } : plannedVUs(peak, config.p90Ms);
     executor = {
       executor: 'ramping-arrival-rate',
       startRate: 0,
@@ -48,8 +71,8 @@ export function buildOptions(input) {
       stages: stages.map(function (s) {
         return { duration: s.duration, target: s.target };
       }),
-      preAllocatedVUs: config.preAllocatedVUs,
-      maxVUs: Math.max(config.maxVUs, Math.ceil(peak * 2)),
+      preAllocatedVUs: vus.preAllocated,
+      maxVUs: Math.max(vus.max, vus.preAllocated),
     };
   } else {
     executor = {
@@ -68,8 +91,11 @@ export function buildOptions(input) {
   const thresholds = {};
   thresholds['http_req_duration{scenario:' + key + '}'] = ['p(90)<' + config.p90Ms, 'p(99)<' + config.p99Ms];
   thresholds.unexpected_responses = ['rate<' + config.maxErrorRate];
-  // dropped_iterations: k6 could not start an iteration on time because every VU was busy.
-  thresholds.dropped_iterations = ['count<=' + Math.floor(planned * config.maxDroppedRatio)];
+  // dropped_iterations: k6 could not start an iteration on time because every VU was busy. Counted per
+  // process, so the budget is this instance's share (k6 splits iterations and VUs by segment alike).
+  const instanceIterations = segmentShare(planned, config.segment);
+  const budget = droppedBudget(instanceIterations, config);
+  thresholds.dropped_iterations = ['count<=' + budget];
   const extra = input.extraThresholds || {};
   Object.keys(extra).forEach(function (name) {
     thresholds[name] = extra[name];
@@ -78,14 +104,16 @@ export function buildOptions(input) {
   /** @type {Record<string, any>} */
   const scenarios = {};
   scenarios[key] = executor;
-  return {
-    plannedIterations: planned,
-    options: {
-      scenarios: scenarios,
-      thresholds: thresholds,
-      insecureSkipTLSVerify: Boolean(input.insecureSkipVerify),
-      discardResponseBodies: !input.keepBodies,
-      summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(99)', 'p(99.9)'],
-    },
+  /** @type {Record<string, any>} */
+  const options = {
+    scenarios: scenarios,
+    thresholds: thresholds,
+    insecureSkipTLSVerify: Boolean(input.insecureSkipVerify),
+    discardResponseBodies: !input.keepBodies,
+    summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(99)', 'p(99.9)'],
   };
+  // k6's own options, set from the script so that k6 and the budgets above see the same segment.
+  if (config.segment) options.executionSegment = config.segment.text;
+  if (config.segmentSequence) options.executionSegmentSequence = config.segmentSequence;
+  return { plannedIterations: planned, instanceIterations: instanceIterations, droppedBudget: budget, options: options };
 }

@@ -1,10 +1,42 @@
 // handleSummary outputs: a short text for stdout, the raw summary JSON and JUnit XML under SUMMARY_DIR.
 // Defining handleSummary replaces k6's own end-of-test text, so this writes a compact one. Pure.
 import { collectChecks, thresholdValue, toJUnit } from './junit.js';
+import { segmentMismatch } from './segment.js';
 
 /**
  * @typedef {import('./junit.js').SummaryData} SummaryData
  */
+
+/**
+ * What the script planned, next to k6's figures in the summary JSON (`accessConformance`) and text.
+ * @typedef {object} RunPlan
+ * @property {number} plannedIterations whole test
+ * @property {number} instanceIterations this instance's share
+ * @property {number} droppedBudget
+ * @property {string | null} segment the segment the budgets were scaled for (null: whole test)
+ * @property {string | null} runningSegment the segment k6 ran (exec.test.options.executionSegment)
+ * @property {string} [warning] set when they differ
+ */
+
+/**
+ * @param {{plannedIterations: number, instanceIterations: number, droppedBudget: number}} built buildOptions' result
+ * @param {import('./config.js').LoadConfig} config
+ * @param {string | null | undefined} running `exec.test.options.executionSegment` (readable in handleSummary)
+ * @returns {RunPlan}
+ */
+export function runPlan(built, config, running) {
+  /** @type {RunPlan} */
+  const plan = {
+    plannedIterations: built.plannedIterations,
+    instanceIterations: built.instanceIterations,
+    droppedBudget: built.droppedBudget,
+    segment: config.segment ? config.segment.text : null,
+    runningSegment: running ? String(running) : null,
+  };
+  const warning = segmentMismatch(config.segment, running);
+  if (warning) plan.warning = warning;
+  return plan;
+}
 
 /**
  * @param {number | undefined} ms
@@ -18,12 +50,17 @@ function ms(ms) {
 /**
  * @param {SummaryData} data
  * @param {string} scenario
+ * @param {RunPlan} [plan]
  * @returns {string}
  */
-export function textSummary(data, scenario) {
+export function textSummary(data, scenario, plan) {
   const m = data.metrics;
   /** @type {string[]} */
   const lines = ['', 'access-conformance k6 ' + scenario];
+  if (plan) {
+    const share = plan.segment ? ' (this instance, segment ' + plan.segment + ': ' + plan.instanceIterations + ')' : '';
+    lines.push('  planned       ' + plan.plannedIterations + ' iterations' + share);
+  }
   const reqs = m.http_reqs;
   if (reqs) lines.push('  requests      ' + reqs.values.count + ' (' + (reqs.values.rate || 0).toFixed(1) + '/s)');
   const duration = m.http_req_duration;
@@ -36,7 +73,13 @@ export function textSummary(data, scenario) {
   const unexpected = m.unexpected_responses;
   if (unexpected) lines.push('  unexpected    ' + ((unexpected.values.rate || 0) * 100).toFixed(3) + '% of answers');
   const dropped = m.dropped_iterations;
-  lines.push('  dropped       ' + (dropped ? dropped.values.count : 0) + ' iterations');
+  const droppedCount = dropped ? dropped.values.count : 0;
+  const budget = plan ? ' (budget ' + plan.droppedBudget + ')' : '';
+  lines.push('  dropped       ' + droppedCount + ' iterations' + budget);
+  if (droppedCount > 0 && plan && droppedCount <= plan.droppedBudget) {
+    lines.push('  warning       ' + droppedCount + ' iterations were not started on time: k6 had no idle VU (raise PREALLOCATED_VUS if this recurs)');
+  }
+  if (plan && plan.warning) lines.push('  warning       ' + plan.warning);
   const checks = collectChecks(data.root_group, []);
   checks.forEach(function (check) {
     lines.push('  check         ' + (check.fails === 0 ? 'ok   ' : 'FAIL ') + check.name + ' (' + check.passes + '/' + (check.passes + check.fails) + ')');
@@ -58,17 +101,25 @@ export function textSummary(data, scenario) {
 }
 
 /**
- * What handleSummary returns: file name → content ("stdout" prints).
+ * What handleSummary returns: file name → content ("stdout" prints). The JSON is k6's summary data with
+ * the plan added as `accessConformance`.
  * @param {SummaryData} data
  * @param {string} scenario
  * @param {string} dir
+ * @param {RunPlan} [plan]
  * @returns {Record<string, string>}
  */
-export function summaryOutputs(data, scenario, dir) {
+export function summaryOutputs(data, scenario, dir, plan) {
   const base = dir.replace(/\/+$/, '') + '/k6-' + scenario;
   /** @type {Record<string, string>} */
-  const out = { stdout: textSummary(data, scenario) };
-  out[base + '-summary.json'] = JSON.stringify(data, null, 2);
+  const out = { stdout: textSummary(data, scenario, plan) };
+  /** @type {Record<string, unknown>} */
+  const json = {};
+  Object.keys(data).forEach(function (key) {
+    json[key] = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (data))[key];
+  });
+  if (plan) json.accessConformance = plan;
+  out[base + '-summary.json'] = JSON.stringify(json, null, 2);
   out[base + '-junit.xml'] = toJUnit(data, 'k6 ' + scenario);
   return out;
 }

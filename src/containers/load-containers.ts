@@ -1,5 +1,5 @@
 /**
- * The containers module, loaded on demand. testcontainers is an optional dependency (it pulls ssh2 and a
+ * The containers module, loaded on demand. testcontainers is an optional peer dependency (it pulls ssh2 and a
  * native build that most users, who never pass --image, do not need), so it may be absent: this file must
  * not import it, and turns its absence into a harness error that names the package and how to add it.
  */
@@ -16,7 +16,7 @@ export async function loadContainers(feature = '--image'): Promise<ContainersMod
     if (missing === undefined) throw error;
     const what = missing === 'testcontainers' ? 'the optional dependency testcontainers' : `${missing}, a dependency of testcontainers,`;
     throw new HarnessError('DEPENDENCY_MISSING', `${feature} needs ${what} which is not installed`, {
-      hint: 'install it next to access-conformance (npm install testcontainers); runs without --image do not need it',
+      hint: 'install it next to access-conformance (npm install testcontainers@11; beside a global install: npm install -g testcontainers@11); runs without --image do not need it',
     });
   }
 }

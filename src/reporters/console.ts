@@ -3,6 +3,7 @@
  * (with the requirement sentence, expected vs actual and the exchanges that showed it), warnings, errors,
  * skips by reason, and last the plain `N passed, N failed, N skipped` line CI reads.
  */
+import { rerunFor } from './rerun.js';
 import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary, UniformAnswer } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
@@ -80,7 +81,7 @@ export class ConsoleReporter implements EngineReporter {
     let detailed = 0;
     const describe = (r: CheckResult, maxExchanges?: number): string[] => {
       const full = (detailed += 1) <= CONSOLE_DETAILED_FAILURES;
-      const lines = full ? describeFailure(r, maxExchanges) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
+      const lines = full ? describeFailure(r, maxExchanges, rerunFor(this.ctx.invocation, summary.header, r.id)) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
       // Beside the root cause, before its exchanges: the rule the target applies instead, and the count.
       const dependants = dependantsOf(view, r.id);
       const beside = [acceptedInsteadLine(view, r.id), dependants.length > 0 ? dependsOnIt(dependants.length) : undefined].filter((line): line is string => line !== undefined);
@@ -169,7 +170,7 @@ function abbreviate(ids: string[], max = 8): string {
   return ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 }
 
-function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES): string[] {
+function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES, rerun?: string): string[] {
   const lines = [`✗ ${result.id} [${result.level}] §${result.section}${result.ruling ? ` ruling ${result.ruling}` : ''}: ${result.text}`];
   if (result.failure) {
     lines.push(`    ${shortText(result.failure.message)}`);
@@ -178,6 +179,7 @@ function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES):
   }
   for (const observation of result.observations) lines.push(`    note: ${shortText(observation)}`);
   const reproducing = reproducingExchange(result.exchanges);
+  if (rerun) lines.push(`    rerun: ${rerun}`);
   if (reproducing) lines.push(`    reproduce: ${oneLine(curlCommand(reproducing))}`);
   // The last exchanges are the ones that showed the failure; earlier ones set it up.
   const shown = result.exchanges.slice(-maxExchanges);

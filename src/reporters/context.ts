@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { runSecrets } from '../client/secret-registry.js';
 import type { ResolvedProfile } from '../profile/types.js';
+import type { RunInvocation } from './rerun.js';
 
 export interface ReporterOutput {
   write(text: string): void;
@@ -30,6 +31,8 @@ export interface ReporterContext {
   artifacts: string[];
   /** `run --har FILE`: where every exchange of the run is written as HAR 1.2 (relative to the cwd). */
   harPath?: string;
+  /** How the run was started: each failed check's rerun line is built from it (reporters/rerun.ts). */
+  invocation?: RunInvocation;
 }
 
 /**

@@ -9,12 +9,17 @@
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { redactDeep, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
+import { rerunFor, type RunInvocation } from './rerun.js';
 import { ghData, ghProperty, oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, formatExchange } from './format.js';
 import { acceptedInsteadLine, causeView, dependantLine, dependsOnIt, groupRootCauses, uniformAnswerLines, type CauseGroup, type CauseView } from './root-cause-order.js';
 
-/** GitHub shows at most 10 error and 10 warning annotations per step; more are noise in the log. */
-const MAX_ANNOTATIONS = 50;
+/**
+ * GitHub shows at most 10 error and 10 warning annotations per step and drops the rest silently: past the
+ * cap, one notice says how many more there are and where they are.
+ */
+export const MAX_ERROR_ANNOTATIONS = 10;
+export const MAX_WARNING_ANNOTATIONS = 10;
 
 function annotation(group: CauseGroup, view: CauseView): string {
   const command = group.state === 'warning' || group.state === 'blocked' ? 'warning' : 'error';
@@ -32,18 +37,39 @@ function annotation(group: CauseGroup, view: CauseView): string {
   return `::${command} title=${ghProperty(`access-conformance ${title}`)}::${ghData(detail.join('\n'))}`;
 }
 
-export function renderGithub(summary: RunSummary): string {
+/**
+ * The annotations within GitHub's caps, in the groups' order (root causes first): the run-level errors
+ * (`leading`: one answer for everything, a run that stopped early) count among the 10 errors; one notice
+ * for whatever did not fit.
+ */
+export function cappedAnnotations(groups: readonly CauseGroup[], leading: readonly string[], annotate: (group: CauseGroup) => string): string[] {
+  const errors = groups.filter((group) => group.state !== 'warning');
+  const warnings = groups.filter((group) => group.state === 'warning');
+  const errorRoom = Math.max(0, MAX_ERROR_ANNOTATIONS - leading.length);
+  const lines = [...leading.slice(0, MAX_ERROR_ANNOTATIONS), ...errors.slice(0, errorRoom).map(annotate), ...warnings.slice(0, MAX_WARNING_ANNOTATIONS).map(annotate)];
+  const left = [
+    errors.length > errorRoom ? `${errors.length - errorRoom} more failures` : '',
+    warnings.length > MAX_WARNING_ANNOTATIONS ? `${warnings.length - MAX_WARNING_ANNOTATIONS} more warnings` : '',
+  ].filter(Boolean);
+  if (left.length > 0) {
+    const checks = [...errors.slice(errorRoom), ...warnings.slice(MAX_WARNING_ANNOTATIONS)].reduce((sum, group) => sum + group.results.length, 0);
+    lines.push(`::notice title=access-conformance::${ghData(`${left.join(' and ')} (${checks} checks) past GitHub's 10 annotations of a kind: every one is in the log groups below, the step summary and the reports`)}`);
+  }
+  return lines;
+}
+
+export function renderGithub(summary: RunSummary, invocation?: RunInvocation): string {
   const strict = summary.header.strict;
   // Root cause first: one annotation per root cause, its dependants named in it and listed in its log group.
   const view = causeView(summary);
   const groups = groupRootCauses(summary, strict, ['failed', 'errored', 'blocked', 'warning'], view);
   const lines: string[] = [];
+  const leading: string[] = [];
   const uniform = uniformAnswerLines(summary);
-  if (uniform.length > 0) lines.push(`::error title=${ghProperty('access-conformance: one answer for everything')}::${ghData(uniform.join('\n'))}`);
+  if (uniform.length > 0) leading.push(`::error title=${ghProperty('access-conformance: one answer for everything')}::${ghData(uniform.join('\n'))}`);
   const banner = abortedBanner(summary);
-  if (banner) lines.push(`::error title=${ghProperty(`access-conformance: run ${summary.aborted?.signal ? 'interrupted' : 'aborted'}`)}::${ghData(banner)}`);
-  for (const group of groups.slice(0, MAX_ANNOTATIONS)) lines.push(annotation(group, view));
-  if (groups.length > MAX_ANNOTATIONS) lines.push(`::warning title=access-conformance::${ghData(`${groups.length - MAX_ANNOTATIONS} more distinct failures: see the reports`)}`);
+  if (banner) leading.push(`::error title=${ghProperty(`access-conformance: run ${summary.aborted?.signal ? 'interrupted' : 'aborted'}`)}::${ghData(banner)}`);
+  lines.push(...cappedAnnotations(groups, leading, (group) => annotation(group, view)));
   for (const group of groups) {
     const first = group.results[0]!;
     const name = group.results.length === 1 ? `${first.id}: ${shortText(group.title, 200)}` : `${group.results.length} × ${shortText(group.title, 200)}`;
@@ -51,6 +77,8 @@ export function renderGithub(summary: RunSummary): string {
     lines.push(`::group::${ghData(name.slice(0, 200))}`);
     lines.push(`  ${group.state} · ${group.results.map((r) => r.id).join(', ')}`);
     if (group.results.length === 1) lines.push(`  ${first.level} §${first.section}: ${first.text}`);
+    const rerun = rerunFor(invocation, summary.header, first.id);
+    if (rerun) lines.push(`  rerun: ${rerun}`);
     if (group.dependants.length > 0) lines.push(`  ${dependsOnIt(group.dependants.length)}:`, ...group.dependants.map((r) => `    ${oneLine(dependantLine(r))}`));
     const exchange = reproducingExchange(first.exchanges);
     if (exchange) {
@@ -67,7 +95,7 @@ export class GithubReporter implements EngineReporter {
 
   onRunEnd(summary: RunSummary): void {
     // Redacted before encoding: `%3A` in a title would hide a secret's shape from a pass over the output.
-    const text = renderGithub(redactDeep(summary, (value) => this.ctx.scrub(this.ctx.redact(value))));
+    const text = renderGithub(redactDeep(summary, (value) => this.ctx.scrub(this.ctx.redact(value))), this.ctx.invocation);
     if (text) this.ctx.stdout.write(visibleControls(this.ctx.scrub(this.ctx.redact(text))));
   }
 }

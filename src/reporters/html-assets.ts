@@ -25,6 +25,10 @@ details.check { border: 1px solid var(--line); border-left-width: 4px; border-ra
 details.check.s-failed { border-left-color: var(--fail); } details.check.s-warning { border-left-color: var(--warn); }
 details.check.s-errored { border-left-color: var(--err); } details.check.s-passed { border-left-color: var(--pass); }
 details.check:target { outline: 2px solid var(--info); }
+/* The filter bar is sticky: an anchored check (#WH-HMAC-08) lands below it, not under it. */
+details.check { scroll-margin-top: 72px; }
+.gotexp { flex-basis: 100%; font-family: ui-monospace, monospace; font-size: 12px; color: #57606a; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+details.check[open] > summary .gotexp { display: none; }
 details.check > summary { cursor: pointer; padding: 6px 10px; display: flex; flex-wrap: wrap; gap: 2px 10px; align-items: baseline; }
 details.check[open] > summary { border-bottom: 1px solid var(--line); background: var(--bg); }
 .state { font-weight: 700; min-width: 72px; text-transform: uppercase; font-size: 12px; }

@@ -10,7 +10,8 @@ import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js
 import { describeAuthority } from '../requirements.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
-import { capText, escapeMarkup, moreBytesNote } from '../escape.js';
+import { capText, escapeMarkup, moreBytesNote, oneLine, shortText } from '../escape.js';
+import { rerunFor, type RunInvocation } from './rerun.js';
 import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
@@ -55,7 +56,7 @@ function causeBlock(result: CheckResult, view: CauseView): string {
   return root ? `<p>Follows from the root cause <a href="#${e(encodeURIComponent(root))}">${e(root)}</a>.</p>` : '';
 }
 
-function checkBody(result: CheckResult, state: DisplayState, view: CauseView): string {
+function checkBody(result: CheckResult, state: DisplayState, view: CauseView, rerun?: string): string {
   const parts: string[] = [causeBlock(result, view)];
   if (result.state === 'blocked') parts.push(`<p>${e(blockedReason(result))}</p>`);
   parts.push(
@@ -75,12 +76,21 @@ function checkBody(result: CheckResult, state: DisplayState, view: CauseView): s
   }
   for (const observation of result.observations) parts.push(`<p>note: ${e(capped(observation))}</p>`);
   const reproducing = result.state === 'failed' || result.state === 'errored' ? reproducingExchange(result.exchanges) : undefined;
+  if (rerun && (result.state === 'failed' || result.state === 'errored')) parts.push(`<p>Rerun this check:</p><pre class="curl">${e(rerun)}</pre>`);
   if (reproducing) parts.push(`<p>Reproduce:</p><pre class="curl">${e(curlCommand(reproducing))}</pre>`);
   result.exchanges.forEach((exchange, index) => parts.push(exchangeBlock(exchange, index)));
   return parts.join('\n');
 }
 
-function checkRow(result: CheckResult, strict: boolean, view: CauseView): string {
+/** What a collapsed row shows under its sentence: expected and got, one short line (the body has them in full). */
+function collapsedGotExpected(result: CheckResult): string {
+  const failure = result.failure;
+  if (!failure || (!failure.actual && !failure.expected)) return '';
+  // Expected first: it is short, and a long answer cut by the row's width must not hide it.
+  return `<span class="gotexp">expected ${e(shortText(oneLine(failure.expected || '—'), 160))} · got ${e(shortText(oneLine(failure.actual || '—'), 160))}</span>`;
+}
+
+function checkRow(result: CheckResult, strict: boolean, view: CauseView, rerun?: string): string {
   const state = displayState(result, strict);
   const dependants = dependantsOf(view, result.id).length;
   const hay = `${result.id} ${result.text} ${result.group} ${result.reason ?? ''} ${result.failure?.message ?? ''} ${result.harnessError?.message ?? ''}`.toLowerCase();
@@ -88,12 +98,12 @@ function checkRow(result: CheckResult, strict: boolean, view: CauseView): string
     `<details class="check s-${state}" id="${e(result.id)}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
     `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(result.id))}">${e(result.id)}</a>` +
     `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span>` +
-    `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, result.id) ?? ''].filter(Boolean).join('; '))}</span>` : ''}</summary>\n` +
-    `<div class="body">\n${checkBody(result, state, view)}\n</div></details>`
+    `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, result.id) ?? ''].filter(Boolean).join('; '))}</span>` : ''}${collapsedGotExpected(result)}</summary>\n` +
+    `<div class="body">\n${checkBody(result, state, view, rerun)}\n</div></details>`
   );
 }
 
-export function renderHtml(summary: RunSummary): string {
+export function renderHtml(summary: RunSummary, invocation?: RunInvocation): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
   // Root cause first: each root cause, then the checks that follow from it, then the rest.
@@ -149,7 +159,7 @@ ${stateBoxes}
 <span id="f-count" class="count">${ordered.length} checks</span>
 </nav>
 <main id="checks">
-${ordered.map((result) => checkRow(result, strict, view)).join('\n')}
+${ordered.map((result) => checkRow(result, strict, view, rerunFor(invocation, header, result.id))).join('\n')}
 </main>
 <script>${HTML_SCRIPT}</script>
 </body>
@@ -161,6 +171,6 @@ export class HtmlReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    await writeReportFile(this.ctx, HTML_REPORT_FILE, summary, renderHtml);
+    await writeReportFile(this.ctx, HTML_REPORT_FILE, summary, (redacted) => renderHtml(redacted, this.ctx.invocation));
   }
 }

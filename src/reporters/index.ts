@@ -14,7 +14,7 @@ import { HtmlReporter } from './html.js';
 import { JsonReporter } from './json.js';
 import { JunitReporter } from './junit.js';
 import { MarkdownReporter } from './markdown.js';
-import { REPORTER_NAMES, isReporterName, type ReporterName } from './names.js';
+import { REPORTER_NAMES, implicitReporters, isReporterName, type ReporterName } from './names.js';
 
 export const REPORTERS = {
   console: ConsoleReporter,
@@ -25,11 +25,14 @@ export const REPORTERS = {
   github: GithubReporter,
 } as const satisfies Record<ReporterName, new (ctx: ReporterContext) => EngineReporter>;
 
-export { REPORTER_NAMES, isReporterName, type ReporterName };
+export { REPORTER_NAMES, implicitReporters, isReporterName, type ReporterName };
 
-/** Builds the requested reporters (unknown name → USAGE), file reporters first and the console last. */
+/**
+ * Builds the requested reporters (unknown name → USAGE) plus the implicit ones (`github` under GitHub
+ * Actions), file reporters first and the console last.
+ */
 export function createReporters(names: readonly string[], ctx: ReporterContext): EngineReporter[] {
-  const wanted = new Set<ReporterName>();
+  const wanted = new Set<ReporterName>(implicitReporters(ctx.env));
   for (const name of names) {
     if (!isReporterName(name)) {
       throw new HarnessError('USAGE', `unknown reporter "${name}"; available: ${REPORTER_NAMES.join(', ')}`, { field: '--reporter' });

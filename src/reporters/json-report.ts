@@ -16,6 +16,8 @@ export const REPORT_FORMAT_VERSION = 1;
  * explain something (failed and errored checks), so a passing run's certificate stays small.
  */
 export type JsonCheckResult = Omit<CheckResult, 'exchanges'> & {
+  /** Failed and errored checks of a CLI run: the command that reruns just this check (reporters/rerun.ts). */
+  rerun?: string;
   /** Only for failed and errored checks: the exchanges that showed it (redacted). */
   exchanges?: RecordedExchange[];
   /** The not-passing check this one follows from (its control or prerequisite): one dependency edge. */

@@ -1,7 +1,8 @@
 /** `--reporter json`: writes <out>/report.json (docs/report-json.md). */
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
-import { toJsonReport } from './json-report.js';
+import { toJsonReport, type JsonReport } from './json-report.js';
+import { rerunFor } from './rerun.js';
 
 export const JSON_REPORT_FILE = 'report.json';
 
@@ -9,6 +10,17 @@ export class JsonReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    await writeReportFile(this.ctx, JSON_REPORT_FILE, toJsonReport(summary), (report) => `${JSON.stringify(report, null, 2)}\n`);
+    const report = toJsonReport(summary);
+    // Each failed or errored check carries its rerun line (reporters/rerun.ts), after its phase.
+    const withRerun: JsonReport = {
+      ...report,
+      results: report.results.map((result) => {
+        const rerun = result.state === 'failed' || result.state === 'errored' ? rerunFor(this.ctx.invocation, summary.header, result.id) : undefined;
+        if (rerun === undefined) return result;
+        const { exchanges, ...rest } = result;
+        return { ...rest, rerun, exchanges };
+      }),
+    };
+    await writeReportFile(this.ctx, JSON_REPORT_FILE, withRerun, (value) => `${JSON.stringify(value, null, 2)}\n`);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * `--reporter junit`: <out>/junit.xml, valid against the Jenkins xunit plugin's JUnit schema. One
  * <testsuite> per group with the run's <properties> (seed, target, tool and catalogue version, profile);
- * one <testcase> per check named by its requirement ID alone, so rewording a sentence never breaks a
- * test's history, with the sentence in <system-out>. MUST failures (and SHOULD with --strict) are
+ * one <testcase> per check named "ID: sentence" (testCaseName), with its ID, level and section opening its
+ * <system-out>, and a failure's rerun line and reproduction in its body. MUST failures (and SHOULD with --strict) are
  * <failure>, harness errors <error>, skips <skipped message="reason">. SHOULD failures without --strict
  * are <skipped message="warning"> and baseline failures <skipped message="expected failure">: they do
  * not fail the run, and CI dashboards then agree with the exit code while still showing them apart from
@@ -13,6 +13,7 @@
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
+import { rerunFor, type RunInvocation } from './rerun.js';
 import { escapeMarkup, shortText } from '../escape.js';
 import { displayState, formatExchange, resultsByGroup } from './format.js';
 import { blockedReason, causeView, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
@@ -26,13 +27,15 @@ function seconds(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
 }
 
-function failureBody(result: CheckResult): string {
+function failureBody(result: CheckResult, rerun?: string): string {
   const lines = [`${result.id} [${result.level}] §${result.section}: ${result.text}`, '', shortText(result.failure?.message ?? '', 4096)];
   if (result.failure?.expected) lines.push(`expected: ${shortText(result.failure.expected, 4096)}`);
   if (result.failure?.actual) lines.push(`actual:   ${shortText(result.failure.actual, 4096)}`);
   for (const observation of result.observations) lines.push(`note: ${shortText(observation, 4096)}`);
   const reproducing = reproducingExchange(result.exchanges);
-  if (reproducing) lines.push('', `reproduce: ${curlCommand(reproducing)}`);
+  if (rerun || reproducing) lines.push('');
+  if (rerun) lines.push(`rerun: ${rerun}`);
+  if (reproducing) lines.push(`reproduce: ${curlCommand(reproducing)}`);
   // The last exchanges showed the failure; report.json and report.html keep every one.
   const shown = result.exchanges.slice(-JUNIT_EXCHANGES);
   if (shown.length > 0) {
@@ -50,8 +53,24 @@ function causeNote(result: CheckResult, view: CauseView): string {
   return root ? ` (follows from ${root})` : '';
 }
 
-function testCase(result: CheckResult, strict: boolean, view: CauseView): string {
-  const open = `    <testcase name="${e(result.id)}" classname="access-conformance.${e(result.group)}" time="${seconds(result.durationMs)}">`;
+/**
+ * A test's name as CI test pages show it: "ID: sentence" (the sentence cut at 200 bytes), so a reader sees
+ * what failed without the catalogue at hand; the ID leads, so a search by ID still finds its history.
+ */
+export function testCaseName(result: Pick<CheckResult, 'id' | 'text'>): string {
+  return `${result.id}: ${shortText(result.text, 200)}`;
+}
+
+/**
+ * The check's ID, level and section as `name: value` lines opening its <system-out>: the Jenkins xunit
+ * schema the file is validated against has no <properties> inside a <testcase>, so they cannot go there.
+ */
+function caseProperties(result: CheckResult): string {
+  return [`id: ${result.id}`, `level: ${result.level}`, `section: ${result.section}${result.ruling ? ` (ruling ${result.ruling})` : ''}`, ''].join('\n');
+}
+
+function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?: string): string {
+  const open = `    <testcase name="${e(testCaseName(result))}" classname="access-conformance.${e(result.group)}" time="${seconds(result.durationMs)}">`;
   const inner: string[] = [];
   const state = displayState(result, strict);
   const note = causeNote(result, view);
@@ -66,12 +85,12 @@ function testCase(result: CheckResult, strict: boolean, view: CauseView): string
       `      <error type="${e(error?.code ?? 'INTERNAL')}" message="${e(shortText(error?.message ?? 'harness error') + note)}">${e([error?.message, error?.hint ? `hint: ${error.hint}` : ''].filter(Boolean).join('\n'))}</error>`,
     );
   } else if (state === 'failed') {
-    inner.push(`      <failure type="${result.level}" message="${e(shortText(result.failure?.message ?? 'failed') + note)}">${e(failureBody(result))}</failure>`);
+    inner.push(`      <failure type="${result.level}" message="${e(shortText(result.failure?.message ?? 'failed') + note)}">${e(failureBody(result, rerun))}</failure>`);
   } else if (state === 'warning' || state === 'expected') {
     const message = state === 'warning' ? 'warning' : 'expected failure';
-    inner.push(`      <skipped message="${message}">${e(failureBody(result))}</skipped>`);
+    inner.push(`      <skipped message="${message}">${e(failureBody(result, rerun))}</skipped>`);
   }
-  const out = state === 'observation' ? `observation (INFO): ${failureBody(result)}` : `${result.level} §${result.section}: ${result.text}`;
+  const out = caseProperties(result) + (state === 'observation' ? `observation (INFO): ${failureBody(result)}` : `${result.level} §${result.section}: ${result.text}`);
   inner.push(`      <system-out>${e(out)}</system-out>`);
   return `${open}\n${inner.join('\n')}\n    </testcase>`;
 }
@@ -126,7 +145,7 @@ function uniformSuite(summary: RunSummary): string | undefined {
   return suite('run', [testcase], { failures: 0, errors: 1, skipped: 0 }, 0, summary);
 }
 
-export function renderJunit(summary: RunSummary): string {
+export function renderJunit(summary: RunSummary, invocation?: RunInvocation): string {
   const strict = summary.header.strict;
   const suites: string[] = [];
   let tests = summary.results.length;
@@ -149,7 +168,7 @@ export function renderJunit(summary: RunSummary): string {
     };
     failures += counts.failures;
     errors += counts.errors;
-    suites.push(suite(group, results.map((r) => testCase(r, strict, view)), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
+    suites.push(suite(group, results.map((r) => testCase(r, strict, view, rerunFor(invocation, summary.header, r.id))), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
   }
   const aborted = abortedSuite(summary);
   if (aborted) {
@@ -171,6 +190,6 @@ export class JunitReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    await writeReportFile(this.ctx, JUNIT_REPORT_FILE, summary, renderJunit);
+    await writeReportFile(this.ctx, JUNIT_REPORT_FILE, summary, (redacted) => renderJunit(redacted, this.ctx.invocation));
   }
 }

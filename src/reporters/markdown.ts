@@ -11,6 +11,8 @@ import { basename } from 'node:path';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { curlCommand, reproducingExchange } from './curl.js';
+import { failedRows, mdCatalogueText } from './markdown-rows.js';
+import { rerunFor, type RunInvocation } from './rerun.js';
 import { mdCode, mdFence, mdText, shortText } from '../escape.js';
 import { abortedBanner, finalLine, formatDuration, formatExchange, inDisplayOrder, displayState, skipsByReason, type DisplayState } from './format.js';
 import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants, type CauseGroup, type CauseView } from './root-cause-order.js';
@@ -55,12 +57,12 @@ function dependantsBlock(dependants: CauseGroup['dependants']): string[] {
   return [`<details><summary>${dependants.length} dependant check${dependants.length === 1 ? '' : 's'}</summary>`, '', ...listed, ...more, '', '</details>', ''];
 }
 
-function groupBlock(group: CauseGroup, view: CauseView): string[] {
+function groupBlock(group: CauseGroup, view: CauseView, rerun?: string): string[] {
   const first = group.results[0]!;
   const count = group.results.length;
   const heading = count === 1 ? `#### ${first.id}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
   const lines = [heading, ''];
-  lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => r.id)))}`}`, '');
+  lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdCatalogueText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => r.id)))}`}`, '');
   if (first.failure?.expected) lines.push(`- expected: ${mdCode(shortText(first.failure.expected))}`);
   if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
   if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);
@@ -69,6 +71,7 @@ function groupBlock(group: CauseGroup, view: CauseView): string[] {
   if (accepted) lines.push(`- **${mdText(shortText(accepted, 600))}**`);
   if (group.dependants.length > 0) lines.push(`- **${dependsOnIt(group.dependants.length)}**`);
   for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(shortText(observation))}`);
+  if (rerun) lines.push('', `Rerun${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(rerun, 'sh'));
   const exchange = reproducingExchange(first.exchanges);
   if (exchange) {
     lines.push('', `Reproduce${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(curlCommand(exchange), 'sh'));
@@ -78,7 +81,7 @@ function groupBlock(group: CauseGroup, view: CauseView): string[] {
   return lines;
 }
 
-export function renderMarkdown(summary: RunSummary, artifacts: readonly string[] = []): string {
+export function renderMarkdown(summary: RunSummary, artifacts: readonly string[] = [], invocation?: RunInvocation): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
   const icon = verdict.status === 'conformant' ? '✅' : verdict.status === 'not-conformant' ? '❌' : '⚠️';
@@ -117,14 +120,22 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     lines.push('| ID | level | state | requirement |', '|---|---|---|---|');
     const tableStart = bytes(lines);
     let shown = 0;
-    for (const r of bad) {
-      const dependants = dependantsOf(view, r.id).length;
-      const accepted = acceptedInsteadLine(view, r.id);
-      const beside = [dependants > 0 ? dependsOnIt(dependants) : '', accepted ?? ''].filter(Boolean).join('; ');
-      const row = `| ${r.id} | ${r.level} | ${STATE_WORD[displayState(r, strict)]} | ${mdText(r.text)}${beside ? ` **(${mdText(beside)})**` : ''} |`;
+    // Errored checks are one row per error code (markdown-rows.ts): an unreachable target is one row.
+    for (const item of failedRows(bad, strict)) {
+      let row: string;
+      if (item.kind === 'check') {
+        const r = item.result;
+        const dependants = dependantsOf(view, r.id).length;
+        const accepted = acceptedInsteadLine(view, r.id);
+        const beside = [dependants > 0 ? dependsOnIt(dependants) : '', accepted ?? ''].filter(Boolean).join('; ');
+        row = `| ${r.id} | ${r.level} | ${STATE_WORD[item.state]} | ${mdCatalogueText(r.text)}${beside ? ` **(${mdText(beside)})**` : ''} |`;
+      } else {
+        const ids = item.results.length === 1 ? item.results[0]!.id : `${item.results.length} checks: ${mdText(abbreviateIds(item.results.map((r) => r.id), 8))}`;
+        row = `| ${ids} | ${[...new Set(item.results.map((r) => r.level))].join(', ')} | ${STATE_WORD.errored} | error\\[${mdText(item.code)}\\]: ${mdCode(shortText(item.results[0]!.harnessError?.message ?? '', 300))} |`;
+      }
       if (bytes(lines) - tableStart + row.length > TABLE_MAX_BYTES) break;
       lines.push(row);
-      shown += 1;
+      shown += item.kind === 'check' ? 1 : item.results.length;
     }
     lines.push('');
     if (shown < bad.length) lines.push(`${bad.length - shown} more in ${elsewhere}.`, '');
@@ -133,7 +144,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     lines.push(`### What failed (${groups.length} distinct)`, '');
     let written = 0;
     for (const group of groups) {
-      const block = groupBlock(group, view);
+      const block = groupBlock(group, view, rerunFor(invocation, summary.header, group.results[0]!.id));
       if (bytes(lines) + bytes(block) > MARKDOWN_MAX_BYTES - CLOSING_RESERVE_BYTES) break;
       lines.push(...block);
       written += 1;
@@ -162,7 +173,7 @@ export class MarkdownReporter implements EngineReporter {
 
   async onRunEnd(summary: RunSummary): Promise<void> {
     const artifacts = [...this.ctx.artifacts];
-    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, (redacted) => renderMarkdown(redacted, artifacts));
+    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, (redacted) => renderMarkdown(redacted, artifacts, this.ctx.invocation));
     const stepSummary = this.ctx.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) {
       await appendFile(stepSummary, `${text}\n`);

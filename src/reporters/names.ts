@@ -9,3 +9,11 @@ export type ReporterName = (typeof REPORTER_NAMES)[number];
 export function isReporterName(name: string): name is ReporterName {
   return (REPORTER_NAMES as readonly string[]).includes(name);
 }
+
+/**
+ * Reporters on without being asked: `github` inside a GitHub Actions job (GITHUB_ACTIONS=true), where its
+ * annotations are the first thing a reader of the run sees. Asking for it again changes nothing.
+ */
+export function implicitReporters(env: NodeJS.ProcessEnv): ReporterName[] {
+  return env.GITHUB_ACTIONS === 'true' ? ['github'] : [];
+}

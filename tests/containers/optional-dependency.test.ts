@@ -1,4 +1,4 @@
-// testcontainers is an optional dependency: without it, every command but `run --image` works, and
+// testcontainers is an optional peer dependency: without it, every command but `run --image` works, and
 // `run --image` is a harness error (exit 2) that names the package, not a stack trace.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -32,7 +32,7 @@ describe('testcontainers missing', () => {
     const result = cli(['run', '--image', 'access-conformance-reference:any', '--out', out], true);
     expect(result.status, result.stderr).toBe(2);
     expect(result.stderr).toContain('error[DEPENDENCY_MISSING]: --image needs the optional dependency testcontainers which is not installed');
-    expect(result.stderr).toContain('hint: install it next to access-conformance (npm install testcontainers)');
+    expect(result.stderr).toContain('hint: install it next to access-conformance (npm install testcontainers@11; beside a global install: npm install -g testcontainers@11)');
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 

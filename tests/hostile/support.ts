@@ -183,6 +183,8 @@ export async function readReports(outDir: string): Promise<Reports> {
   expect(html).toMatch(/^<!doctype html>/i);
   expect(html).toMatch(/<\/html>\s*$/i);
   expect(markdown!.trim().length).toBeGreaterThan(0);
+  // The job page's summary of any hostile target stays under 100 KB (GitHub's cap is 1 MiB a step).
+  expect(Buffer.byteLength(markdown!, 'utf8'), 'summary.md size').toBeLessThan(100_000);
   return { json, junit: junit!, markdown: markdown!, html: html!, texts: [jsonText!, junit!, markdown!, html!] };
 }
 

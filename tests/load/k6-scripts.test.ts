@@ -1,6 +1,6 @@
 /**
- * The k6 scripts cannot be run here (no k6 binary on these machines), so this checks what can be checked
- * without one: they type-check against @types/k6 (`tsc -p load/tsconfig.json`), they bundle with esbuild as
+ * What can be checked of the k6 scripts without k6 (the k6 lane, k6-lane.test.ts and k6-segments.test.ts,
+ * runs them under a real one): they type-check against @types/k6 (`tsc -p load/tsconfig.json`), they bundle with esbuild as
  * ES2017 ES modules with k6's modules external, they import only k6 modules that exist in v0.48
  * (no k6/experimental), and their source uses no syntax newer than ES2017.
  */

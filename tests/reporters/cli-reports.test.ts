@@ -217,7 +217,7 @@ describe('a target whose every answer is a hostile body', { timeout: 180_000 }, 
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines.filter((line) => /^\s*\d+ passed, \d+ failed, \d+ skipped/.test(line))).toEqual([lines.at(-1)]);
     expect(lines.filter((line) => /^\s*verdict:/.test(line))).toHaveLength(1);
-    for (const line of lines.filter((l) => l.trimStart().startsWith('::'))) expect(line).toMatch(/^::(?:error title=|warning title=|group::|endgroup::$)/);
+    for (const line of lines.filter((l) => l.trimStart().startsWith('::'))) expect(line).toMatch(/^::(?:error title=|warning title=|notice title=|group::|endgroup::$)/);
     const md = await readFile(join(out, 'summary.md'), 'utf8');
     expect(hasUnsafeControls(md)).toBe(false);
     const outside = markdownOutsideCode(md) ?? '';

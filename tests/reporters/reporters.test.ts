@@ -118,10 +118,10 @@ describe('reporters', () => {
     expect(xml).toContain('<failure type="MUST" message="refusal expected for [REDACTED]">');
     expect(xml).toContain('<error type="TIMEOUT" message="no answer in 10000 ms">');
     expect(xml).toContain('<skipped message="profile has no webhooks.jwt"/>');
-    expect(xml).toMatch(/<testcase name="TOK-26" [^>]*>\n\s*<skipped message="warning">TOK-26 \[SHOULD\]/);
-    // The name is the ID alone (stable when the sentence is reworded); the sentence is in system-out.
-    expect(xml).toContain('<testcase name="TOK-01" classname="access-conformance.tokens"');
-    expect(xml).toContain('<system-out>MUST §5.4: requirement TOK-01 &lt;&amp;&gt; &quot;quoted&quot;</system-out>');
+    expect(xml).toMatch(/<testcase name="TOK-26: [^"]*" [^>]*>\n\s*<skipped message="warning">TOK-26 \[SHOULD\]/);
+    // The name is "ID: sentence" (what CI test pages show); ID, level and section open system-out.
+    expect(xml).toContain('<testcase name="TOK-01: requirement TOK-01 &lt;&amp;&gt; &quot;quoted&quot;" classname="access-conformance.tokens"');
+    expect(xml).toContain('<system-out>id: TOK-01\nlevel: MUST\nsection: 5.4\nMUST §5.4: requirement TOK-01 &lt;&amp;&gt; &quot;quoted&quot;</system-out>');
     for (const [name, value] of [['seed', 'seed-1'], ['target', 'http://127.0.0.1:1'], ['profile', 'test profile'], ['tool.version', '0.1.0'], ['catalogue.version', '1.0.0']]) {
       expect(xml).toContain(`<property name="${name}" value="${value}"/>`);
     }

@@ -9,7 +9,9 @@ import { runSecrets } from '../../client/index.js';
 import { HarnessError, signalExitCode } from '../../errors.js';
 import { stopOnSignals } from '../signals.js';
 import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
-import { parseRunArgs, type RunOptions } from './run-options.js';
+import { removePreviousOutputs } from '../../reporters/out-dir.js';
+import type { RunInvocation } from '../../reporters/rerun.js';
+import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
 import { startTarget } from './run-target.js';
 
 export async function runHandler(options: RunOptions): Promise<number> {
@@ -19,6 +21,9 @@ export async function runHandler(options: RunOptions): Promise<number> {
   const baseline = plan.baseline === undefined ? undefined : await loadBaseline(plan.baseline);
   const seed = plan.seed ?? randomSeed();
   const outDir = resolve(plan.out);
+  // An earlier run's reports in a reused --out would sit beside this run's: removed first (reporters/out-dir.ts).
+  const removed = await removePreviousOutputs(outDir);
+  if (removed.length > 0) process.stdout.write(`${plan.out}: removed ${removed.join(', ')} left by an earlier run\n`);
 
   // The engine's vitest loads while the target starts (the embedded sandbox generates keys off-thread).
   preloadVitest();
@@ -34,6 +39,7 @@ export async function runHandler(options: RunOptions): Promise<number> {
       redact: createRedact(target.profile),
       scrub: createScrub(target.profile),
       artifacts: [],
+      invocation: invocationOf(plan.target),
       ...(plan.har === undefined ? {} : { harPath: plan.har }),
     });
     const summary = await runConformance({
@@ -64,4 +70,11 @@ export async function runHandler(options: RunOptions): Promise<number> {
     stopOnSignal();
     await target.close();
   }
+}
+
+/** What a failed check's rerun line repeats of this run's target (reporters/rerun.ts). */
+function invocationOf(target: TargetPlan): RunInvocation {
+  if (target.kind === 'profile') return { kind: 'profile', path: target.path };
+  if (target.kind === 'image') return { kind: 'image', image: target.image };
+  return { kind: 'embedded', faults: target.faults };
 }

@@ -11,8 +11,14 @@ import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
 import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
 import type { ServeOptions } from './serve.js';
+import { SERVE_LISTS, renderServeList, type ServeListName } from './serve-lists.js';
 
 export async function serveHandler(args: ServeOptions): Promise<number> {
+  const listed = (Object.keys(SERVE_LISTS) as ServeListName[]).find((name) => args[name]);
+  if (listed !== undefined) {
+    process.stdout.write(renderServeList(SERVE_LISTS[listed]));
+    return 0;
+  }
   const options = validate(args);
   const sandbox = await startSandbox({ ...options, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
   process.stdout.write(describeSandbox(sandbox, options.faults));
@@ -72,7 +78,7 @@ function validate(args: ServeOptions): SandboxSettings {
       const known = listFaults().map((f) => f.name);
       throw new HarnessError('USAGE', `unknown fault "${name}"`, {
         field: '--fault',
-        hint: known.length > 0 ? `Available faults: ${known.join(', ')}.` : 'No faults are available in this build.',
+        hint: known.length > 0 ? `Available faults: ${known.join(', ')}. \`serve --list-faults\` describes each.` : 'No faults are available in this build.',
       });
     }
     return fault;
@@ -149,13 +155,25 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
   ].join('');
 }
 
-/** Until SIGINT or SIGTERM, or `maxDurationMs` when given. */
-function waitForSignal(maxDurationMs: number | undefined): Promise<'signal' | 'deadline'> {
+/** How often a `serve` started by npm/npx checks that its wrapper is still there. */
+const PARENT_POLL_MS = 1000;
+
+/**
+ * Until SIGINT or SIGTERM, or `maxDurationMs` when given, or, when npm or npx started this process, until
+ * the wrapper is gone: a `npx access-conformance serve &` whose npx is killed would otherwise leave the
+ * server running with no one to stop it. Started any other way (`exec`, node_modules/.bin, `nohup`,
+ * `setsid`), a reparented `serve` keeps running, as asked.
+ */
+function waitForSignal(maxDurationMs: number | undefined, env: NodeJS.ProcessEnv = process.env): Promise<'signal' | 'deadline'> {
   return new Promise((resolve) => {
+    const parent = process.ppid;
+    const watch = env.npm_command !== undefined || env.npm_execpath !== undefined ? setInterval(() => process.ppid !== parent && stop('signal'), PARENT_POLL_MS) : undefined;
+    watch?.unref();
     const stop = (why: 'signal' | 'deadline'): void => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       if (timer) clearTimeout(timer);
+      if (watch) clearInterval(watch);
       resolve(why);
     };
     const onSignal = (): void => stop('signal');

@@ -26,6 +26,7 @@ export const SERVE_OPTIONS = {
   }),
   tls: booleanRow({ describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed' }),
   fault: SHARED_OPTIONS.fault,
+  'list-faults': booleanRow({ describe: 'Print every fault --fault accepts (name, area, the requirements it breaks, what it does wrong) and exit' }),
   'max-duration': SHARED_OPTIONS['max-duration'],
 } as const satisfies Record<string, OptionRow<unknown>>;
 

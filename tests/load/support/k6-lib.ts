@@ -80,12 +80,33 @@ export interface LoadConfig {
   p99Ms: number;
   maxErrorRate: number;
   maxDroppedRatio: number;
+  droppedFloor: number;
+  vusGiven: boolean;
+  segment: Segment | null;
+  segmentSequence: string | undefined;
   plannedIterations: number;
   summaryDir: string;
 }
 
+export interface Segment {
+  text: string;
+  start: { num: number; den: number };
+  end: { num: number; den: number };
+  width: number;
+}
+
+export interface SegmentLib {
+  parseFraction(text: string): { num: number; den: number };
+  parseSegment(text: string): Segment;
+  segmentShare(total: number, segment: Segment | null): number;
+  segmentMismatch(assumed: Segment | null, running: string | null | undefined): string | undefined;
+}
+
 export interface ConfigLib {
   HOT_PATH_DEFAULTS: { rate: number; duration: string; bodyBytes: number };
+  PAUSE_HEADROOM_MS: number;
+  DEFAULT_DROPPED_FLOOR: number;
+  plannedVUs(rate: number, p90Ms: number): { preAllocated: number; max: number };
   readConfig(env: Record<string, string | undefined>, defaults: { rate: number; duration: string; bodyBytes: number }): LoadConfig;
 }
 
@@ -104,7 +125,13 @@ export interface OptionsLib {
     stages?: string;
     keepBodies?: boolean;
     extraThresholds?: Record<string, string[]>;
-  }): { options: Record<string, unknown> & { scenarios: Record<string, Record<string, unknown>>; thresholds: Record<string, string[]> }; plannedIterations: number };
+  }): {
+    options: Record<string, unknown> & { scenarios: Record<string, Record<string, unknown>>; thresholds: Record<string, string[]> };
+    plannedIterations: number;
+    instanceIterations: number;
+    droppedBudget: number;
+  };
+  droppedBudget(instanceIterations: number, config: LoadConfig): number;
 }
 
 export interface SummaryMetric {
@@ -125,9 +152,19 @@ export interface JunitLib {
   toJUnit(data: SummaryData, suiteName: string): string;
 }
 
+export interface RunPlan {
+  plannedIterations: number;
+  instanceIterations: number;
+  droppedBudget: number;
+  segment: string | null;
+  runningSegment: string | null;
+  warning?: string;
+}
+
 export interface SummaryLib {
-  textSummary(data: SummaryData, scenario: string): string;
-  summaryOutputs(data: SummaryData, scenario: string, dir: string): Record<string, string>;
+  runPlan(built: { plannedIterations: number; instanceIterations: number; droppedBudget: number }, config: LoadConfig, running: string | null | undefined): RunPlan;
+  textSummary(data: SummaryData, scenario: string, plan?: RunPlan): string;
+  summaryOutputs(data: SummaryData, scenario: string, dir: string, plan?: RunPlan): Record<string, string>;
 }
 
 export async function k6lib<T>(name: string): Promise<T> {

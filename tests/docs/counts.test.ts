@@ -1,0 +1,38 @@
+/**
+ * Every total the docs state in prose (checks, requirements, MUST/SHOULD/INFO, faults) is the catalogue's
+ * and the fault registry's: scripts/doc-counts.ts finds them by their phrasing. A stale one fails here with
+ * the line and what it should say; `npm run docs` rewrites them.
+ */
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/package.js';
+import { allRequirements } from '../../src/requirements.js';
+import { listFaults } from '../../src/faults/index.js';
+import { countedDocs, docTotals, staleCounts, withCurrentCounts } from '../../scripts/doc-counts.js';
+import { readDoc, staleMessage } from '../../scripts/generated-docs.js';
+
+const root = packageRoot();
+
+describe('totals stated in the docs', () => {
+  it('are read from the catalogue and the fault registry', () => {
+    const totals = Object.fromEntries(docTotals().map((total) => [total.name, total.value]));
+    expect(totals.checks).toBe(allRequirements().length);
+    expect(totals.faults).toBe(listFaults().length);
+  });
+
+  it.each(countedDocs(root))('%s states current totals', (relative) => {
+    const stale = staleCounts(readDoc(root, relative));
+    expect(stale.map((entry) => `line ${entry.line}: ${entry.found.trim()}  →  ${entry.expected.trim()}`), staleMessage(relative)).toEqual([]);
+  });
+
+  it('a stale total is found and a subset is left alone', () => {
+    const totals = [
+      { name: 'checks', value: 281, nouns: ['checks', 'requirements'] },
+      { name: 'faults', value: 214, nouns: ['faults'] },
+    ];
+    const text = 'selection 198 checks\n96 checks together\n158 faults and 20 faults\n198 of 198 checks\n197 passed, 1 failed, 0 skipped\n41 passed, 0 failed, 0 skipped';
+    expect(withCurrentCounts(text, totals)).toBe(
+      'selection 281 checks\n96 checks together\n214 faults and 20 faults\n198 of 281 checks\n280 passed, 1 failed, 0 skipped\n41 passed, 0 failed, 0 skipped',
+    );
+    expect(staleCounts('281 checks', totals)).toEqual([]);
+  });
+});
