@@ -17,7 +17,7 @@ import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
 import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneededControls } from './controls.js';
 import { findRootCauses } from './root-causes.js';
-import { HOLD_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
+import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
 import { preflight } from './preflight.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
@@ -143,7 +143,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     header = { ...header, capabilities, notes: [...controlsNote(added), ...notes] };
     emitter.emit('onRunStart', header);
     runStarted = true;
-    setTimeout(() => answers.look(), HOLD_MS).unref();
+    setTimeout(() => answers.look(), HOLD_FROM_START_MS).unref();
     const jwks = await startProfileJwksServers(options.profile, options.jwksListenHost === undefined ? {} : { host: options.jwksListenHost });
     try {
       const toLoad = suitesToLoad(suites, collector);

@@ -7,8 +7,9 @@
  * check, and the verdict is a harness error (UNIFORM_ANSWER, exit 2) instead of "not conformant".
  *
  * The console wants that line right after its header, before any group line: the group events are held
- * (HoldingEmitter) until the first WINDOW requests have answered (or HOLD_MS passed, or the run ended), and
- * if those answers are uniform the notice goes out first. The verdict itself is decided on the whole run.
+ * (HoldingEmitter) until the first WINDOW requests have answered (or HOLD_MS after the first answer,
+ * HOLD_FROM_START_MS after the start, or the end of the run), and if those answers are uniform the notice
+ * goes out first. The verdict itself is decided on the whole run.
  */
 import type { RequestOutcome } from '../client/types.js';
 import { Emitter } from './emitter.js';
@@ -18,8 +19,12 @@ import type { EngineReporter, UniformAnswer, Verdict } from './types.js';
 export const UNIFORM_WINDOW = 30;
 /** Share of the requests that one answer must have. */
 export const UNIFORM_SHARE = 0.95;
-/** Longest the group lines wait for the first look (a slow target still shows progress). */
+/**
+ * Longest the group lines wait for the first look once the first request answered (a slow target still
+ * shows progress), and at most from the start of the run (the suite worker may take long to start).
+ */
 export const HOLD_MS = 10_000;
+export const HOLD_FROM_START_MS = 30_000;
 
 /** What to check for an answer; every hint names the usual suspects after the likeliest one. */
 function hintFor(answer: string): string {
@@ -77,6 +82,7 @@ export class UniformAnswerWatch {
   outcome(outcome: RequestOutcome): void {
     const answer = outcome.ok ? (outcome.status === undefined ? undefined : String(outcome.status)) : outcome.code;
     if (answer === undefined) return;
+    if (this.counts.size === 0) setTimeout(() => this.look(), HOLD_MS).unref();
     this.counts.set(answer, (this.counts.get(answer) ?? 0) + 1);
     let requests = 0;
     for (const n of this.counts.values()) requests += n;
