@@ -56,7 +56,7 @@ echo "check-harness-image: serve on the host: $(sed -n 's/^  base URL: *//p' "$w
 
 echo "check-harness-image: docker run --network host -v <target>:/target:ro -v <reports>:/reports $image_tag run --profile /target/target.json"
 set +e
-docker run --rm --network host --user "$(id -u):$(id -g)" -v "$work/target:/target:ro" -v "$out:/reports" \
+docker run --rm --label access-conformance.harness-image-check=1 --network host --user "$(id -u):$(id -g)" -v "$work/target:/target:ro" -v "$out:/reports" \
   "$image_tag" run --profile /target/target.json --reporter json,junit --out /reports
 code=$?
 set -e
