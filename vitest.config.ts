@@ -46,6 +46,7 @@ const LONGEST_FIRST = [
   'tests/containers/harness-image.test.ts',
   'tests/containers/dockerfile.test.ts',
   'tests/mutation/self-verification.test.ts',
+  'tests/cli/seed-bodies.e2e.test.ts',
   'tests/containers/docker.test.ts',
   'tests/hostile/deadlines.test.ts',
   'tests/hostile/serve-timeouts.test.ts',

@@ -20,7 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Har } from '../../src/reporters/har.js';
 import { runCli } from './support.js';
 
-const RUN_TIMEOUT_MS = 240_000;
+// Two whole embedded runs, one at --concurrency 1, beside the container builds of the full lane: on the
+// 2-core CI machine one took over 240 s under that load, so each gets 7 min and a deadline to match.
+const RUN_TIMEOUT_MS = 420_000;
 const SEED = 'same-bodies-5eed';
 
 let work: string;
@@ -34,7 +36,7 @@ afterAll(async () => {
 /** Non-empty request bodies of each check (the HAR entry's comment starts with the check's ID), sorted. */
 async function bodiesByCheck(concurrency: number): Promise<Map<string, string[]>> {
   const har = join(work, `c${concurrency}.har`);
-  const result = await runCli(['run', '--seed', SEED, '--concurrency', String(concurrency), '--har', har, '--out', join(work, `c${concurrency}`)], { timeoutMs: RUN_TIMEOUT_MS });
+  const result = await runCli(['run', '--seed', SEED, '--concurrency', String(concurrency), '--har', har, '--max-duration', '6m', '--out', join(work, `c${concurrency}`)], { timeoutMs: RUN_TIMEOUT_MS });
   expect(result.code, result.stdout + result.stderr).toBe(0);
   const log = (JSON.parse(await readFile(har, 'utf8')) as Har).log;
   const byCheck = new Map<string, string[]>();
