@@ -21,7 +21,7 @@ export const SHARED_OPTIONS = {
   }),
   out: textRow({
     default: 'reports',
-    describe: 'Folder for the files a command writes (reports; load prepare: the corpus, or a .json file path); run first removes the report files an earlier run left there (report.json, report.html, junit.xml, summary.md, container.log) and says which. e.g. --out build/conformance',
+    describe: 'Folder for the files a command writes (reports; load prepare: the corpus, or a .json file path); run first removes the report files an earlier run left there (report.json, report.html, junit.xml, summary.md, container.log, reproductions/) and says which. e.g. --out build/conformance',
   }),
   seed: textRow({
     describe:

@@ -22,6 +22,7 @@ export async function sendHandler(args: SendOptions): Promise<number> {
 }
 
 async function send(plan: SendPlan): Promise<number> {
+  if (plan.replay !== undefined) return (await import('./send-replay.js')).sendReplay({ profilePath: plan.profilePath, replay: plan.replay, client: plan.client });
   const profile = await loadProfile(plan.profilePath);
   const listener = profile.webhooks[plan.listener];
   if (listener === undefined) {
