@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRequirements } from '../../src/requirements.js';
 import { stackSubject } from '../../src/mutation/verify-variants.js';
 import { getStack } from '../../src/variants/index.js';
-import { runCli, type CliResult } from '../cli/support.js';
-import { probeFails, startStack, type StackProcess } from './support.js';
+import { runCli, startWithProfile, type CliResult, type StartedProcess } from '../cli/support.js';
+import { probeFails } from './support.js';
 
 // Debian's python3-fastapi, python3-jwt and python3-uvicorn live in the system interpreter, not in a pyenv one.
 const PYTHON = '/usr/bin/python3';
@@ -34,12 +34,12 @@ interface ReportResult {
 describe.skipIf(missing !== undefined)(`FastAPI + PyJWT stack${missing ? ` (SKIPPED: ${missing})` : ''}`, () => {
   const dir = mkdtempSync(join(tmpdir(), 'ac-stack-fastapi-'));
   const profile = join(dir, 'fastapi.target.json');
-  let stack: StackProcess | undefined;
+  let stack: StartedProcess | undefined;
   let run: CliResult;
   let results: ReportResult[] = [];
 
   beforeAll(async () => {
-    stack = await startStack(PYTHON, [APP, '--profile-out', profile], profile);
+    stack = await startWithProfile(PYTHON, [APP, '--profile-out', profile], profile, { label: 'the FastAPI app' });
     run = await runCli(['run', '--profile', profile, '--reporter', 'json', '--out', join(dir, 'reports')], { timeoutMs: 240_000 });
     results = (JSON.parse(readFileSync(join(dir, 'reports', 'report.json'), 'utf8')) as { results: ReportResult[] }).results;
   }, 300_000);
