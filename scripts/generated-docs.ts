@@ -63,9 +63,33 @@ export function expectedFaultsDoc(current: string): string {
   return replaceFaultList(current, renderFaultList(listFaults()));
 }
 
-/** docs/mutation-score.md for a verification result of every fault. */
-export function expectedScoreDoc(result: VerificationResult): string {
-  return renderScoreTable(result);
+const REAL_STACKS = '## Real stacks';
+
+/**
+ * The hand-written `## Real stacks` section of a docs/mutation-score.md text (runs of the independent
+ * implementations in fixtures/stacks: measured by hand, not by the self-verification), or ''.
+ */
+export function realStacksSection(scoreDoc: string): string {
+  const text = `\n${scoreDoc}`;
+  const from = text.indexOf(`\n${REAL_STACKS}\n`);
+  if (from < 0) return '';
+  const next = text.indexOf('\n## ', from + 1);
+  return `${text.slice(from + 1, next < 0 ? undefined : next).trimEnd()}\n`;
+}
+
+/** A generated score doc with `current`'s Real stacks section put back after the Stacks section (or at the end). */
+export function withRealStacks(generated: string, current: string): string {
+  const kept = realStacksSection(current);
+  if (kept === '') return generated;
+  const stacks = generated.indexOf('\n## Stacks\n');
+  const at = stacks < 0 ? -1 : generated.indexOf('\n## ', stacks + 1);
+  if (at < 0) return `${generated.trimEnd()}\n\n${kept}`;
+  return `${generated.slice(0, at + 1)}${kept}\n${generated.slice(at + 1)}`;
+}
+
+/** docs/mutation-score.md for a verification result of every fault, keeping the Real stacks section of `current`. */
+export function expectedScoreDoc(result: VerificationResult, current = ''): string {
+  return withRealStacks(renderScoreTable(result), current);
 }
 
 export function readDoc(root: string, relative: string): string {

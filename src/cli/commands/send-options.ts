@@ -53,6 +53,9 @@ export const SEND_OPTIONS = {
   'dry-run': booleanRow({ describe: 'Print the signed request as a curl command instead of sending it (shows the signature or JWT, never a secret or key).' }),
   seed: SHARED_OPTIONS.seed,
   timeout: SHARED_OPTIONS.timeout,
+  'max-duration': SHARED_OPTIONS['max-duration'],
+  out: SHARED_OPTIONS.out,
+  strict: SHARED_OPTIONS.strict,
 } as const satisfies Record<string, OptionRow<unknown>>;
 
 export const SEND_EXAMPLES: ReadonlyArray<[string, string]> = [
@@ -79,6 +82,12 @@ export interface SendPlan {
   seed?: string;
   /** The client's settings from the rows tagged for it (--timeout): handed whole to createTargetClient. */
   client: ClientSettings;
+  /** Deadline of the whole send (send-outcome.ts). */
+  maxDurationMs?: number;
+  /** Folder of send-exchange.json. */
+  outDir: string;
+  /** Exit on the status service.md gives for the request, not on 2xx. */
+  strict: boolean;
 }
 
 const usage = (field: string, message: string, hint?: string): HarnessError =>
@@ -119,16 +128,33 @@ export function parseSendArgs(args: SendOptions): SendPlan {
     dryRun: args.dryRun,
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     client: clientSettings(SEND_OPTIONS, args),
+    ...(args.maxDuration === undefined ? {} : { maxDurationMs: args.maxDuration }),
+    outDir: args.out,
+    strict: args.strict,
   };
 }
 
 /** `--replay FILE`: the reproduction decides the listener, body and breaks, so those flags are refused. */
 function replayPlan(args: SendOptions): SendPlan {
-  const given = (['listener', 'data', 'file', 'break', 'event-id', 'timestamp', 'raw', 'dry-run'] as const).filter((flag) => {
+  // --strict too: a replay's exit already says whether the run's status came back.
+  const given = (['listener', 'data', 'file', 'break', 'event-id', 'timestamp', 'raw', 'dry-run', 'strict'] as const).filter((flag) => {
     const value = args[flag === 'event-id' ? 'eventId' : flag === 'dry-run' ? 'dryRun' : flag];
     return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== false;
   });
   if (given.length > 0) throw usage(`--${given[0]}`, `--replay sends the reproduction as the run built it: leave out --${given.join(', --')}`);
   if (args.replay === undefined || args.replay.trim() === '') throw usage('--replay', '--replay needs a reproduction file');
-  return { profilePath: args.profile!, replay: args.replay, listener: 'hmac', body: { none: true }, raw: false, breaks: [], dryRun: false, client: clientSettings(SEND_OPTIONS, args) };
+  return {
+    profilePath: args.profile!,
+    replay: args.replay,
+    // Not read on a replay (the recipe names its listener, body and breaks); set so the plan stays one type.
+    listener: 'hmac',
+    body: { none: true },
+    raw: false,
+    breaks: [],
+    dryRun: false,
+    client: clientSettings(SEND_OPTIONS, args),
+    ...(args.maxDuration === undefined ? {} : { maxDurationMs: args.maxDuration }),
+    outDir: args.out,
+    strict: false,
+  };
 }

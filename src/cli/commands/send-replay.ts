@@ -14,7 +14,8 @@ import { HarnessError } from '../../errors.js';
 import { loadProfile } from '../../profile/load.js';
 import { REPRODUCTION_FORMAT, type ReproductionFile } from '../../reporters/reproductions.js';
 import { oneLine } from '../../escape.js';
-import type { ClientSettings } from '../../client/settings.js';
+import type { SendPlan } from './send-options.js';
+import { exchangePath, prepareOut, writeExchange } from './send-outcome.js';
 import { readBody, showResponseBody } from './send-text.js';
 
 /** A recipe holds at most a 64 KiB body (as base64) and some options: far below this. */
@@ -59,11 +60,14 @@ function usesJwtListener(recipe: ReplayRecipe): boolean {
   return recipe.kind === 'webhook' && (typeof recipe.listener === 'string' ? recipe.listener.startsWith('jwt') : JSON.stringify(recipe.listener.auth).includes('jwtKeys'));
 }
 
-export async function sendReplay(plan: { profilePath: string; replay: string; client: ClientSettings }): Promise<number> {
+export async function sendReplay(plan: SendPlan & { replay: string }, expired: AbortSignal): Promise<number> {
   const file = await readRecipe(plan.replay);
   const recipe = await inlineBodyFile(file.recipe, dirname(resolve(plan.replay)));
   const profile = await loadProfile(plan.profilePath);
+  await prepareOut(plan.outDir);
   const client = createTargetClient(profile, plan.client);
+  // --max-duration: closing the client cuts whatever it is waiting for.
+  expired.addEventListener('abort', () => void client.close(), { once: true });
   // A JWT listener fetches its JWKS from the address the profile names: served for this one request.
   const jwks = usesJwtListener(recipe) ? await startProfileJwksServers(profile) : undefined;
   const recorded = file.recorded.status !== undefined ? `HTTP ${file.recorded.status}` : `error ${file.recorded.error ?? 'unknown'}`;
@@ -73,7 +77,7 @@ export async function sendReplay(plan: { profilePath: string; replay: string; cl
     try {
       const response = await replay(client, recipe);
       const exchange = response.exchange;
-      process.stdout.write(`${exchange.request.method} ${oneLine(exchange.request.url)}\nHTTP ${response.status}\n`);
+      process.stdout.write(`${exchange.request.method} ${oneLine(exchange.request.url)}\nHTTP ${response.status}\n  exchange (redacted): ${exchangePath(plan.outDir)}\n`);
       const text = showResponseBody(client.recorder.redact(response.body.toString('utf8')));
       if (text !== '') process.stdout.write(`${text}\n`);
       got = `HTTP ${response.status}`;
@@ -87,6 +91,7 @@ export async function sendReplay(plan: { profilePath: string; replay: string; cl
     return same ? 0 : 1;
   } finally {
     await jwks?.close();
+    await writeExchange(plan, client.recorder, undefined);
     await client.close();
   }
 }
