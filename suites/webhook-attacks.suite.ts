@@ -86,6 +86,14 @@ group.concurrent('§4.3 Inbound webhook: attacks on the common checks', () => {
     await expectInvalidBody(ctx, `${value} ${value}`, 'two JSON objects separated by a space');
   });
 
+  // Python's json and JavaScript engines' JSON5-style readers take these; RFC 8259 §6 does not.
+  check('WH-X27', async (ctx) => {
+    for (const literal of ['NaN', 'Infinity', '-Infinity']) {
+      const body = JSON.stringify({ ...sampleBody(ctx.faker), amount: 0 }).replace('"amount":0', `"amount":${literal}`);
+      await expectInvalidBody(ctx, body, `a JSON object holding the bare number ${literal}`);
+    }
+  });
+
   check('WH-X08', async (ctx) => {
     const res = await ctx.client.sendWebhook('hmac', { body: `\uFEFF${JSON.stringify(sampleBody(ctx.faker))}`, label: 'webhook: body starting with a BOM' });
     ctx.note(`JSON body starting with a UTF-8 byte order mark: ${outcome(res)}`);

@@ -63,7 +63,7 @@ export const REFUSAL_CONTROLS: Readonly<Partial<Record<RequirementId, ControlRef
   ...all([...range('PAGE-X', 1, 3), 'PAGE-X06'], 'PAGE-27'),
   // §5.4 webhooks on the HMAC listener: a valid request accepted.
   ...all(['WH-03', ...range('WH-', 6, 18), 'WH-30', 'WH-20', 'WH-21', 'WH-22', 'WH-24', 'WH-25', 'WH-26', 'WH-27'], 'WH-01'),
-  ...all(['WH-X01', ...range('WH-X', 3, 7), ...range('WH-X', 9, 26)], 'WH-01'),
+  ...all(['WH-X01', ...range('WH-X', 3, 7), ...range('WH-X', 9, 27)], 'WH-01'),
   ...all([...range('WH-HMAC-', 2, 17), ...range('WH-HMAC-X', 1, 12)], 'WH-HMAC-01'),
   // §5.4 webhooks on the JWT listener.
   ...all([...range('WH-JWT-', 4, 25), 'WH-JWT-27'], JWT_VALID),

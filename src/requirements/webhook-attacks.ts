@@ -68,6 +68,14 @@ export const webhookAttackRequirements = {
     needs: hmac,
     authority: invalidJson,
   },
+  'WH-X27': {
+    section: '7',
+    level: 'MUST',
+    text: 'JSON has no NaN or Infinity (RFC 8259 §6: "Numeric values that cannot be represented in the grammar below (such as Infinity and NaN) are not permitted"): a body holding `NaN`, `Infinity` or `-Infinity` as a value is invalid JSON (400).',
+    group: 'webhook-attacks',
+    needs: hmac,
+    authority: invalidJson,
+  },
   'WH-X08': {
     section: '7',
     level: 'INFO',
