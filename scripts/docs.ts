@@ -76,7 +76,7 @@ const { from, check } = parseArgs(process.argv.slice(2));
 const root = packageRoot();
 const result = await verificationResult(root, from);
 
-const scoreDoc = expectedScoreDoc(result);
+const scoreDoc = expectedScoreDoc(result, readDoc(root, 'docs/mutation-score.md'));
 let readme = readDoc(root, 'README.md');
 for (const name of README_SECTIONS) readme = withReadmeSection(readme, name, expectedReadmeSection(name, scoreDoc));
 const generated = new Map<string, string>([

@@ -12,6 +12,7 @@ import { listFaults } from '../src/faults/index.js';
 import { renderScoreTable } from '../src/mutation/score-table.js';
 import type { VerificationResult } from '../src/mutation/verify.js';
 import { allRequirements } from '../src/requirements.js';
+import { packageRoot } from '../src/package.js';
 
 /** The seed of the self-verification whose result the docs show. */
 export const VERIFICATION_SEED = 'fault-verification';
@@ -63,9 +64,23 @@ export function expectedFaultsDoc(current: string): string {
   return replaceFaultList(current, renderFaultList(listFaults()));
 }
 
-/** docs/mutation-score.md for a verification result of every fault. */
-export function expectedScoreDoc(result: VerificationResult): string {
-  return renderScoreTable(result);
+/**
+ * The hand-written sections of docs/mutation-score.md, kept below the generated tables: "Real stacks" records
+ * runs against real implementations on other stacks (fixtures/stacks), which the self-verification does not
+ * make. From its heading to the end of the file.
+ */
+export const HAND_WRITTEN_SCORE_SECTION = '## Real stacks';
+
+export function handWrittenScoreSections(current: string): string {
+  const at = current.indexOf(`\n${HAND_WRITTEN_SCORE_SECTION}\n`);
+  return at < 0 ? '' : current.slice(at + 1);
+}
+
+/** docs/mutation-score.md for a verification result of every fault, keeping `current`'s hand-written sections. */
+export function expectedScoreDoc(result: VerificationResult, current = readDoc(packageRoot(), 'docs/mutation-score.md')): string {
+  const generated = renderScoreTable(result);
+  const kept = handWrittenScoreSections(current);
+  return kept === '' ? generated : `${generated.trimEnd()}\n\n${kept}`;
 }
 
 export function readDoc(root: string, relative: string): string {
