@@ -12,7 +12,6 @@ import { listFaults } from '../src/faults/index.js';
 import { renderScoreTable } from '../src/mutation/score-table.js';
 import type { VerificationResult } from '../src/mutation/verify.js';
 import { allRequirements } from '../src/requirements.js';
-import { packageRoot } from '../src/package.js';
 
 /** The seed of the self-verification whose result the docs show. */
 export const VERIFICATION_SEED = 'fault-verification';
@@ -64,23 +63,33 @@ export function expectedFaultsDoc(current: string): string {
   return replaceFaultList(current, renderFaultList(listFaults()));
 }
 
-/**
- * The hand-written sections of docs/mutation-score.md, kept below the generated tables: "Real stacks" records
- * runs against real implementations on other stacks (fixtures/stacks), which the self-verification does not
- * make. From its heading to the end of the file.
- */
-export const HAND_WRITTEN_SCORE_SECTION = '## Real stacks';
+const REAL_STACKS = '## Real stacks';
 
-export function handWrittenScoreSections(current: string): string {
-  const at = current.indexOf(`\n${HAND_WRITTEN_SCORE_SECTION}\n`);
-  return at < 0 ? '' : current.slice(at + 1);
+/**
+ * The hand-written `## Real stacks` section of a docs/mutation-score.md text (runs of the independent
+ * implementations in fixtures/stacks: measured by hand, not by the self-verification), or ''.
+ */
+export function realStacksSection(scoreDoc: string): string {
+  const text = `\n${scoreDoc}`;
+  const from = text.indexOf(`\n${REAL_STACKS}\n`);
+  if (from < 0) return '';
+  const next = text.indexOf('\n## ', from + 1);
+  return `${text.slice(from + 1, next < 0 ? undefined : next).trimEnd()}\n`;
 }
 
-/** docs/mutation-score.md for a verification result of every fault, keeping `current`'s hand-written sections. */
-export function expectedScoreDoc(result: VerificationResult, current = readDoc(packageRoot(), 'docs/mutation-score.md')): string {
-  const generated = renderScoreTable(result);
-  const kept = handWrittenScoreSections(current);
-  return kept === '' ? generated : `${generated.trimEnd()}\n\n${kept}`;
+/** A generated score doc with `current`'s Real stacks section put back after the Stacks section (or at the end). */
+export function withRealStacks(generated: string, current: string): string {
+  const kept = realStacksSection(current);
+  if (kept === '') return generated;
+  const stacks = generated.indexOf('\n## Stacks\n');
+  const at = stacks < 0 ? -1 : generated.indexOf('\n## ', stacks + 1);
+  if (at < 0) return `${generated.trimEnd()}\n\n${kept}`;
+  return `${generated.slice(0, at + 1)}${kept}\n${generated.slice(at + 1)}`;
+}
+
+/** docs/mutation-score.md for a verification result of every fault, keeping the Real stacks section of `current`. */
+export function expectedScoreDoc(result: VerificationResult, current = ''): string {
+  return withRealStacks(renderScoreTable(result), current);
 }
 
 export function readDoc(root: string, relative: string): string {

@@ -107,6 +107,20 @@ export class HarnessError extends Error {
   }
 }
 
+/**
+ * The HarnessError class of one kind of malformed value (a Client ID, a Client Secret): one code, one hint,
+ * and the rule the value broke as `reason`. One class per kind, so `instanceof` tells them apart.
+ */
+export function valueErrorClass<R extends string>(code: HarnessErrorCode, hint: string) {
+  return class extends HarnessError {
+    readonly reason: R;
+    constructor(reason: R, message: string, field?: string) {
+      super(code, message, { field, hint });
+      this.reason = reason;
+    }
+  };
+}
+
 export function isHarnessError(value: unknown): value is HarnessError {
   return (
     value instanceof HarnessError ||

@@ -21,7 +21,7 @@ import {
   type Variant,
 } from './support/jwt-attacks.js';
 import { expectSetupAccepted, POLL_MS, sleep } from './support/webhook-expect.js';
-import { freshEventId, jwtListener, sampleBody, webhookUrl } from './support/webhook-values.js';
+import { freshEventId, jwtListener, sampleBody, upperCaseHost, webhookUrl } from './support/webhook-values.js';
 
 /** How long a key rotated into the JWKS may take to be accepted, and how often to try (WH-JWT-X19). */
 const ROTATION_DEADLINE_MS = 20_000;
@@ -194,11 +194,9 @@ group('§5.4 Webhook JWT: known attacks', () => {
 
   check('WH-JWT-X14', async (ctx) => {
     const aud = listenerAud(ctx);
-    const url = new URL(aud);
-    const upperHost = aud.replace(url.host, url.host.toUpperCase());
     const auds: Array<[string, string]> = [
       ['trailing slash', `${aud}/`],
-      ['upper-case host', upperHost === aud ? aud.toUpperCase() : upperHost],
+      ['upper-case host', upperCaseHost(aud)],
       ['a suffix', `${aud}x`],
       ['a query', `${aud}?listener=1`],
       ['a prefix', aud.slice(0, -1)],
@@ -209,11 +207,9 @@ group('§5.4 Webhook JWT: known attacks', () => {
 
   check('WH-JWT-X15', async (ctx) => {
     const base = ctx.profile.baseUrl;
-    const url = new URL(base);
-    const upperHost = base.replace(url.host, url.host.toUpperCase());
     const subs: Array<[string, string]> = [
       ['trailing slash', `${base}/`],
-      ['upper-case host', upperHost === base ? base.toUpperCase() : upperHost],
+      ['upper-case host', upperCaseHost(base)],
       ['suffix "x"', `${base}x`],
       ['another domain after it', `${base}.evil.example`],
       ['a path', `${base}/api/v1`],

@@ -1,9 +1,14 @@
 /**
  * The flags several commands share, each declared once with its parser and its default: `run`, `serve`,
  * `send` and `load` take them from here, so `--timeout 30s`, `--seed x`, `--out dir` or `--strict=no`
- * mean the same in every command (tests/cli/option-grammar.test.ts drives each command with them). A
+ * mean the same in every command (tests/cli/same-flags.e2e.test.ts drives each command with them). A
  * command's own table (run-options.ts, serve.ts, send-options.ts, load-options.ts) spreads the rows it
  * takes; docs/running.md lists them (tests/docs/flag-table.test.ts compares the two).
+ *
+ * Every command takes --timeout, --max-duration, --seed and --out, each with a meaning of its own there
+ * (no flag is accepted and ignored). --strict is left out of `serve` on purpose: strict turns SHOULD-level
+ * findings into failures, and serve judges nothing; it is the target, not the harness, and the reference
+ * already does what every SHOULD asks (variants and faults change it from outside, by name).
  */
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { CHECK_TIMEOUT_FACTOR } from '../engine/limits.js';
@@ -21,7 +26,9 @@ export const SHARED_OPTIONS = {
   }),
   out: textRow({
     default: 'reports',
-    describe: 'Folder for the files a command writes (reports; load prepare: the corpus, or a .json file path); run first removes the report files an earlier run left there (report.json, report.html, junit.xml, summary.md, container.log) and says which. e.g. --out build/conformance',
+    describe:
+      'Folder for the files a command writes: run and load their reports (run first removes the report files an earlier run left there and says which; load prepare: the corpus, or a .json file path); ' +
+      'serve the profile (sandbox.target.json) and its key files unless --profile-out; send the redacted exchange (send-exchange.json). e.g. --out build/conformance',
   }),
   seed: textRow({
     describe:
@@ -33,17 +40,24 @@ export const SHARED_OPTIONS = {
       default: durationText(DEFAULT_TIMEOUT_MS),
       // A check may take CHECK_TIMEOUT_FACTOR request timeouts: that product must still be a valid timer.
       maxMs: Math.floor(MAX_TIMER_MS / CHECK_TIMEOUT_FACTOR),
-      describe: `Per-request timeout (set-up and priming included); a run's check may take up to ${CHECK_TIMEOUT_FACTOR} times this. e.g. --timeout 20s`,
+      describe:
+        `Per-request timeout (set-up and priming included); a run's check may take up to ${CHECK_TIMEOUT_FACTOR} times this. ` +
+        "serve: the reference's own outbound requests (a JWT listener's JWKS fetch). e.g. --timeout 20s",
     }),
     'timeoutMs',
   ),
   'max-duration': durationRow({
     minMs: 1000,
     describe:
-      'Deadline of the whole command: run records the unfinished checks as errored and writes the reports (exit 2); load stops sending and writes its report (exit 2); serve stops (exit 0). ' +
+      'Deadline of the whole command: run records the unfinished checks as errored and writes the reports (exit 2); load stops sending and writes its report (exit 2); ' +
+      'send gives up (clock hook, token and request included; exit 2); serve stops (exit 0). ' +
       'run\'s default: 30 s plus 0.5 s a selected check, at least 3 request timeouts, at most 2 min; printed in the header. e.g. --max-duration 10m',
   }),
-  strict: booleanRow({ describe: 'SHOULD failures fail the run too (exit 1); without it they are warnings.' }),
+  strict: booleanRow({
+    describe:
+      'No tolerance: run: SHOULD failures fail the run too (exit 1), without it they are warnings; send: exit 0 only when the answer is the status service.md gives for the request sent (--break included), else 1; ' +
+      'load: adds the thresholds errors<=0% and dropped<=0% (any error or dropped arrival: exit 1). Not serve: it judges nothing.',
+  }),
   quiet: booleanRow({ describe: 'No progress lines (load: the line each second).' }),
   fault: listRow({ describe: 'Start the embedded reference with a named fault (repeatable) to see checks fail; an unknown name lists them. run: without --profile and --image. e.g. --fault secret-wrong-prefix' }),
 } as const satisfies Record<string, OptionRow<unknown>>;

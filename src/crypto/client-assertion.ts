@@ -7,13 +7,15 @@ import { jwtVerify } from 'jose';
 import { parseClientId } from './client-id.js';
 import { parseClientSecret } from './client-secret.js';
 import { jwsHasDuplicateMember } from './json-duplicates.js';
-import { audienceAndLifetimeRefusal, hs256Compact, joseRefusal, signCompact, unsignedCompact, type JwtRefusal } from './jws.js';
-import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
+import { audienceAndLifetimeRefusal, compactJws, joseRefusal, type ForgedForms, type JwtRefusal } from './jws.js';
 import type { JWK, VerifyResult } from './types.js';
 import { CLIENT_ASSERTION_MAX_EXP_SECONDS } from '../spec-numbers.js';
 
-/** Claim-level breakage of a client assertion; each maps to one ruling-3 case. */
-export interface AssertionOptions {
+/**
+ * Claim-level breakage of a client assertion; each maps to one ruling-3 case. `hs256Key`: e.g. empty, what
+ * a `kid` naming /dev/null yields.
+ */
+export interface AssertionOptions extends Omit<ForgedForms, 'unsigned'> {
   /** Seconds from now; default +120. `null` leaves `exp` out. */
   expIn?: number | null;
   /** Seconds from now for `nbf`; default -120. `null` leaves it out. */
@@ -34,12 +36,6 @@ export interface AssertionOptions {
   algNone?: boolean;
   /** Sign with this private JWK (e.g. an attacker's key also embedded in the header); `header.alg` must fit it. */
   key?: Record<string, unknown>;
-  /** HS256 keyed with these bytes instead of an EdDSA signature (e.g. empty: a `kid` naming /dev/null). */
-  hs256Key?: Uint8Array;
-  /** The exact JSON text signed instead of JSON.stringify(claims) (e.g. with a repeated member). */
-  serialize?: (claims: Record<string, unknown>) => string;
-  /** Breaks the signature after signing. */
-  tamper?: SignatureTamper;
   /** Seconds the clock reads; default: the target's clock (hook) or local time. */
   now?: number;
 }
@@ -72,21 +68,12 @@ export async function buildClientAssertion(input: ClientAssertionInput): Promise
   Object.assign(claims, input.claims ?? {});
 
   const header: Record<string, unknown> = { alg: 'EdDSA', ...(input.header ?? {}) };
-  const payload = input.serialize ? input.serialize(claims) : claims;
-  if (input.algNone) return unsignedCompact(header, payload);
-  if (input.hs256Key !== undefined) return hs256Compact(header, payload, Buffer.from(input.hs256Key));
-
-  let key: JWK;
-  if (input.key !== undefined) {
-    key = input.key as JWK;
-  } else if (input.otherKey) {
-    key = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as JWK;
-  } else {
-    key = parseClientSecret(input.clientSecret).privateJwk;
-  }
-  // The secret's JWK may carry a kid; the header only gets one when the caller asks (ruling 3: optional).
-  const token = await signCompact(header, payload, key);
-  return input.tamper === undefined ? token : tamperSignature(token, input.tamper);
+  return compactJws(header, claims, { ...input, unsigned: input.algNone === true }, () => {
+    if (input.key !== undefined) return input.key as JWK;
+    if (input.otherKey) return generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as JWK;
+    // The secret's JWK may carry a kid; the header only gets one when the caller asks (ruling 3: optional).
+    return parseClientSecret(input.clientSecret).privateJwk;
+  });
 }
 
 export type AssertionRefusal =

@@ -1,7 +1,7 @@
 /**
  * Client ID `<random-id>@<hostname>/<use-case>` (service.md §2.1, §5.2; ruling 2).
  */
-import { HarnessError } from '../errors.js';
+import { valueErrorClass } from '../errors.js';
 
 export interface ParsedClientId {
   randomId: string;
@@ -26,16 +26,11 @@ export type ClientIdReason =
   | 'empty-use-case';
 
 /** A Client ID that cannot be parsed; `reason` says which rule it breaks. */
-export class ClientIdError extends HarnessError {
-  readonly reason: ClientIdReason;
-  constructor(reason: ClientIdReason, message: string, field?: string) {
-    super('CLIENT_ID_INVALID', message, {
-      field,
-      hint: 'A Client ID looks like <random-id>@<hostname>/<use-case>, e.g. brave-otter-4821@acme.example.com/conformance.',
-    });
-    this.reason = reason;
-  }
-}
+export const ClientIdError = valueErrorClass<ClientIdReason>(
+  'CLIENT_ID_INVALID',
+  'A Client ID looks like <random-id>@<hostname>/<use-case>, e.g. brave-otter-4821@acme.example.com/conformance.',
+);
+export type ClientIdError = InstanceType<typeof ClientIdError>;
 
 // DNS labels (letters, digits, inner hyphens) joined by dots; also matches dotted IPv4 addresses.
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';

@@ -3,7 +3,7 @@
  * node:crypto only: parsing happens for every profile load and must not pull in jose.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { HarnessError } from '../errors.js';
+import { HarnessError, valueErrorClass } from '../errors.js';
 import { base64UrlProblem, fromBase64UrlStrict, toBase64Url } from './encoding.js';
 import type { JWK } from './types.js';
 
@@ -42,16 +42,11 @@ export type ClientSecretReason =
   | 'jwk-x-mismatch';
 
 /** A Client Secret that cannot be used; the message never contains any part of the secret. */
-export class ClientSecretError extends HarnessError {
-  readonly reason: ClientSecretReason;
-  constructor(reason: ClientSecretReason, message: string, field?: string) {
-    super('CLIENT_SECRET_INVALID', message, {
-      field,
-      hint: 'Paste the Client Secret exactly as the service displayed it: secret-token:<domain>:v1:<base64url JWK>.',
-    });
-    this.reason = reason;
-  }
-}
+export const ClientSecretError = valueErrorClass<ClientSecretReason>(
+  'CLIENT_SECRET_INVALID',
+  'Paste the Client Secret exactly as the service displayed it: secret-token:<domain>:v1:<base64url JWK>.',
+);
+export type ClientSecretError = InstanceType<typeof ClientSecretError>;
 
 export interface SecretLint {
   level: 'INFO';

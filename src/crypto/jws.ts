@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { CompactSign, errors } from 'jose';
 import { HarnessError } from '../errors.js';
 import { toBase64Url } from './encoding.js';
+import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
 import type { JWK } from './types.js';
 
 export type Header = Record<string, unknown>;
@@ -60,6 +61,31 @@ export function unsignedCompact(header: Header, payload: Payload): string {
 export function hs256Compact(header: Header, payload: Payload, keyBytes: Buffer): string {
   const input = `${toBase64Url(JSON.stringify({ ...header, alg: 'HS256' }))}.${toBase64Url(payloadText(payload))}`;
   return `${input}.${createHmac('sha256', keyBytes).update(input).digest('base64url')}`;
+}
+
+/** The forms both JWT builders (client assertions, webhook JWTs) offer besides a plain signature. */
+export interface ForgedForms {
+  /** The exact JSON text signed instead of JSON.stringify(claims) (e.g. with a repeated member). */
+  serialize?: (claims: Record<string, unknown>) => string;
+  /** Unsigned, `alg: none`. */
+  unsigned?: boolean;
+  /** HS256 keyed with these bytes instead of the key's signature. */
+  hs256Key?: Uint8Array;
+  /** Breaks the signature after signing. */
+  tamper?: SignatureTamper;
+}
+
+/**
+ * A compact JWS of `claims` in the asked form: unsigned, HS256 over given bytes, or signed by the key
+ * `key()` returns (asked for only then, so a builder checks or makes its key only when it signs) and then
+ * tampered with.
+ */
+export async function compactJws(header: Header, claims: Record<string, unknown>, forms: ForgedForms, key: () => JWK): Promise<string> {
+  const payload = forms.serialize ? forms.serialize(claims) : claims;
+  if (forms.unsigned) return unsignedCompact(header, payload);
+  if (forms.hs256Key !== undefined) return hs256Compact(header, payload, Buffer.from(forms.hs256Key));
+  const token = await signCompact(header, payload, key());
+  return forms.tamper === undefined ? token : tamperSignature(token, forms.tamper);
 }
 
 /** Refusals both JWT verifiers (client assertions, webhook JWTs) name the same way. */

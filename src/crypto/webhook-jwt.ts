@@ -6,8 +6,7 @@ import { jwtVerify, type JWTHeaderParameters } from 'jose';
 import { HarnessError } from '../errors.js';
 import { sha256Base64Url } from './encoding.js';
 import { jwsHasDuplicateMember } from './json-duplicates.js';
-import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
-import { audienceAndLifetimeRefusal, hs256Compact, joseRefusal, signCompact, unsignedCompact, withoutNulls, type JwtRefusal } from './jws.js';
+import { audienceAndLifetimeRefusal, compactJws, joseRefusal, withoutNulls, type ForgedForms, type JwtRefusal } from './jws.js';
 import { SIGNING_ALGS, toPublicJwk } from './signing-keys.js';
 import type { JWK, SigningJwk, VerifyResult } from './types.js';
 import { WEBHOOK_JWT_MAX_EXP_SECONDS } from '../spec-numbers.js';
@@ -39,36 +38,26 @@ export function buildWebhookClaims(input: WebhookClaimsInput): Record<string, un
   };
 }
 
-export interface SignWebhookJwtInput {
+/** `hs256Key` e.g. empty: what a `kid` naming /dev/null yields. */
+export interface SignWebhookJwtInput extends Omit<ForgedForms, 'unsigned'> {
   key: SigningJwk;
   claims: Record<string, unknown>;
   /** Replaces (value) or removes (`null`) parameters of `{alg, kid, typ: 'JWT'}`. */
   header?: Record<string, unknown | null>;
   /** `none`: unsigned; `HS256-public`: HS256 keyed with the public JWK's JSON text (algorithm confusion). */
   forge?: 'none' | 'HS256-public';
-  /** HS256 keyed with these bytes (e.g. empty: what a `kid` naming /dev/null yields). */
-  hs256Key?: Uint8Array;
-  /** The exact JSON text signed instead of JSON.stringify(claims) (e.g. with a repeated member). */
-  serialize?: (claims: Record<string, unknown>) => string;
-  /** Breaks the signature after signing. */
-  tamper?: SignatureTamper;
 }
 
 export async function signWebhookJwt(input: SignWebhookJwtInput): Promise<string> {
   const header = withoutNulls({ alg: input.key.alg, kid: input.key.kid, typ: 'JWT', ...(input.header ?? {}) });
-  const claims = withoutNulls(input.claims);
-  const payload = input.serialize ? input.serialize(claims) : claims;
-  if (input.forge === 'none') return unsignedCompact(header, payload);
-  if (input.forge === 'HS256-public') {
-    // The text an attacker can fetch: the key's JWKS entry, serialised as the JWKS server does.
-    return hs256Compact(header, payload, Buffer.from(JSON.stringify(toPublicJwk(input.key)), 'utf8'));
-  }
-  if (input.hs256Key !== undefined) return hs256Compact(header, payload, Buffer.from(input.hs256Key));
-  if (header.alg !== input.key.alg) {
-    throw new HarnessError('KEY_INVALID', `A ${input.key.alg} key cannot produce a token whose header says alg "${String(header.alg)}".`);
-  }
-  const token = await signCompact(header, payload, input.key as JWK);
-  return input.tamper === undefined ? token : tamperSignature(token, input.tamper);
+  // HS256-public: keyed with the text an attacker can fetch, the key's JWKS entry serialised as the JWKS server does.
+  const hs256Key = input.forge === 'HS256-public' ? Buffer.from(JSON.stringify(toPublicJwk(input.key)), 'utf8') : input.hs256Key;
+  return compactJws(header, withoutNulls(input.claims), { ...input, unsigned: input.forge === 'none', hs256Key }, () => {
+    if (header.alg !== input.key.alg) {
+      throw new HarnessError('KEY_INVALID', `A ${input.key.alg} key cannot produce a token whose header says alg "${String(header.alg)}".`);
+    }
+    return input.key as JWK;
+  });
 }
 
 export type WebhookJwtRefusal =

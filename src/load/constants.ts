@@ -13,5 +13,8 @@ export const LOAD_DEFAULTS = { connections: 64, maxInFlight: 10_000, bodyBytes: 
 /** Applied when no --threshold names errors: a run where most requests fail must not exit 0. */
 export const DEFAULT_ERROR_THRESHOLD = 'errors<1%';
 
+/** `--strict`: no tolerance. Every request gets the scenario's expected answer and no arrival is dropped. */
+export const STRICT_THRESHOLDS = ['errors<=0%', 'dropped<=0%'] as const;
+
 /** §8: a webhook JWT's exp is within 10 minutes (the longest `--exp-in`). */
 export { WEBHOOK_JWT_MAX_EXP_SECONDS };

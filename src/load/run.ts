@@ -2,7 +2,7 @@
  * `runLoad`: one load run from options to report. Opens the target (or the embedded reference), builds the
  * scenario's request source, drives the schedule, and writes the JSON and HTML reports.
  */
-import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS } from './constants.js';
+import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS } from './constants.js';
 import { createLoadTransport, type LoadTransport } from './load-transport.js';
 import { startProfileJwksServers } from '../client/index.js';
 import { HarnessError } from '../errors.js';
@@ -45,6 +45,8 @@ export interface LoadOptions {
   pageSize?: number;
   timeoutMs?: number;
   thresholds?: string[];
+  /** Adds STRICT_THRESHOLDS to `thresholds` (they replace the default error threshold). */
+  strict?: boolean;
   /** Report directory; null writes nothing. Default `reports`. */
   outDir?: string | null;
   seed?: string;
@@ -119,7 +121,7 @@ function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedP
 export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const startedAt = Date.now();
   const scenario = options.scenario ?? 'webhook-hmac';
-  const thresholdExprs = withDefaultErrorThreshold(options.thresholds ?? []);
+  const thresholdExprs = withDefaultErrorThreshold([...(options.thresholds ?? []), ...(options.strict ? STRICT_THRESHOLDS : [])]);
   const thresholds = thresholdExprs.map(parseThreshold);
   const { schedule, peakRate, capped } = buildSchedule(options);
   const connections = options.connections ?? LOAD_DEFAULTS.connections;

@@ -34,7 +34,7 @@ export function defaultDeps(config: ReferenceConfig): ReferenceDeps {
     clock: createClock(),
     eventStore: createMemoryEventStore(),
     tokenStore: createMemoryTokenStore(),
-    jwksFetcher: createHttpsJwksFetcher({ caPem: config.jwksCaPem }),
+    jwksFetcher: createHttpsJwksFetcher({ caPem: config.jwksCaPem, ...(config.jwksTimeoutMs === undefined ? {} : { timeoutMs: config.jwksTimeoutMs }) }),
     runner: createMemoryRunner(),
     logger: (line) => process.stderr.write(`[reference] ${line}\n`),
   };

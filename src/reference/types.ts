@@ -106,6 +106,8 @@ export interface ReferenceConfig {
   hooks?: { enabled: boolean; token: string };
   /** PEM bundle trusted, besides the system store, when fetching JWKS documents. */
   jwksCaPem?: string;
+  /** How long one JWKS fetch may take, the reference's only outbound wait. Default 3 000 ms (jwks.ts). */
+  jwksTimeoutMs?: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------

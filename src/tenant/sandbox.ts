@@ -37,6 +37,8 @@ export interface SandboxOptions {
   tokenTtlSeconds?: number;
   /** Service-domain segment of the Client Secrets; default the one the official SDKs check. */
   secretDomain?: string;
+  /** How long the reference waits for a JWKS document (`serve --timeout`); default the reference's own. */
+  jwksTimeoutMs?: number;
   /** Serve the API over HTTPS with a certificate from a fresh local CA (written next to the profile). */
   tls?: boolean;
   customize?: SandboxCustomize;
@@ -104,7 +106,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       secretDomain: options.secretDomain,
       ...(ca ? { ca, tls: true } : {}),
     });
-    const tenant = (await options.customize?.tenant?.(generated)) ?? generated;
+    const customized = (await options.customize?.tenant?.(generated)) ?? generated;
+    const tenant = options.jwksTimeoutMs === undefined ? customized : { ...customized, reference: { ...customized.reference, jwksTimeoutMs: options.jwksTimeoutMs } };
     const base = defaultDeps(tenant.reference);
     if (options.logger) base.logger = options.logger;
     const replaced = options.customize?.deps?.(base, tenant) ?? {};

@@ -41,6 +41,8 @@ export const STACKS: readonly StackDefinition[] = [
       'jwt-aud-array',
       'page-size-pydantic-int',
       'json-bom-accepted',
+      'json-utf8-surrogates-accepted',
+      'context-decimals-as-floats',
       'token-errors-fastapi-detail',
       'headers-first-line',
     ],

@@ -62,50 +62,48 @@ export function parseLossless(text: string): LosslessValue {
       }
     }
   };
+  /** At the start of an object or array (`bracket` its closing one): true, and consumed, when it is empty. */
+  const opensEmpty = (bracket: '}' | ']'): boolean => {
+    at += 1;
+    skipWs();
+    if (text[at] !== bracket) return false;
+    at += 1;
+    return true;
+  };
+  /** After a member or an element: true, and consumed, at the closing `bracket`; false after a comma. */
+  const closes = (bracket: '}' | ']'): boolean => {
+    skipWs();
+    if (text[at] === ',') {
+      at += 1;
+      return false;
+    }
+    if (text[at] !== bracket) fail(`expected , or ${bracket}`);
+    at += 1;
+    return true;
+  };
   const readValue = (depth: number): LosslessValue => {
     if (depth > 512) fail('nesting too deep');
     skipWs();
     const ch = text[at];
     if (ch === '{') {
-      at += 1;
       const map = new Map<string, LosslessValue>();
-      skipWs();
-      if (text[at] === '}') {
-        at += 1;
-        return map;
-      }
-      for (;;) {
+      if (opensEmpty('}')) return map;
+      do {
         skipWs();
         if (text[at] !== '"') fail('expected a key');
         const key = readString();
         skipWs();
         expect(':');
         map.set(key, readValue(depth + 1));
-        skipWs();
-        if (text[at] === ',') at += 1;
-        else if (text[at] === '}') {
-          at += 1;
-          return map;
-        } else fail('expected , or }');
-      }
+      } while (!closes('}'));
+      return map;
     }
     if (ch === '[') {
-      at += 1;
       const list: LosslessValue[] = [];
-      skipWs();
-      if (text[at] === ']') {
-        at += 1;
-        return list;
-      }
-      for (;;) {
-        list.push(readValue(depth + 1));
-        skipWs();
-        if (text[at] === ',') at += 1;
-        else if (text[at] === ']') {
-          at += 1;
-          return list;
-        } else fail('expected , or ]');
-      }
+      if (opensEmpty(']')) return list;
+      do list.push(readValue(depth + 1));
+      while (!closes(']'));
+      return list;
     }
     if (ch === '"') return readString();
     if (text.startsWith('true', at)) return (at += 4), true;

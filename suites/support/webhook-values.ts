@@ -135,6 +135,16 @@ export function webhookUrl(profile: ResolvedProfile, listenerId: string): string
   return `${profile.webhookBaseUrl}/api/v1/webhooks/incoming/${encodeURIComponent(listenerId)}`;
 }
 
+/**
+ * The URL with its host in upper case (an IP address has none: then the whole URL): the same resource for
+ * a URL parser, another string for a verifier that compares `aud` or `sub` as it must (exactly).
+ */
+export function upperCaseHost(urlText: string): string {
+  const host = new URL(urlText).host;
+  const upper = urlText.replace(host, host.toUpperCase());
+  return upper === urlText ? urlText.toUpperCase() : upper;
+}
+
 /** Whole Unix seconds as a Webhook-Timestamp value, from the target's clock. */
 export function timestampOf(nowSeconds: number): string {
   return String(Math.floor(nowSeconds));

@@ -5,7 +5,8 @@
  * flag (or the ACCESS_CONFORMANCE_* variable), before anything starts. An unknown flag gets "did you mean".
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { SEND_OPTIONS } from '../../src/cli/commands/send-options.js';
 import { SERVE_OPTIONS } from '../../src/cli/commands/serve.js';
 import { parseOptions, type OptionTable } from '../../src/cli/option-grammar.js';
 import { SHARED_OPTIONS } from '../../src/cli/shared-options.js';
+import { startSandbox } from '../../src/tenant/index.js';
 import { runCli, startServe } from './support.js';
 
 const TABLES: Record<string, OptionTable> = { run: RUN_OPTIONS, serve: SERVE_OPTIONS, send: SEND_OPTIONS, load: LOAD_OPTIONS };
@@ -32,6 +34,13 @@ function booleans(table: OptionTable): string[] {
     .filter(([, row]) => row.yargs.type === 'boolean')
     .map(([name]) => name);
 }
+
+describe('which command takes which shared flag', () => {
+  it('--timeout, --max-duration, --seed and --out: all four; --strict: all but serve (it judges nothing: shared-options.ts)', () => {
+    for (const flag of ['timeout', 'max-duration', 'seed', 'out']) expect(takers(flag), `--${flag}`).toEqual(['run', 'serve', 'send', 'load']);
+    expect(takers('strict')).toEqual(['run', 'send', 'load']);
+  });
+});
 
 describe('the same text gives the same value in every command', () => {
   const cases: Array<[string, string, unknown]> = [
@@ -127,15 +136,22 @@ describe('the same values at run time: run, serve, send and load', { timeout: 12
     expect(report).toMatchObject({ seed: 'same-seed', strict: true, settings: { timeoutMs: 30_000, maxDurationMs: 60_000 } });
   });
 
-  it('serve --max-duration 5s --hooks=on --tls=no stops by itself; send --dry-run=YES with the same seed twice builds the same body', async () => {
-    const profile = join(dir, 'sandbox.target.json');
-    const serve = await startServe(['--max-duration', '5s', '--seed', 'same-seed', '--hooks=on', '--tls=no', '--profile-out', profile], profile);
+  it('serve --out --timeout 30s --max-duration 5s --hooks=on --tls=no: the profile in --out, a 30 s JWKS wait, stops by itself; send --dry-run=YES --out with the same seed twice builds the same body', async () => {
+    const profile = join(dir, 'serve', 'sandbox.target.json');
+    const serve = await startServe(['--max-duration', '5s', ...common, '--hooks=on', '--tls=no', '--out', join(dir, 'serve')], profile);
     const exited = new Promise<number | null>((resolve) => serve.child.once('exit', (code) => resolve(code)));
     expect(serve.output()).toContain('reference sandbox (seed same-seed)');
     expect(serve.output()).toContain('hooks:     on');
+    expect(serve.output()).toContain('the reference waits up to 30 s for a JWKS document (--timeout)');
     const send = async (): Promise<string> => {
-      const result = await runCli(['send', '--profile', profile, '--listener', 'hmac', '--dry-run=YES', ...common], { timeoutMs: 30_000 });
+      const result = await runCli(['send', '--profile', profile, '--listener', 'hmac', '--dry-run=YES', ...common, '--out', join(dir, 'send-dry')], { timeoutMs: 30_000 });
       expect(result.code, result.stderr).toBe(0);
+      const written = JSON.parse(await readFile(join(dir, 'send-dry', 'send-exchange.json'), 'utf8')) as { dryRun: boolean; exchanges: Array<{ request: { url: string } }> };
+      expect(written.dryRun).toBe(true);
+      // The clock hook is the one exchange of a dry run against a target with hooks; its token is redacted.
+      expect(written.exchanges.map((e) => new URL(e.request.url).pathname)).toEqual(['/__hooks/v1/clock']);
+      const hooksToken = (JSON.parse(await readFile(profile, 'utf8')) as { hooks: { token: string } }).hooks.token;
+      expect(await readFile(join(dir, 'send-dry', 'send-exchange.json'), 'utf8')).not.toContain(hooksToken);
       // occurredAt is "recent" from now (the body generator's, src/client/webhooks.ts): the rest is the seed's.
       const { occurredAt: _now, ...seeded } = JSON.parse(/--data-binary '([^']*)'/.exec(result.stdout)![1]!) as Record<string, unknown>;
       return JSON.stringify(seeded);
@@ -145,13 +161,68 @@ describe('the same values at run time: run, serve, send and load', { timeout: 12
     expect(serve.output()).toContain('--max-duration reached after 5 s');
   });
 
-  it('load --timeout 30s --quiet=1 --out: exit 0, the report holds 30000 ms', async () => {
+  it('send --strict, --out, --max-duration against serve --fault content-type-optional (it accepts a request without Content-Type)', async () => {
+    const out = join(dir, 'send');
+    const profile = join(dir, 'faulty', 'sandbox.target.json');
+    const serve = await startServe([...common, '--fault', 'content-type-optional', '--out', join(dir, 'faulty')], profile);
+    try {
+      const send = (...args: string[]) => runCli(['send', '--profile', profile, '--listener', 'hmac', ...common, '--out', out, ...args], { timeoutMs: 30_000 });
+      const mismatch = 'not the answer service.md gives for this request: expected 400 (--break content-type)';
+      // The refusal service.md gives: 2xx-or-not without --strict, the expected status with it.
+      const forged = await send('--break', 'signature');
+      expect([forged.code, forged.stdout]).toEqual([1, expect.stringContaining('HTTP 401')]);
+      expect(forged.stdout).not.toContain('not the answer');
+      expect((await send('--break', 'signature', '--strict=yes')).code).toBe(0);
+      // The fault's 200: a mismatch, printed either way, exit 1 only with --strict.
+      const lenient = await send('--break', 'content-type', '--strict=off');
+      expect([lenient.code, lenient.stdout]).toEqual([0, expect.stringContaining(mismatch)]);
+      const strict = await send('--break', 'content-type', '--strict');
+      expect([strict.code, strict.stdout]).toEqual([1, expect.stringContaining(mismatch)]);
+      const written = JSON.parse(await readFile(join(out, 'send-exchange.json'), 'utf8')) as { expected: string; exchanges: Array<{ response?: { status: number } }> };
+      expect(written.expected).toBe('400 (--break content-type)');
+      expect(written.exchanges.at(-1)?.response?.status).toBe(200);
+      expect((await send('--strict=1')).code).toBe(0);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('send --max-duration 1s against a target that never answers: DEADLINE, exit 2, long before --timeout 30s, the exchange still written', async () => {
+    const sockets = new Set<Socket>();
+    const hung = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const port = (hung.address() as { port: number }).port;
+    // A sandbox's profile (hooks on: the clock hook is read first), pointed at the server that never answers.
+    const sandbox = await startSandbox({ hooks: true, profileDir: join(dir, 'hung') });
+    await sandbox.close();
+    const original = await readFile(sandbox.profilePath, 'utf8');
+    const origin = sandbox.baseUrl;
+    const hungProfile = join(dir, 'hung', 'hung.target.json');
+    await writeFile(hungProfile, original.replaceAll(origin, `http://127.0.0.1:${port}`));
+    try {
+      const out = join(dir, 'send-hung');
+      const started = Date.now();
+      const result = await runCli(['send', '--profile', hungProfile, '--listener', 'hmac', '--data', '{}', ...common, '--max-duration', '1s', '--out', out], { timeoutMs: 30_000 });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('error[DEADLINE] at --max-duration: send did not finish within 1 s (--max-duration)');
+      expect(Date.now() - started).toBeLessThan(20_000);
+      const written = JSON.parse(await readFile(join(out, 'send-exchange.json'), 'utf8')) as { exchanges: Array<{ response?: unknown }> };
+      expect(written.exchanges.length).toBeGreaterThan(0);
+      expect(written.exchanges.every((e) => e.response === undefined)).toBe(true);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      hung.close();
+    }
+  });
+
+  it('load --timeout 30s --quiet=1 --strict=on --out: exit 0, the report holds 30000 ms and the strict thresholds', async () => {
     const out = join(dir, 'load');
-    const result = await runCli(['load', '--rate', '20', '--duration', '1s', ...common, '--quiet=1', '--out', out], { timeoutMs: 60_000 });
+    const result = await runCli(['load', '--rate', '20', '--duration', '1s', ...common, '--quiet=1', '--strict=on', '--out', out], { timeoutMs: 60_000 });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toMatch(/\/s \(asked/);
-    const report = JSON.parse(await readFile(join(out, 'load-webhook-hmac.json'), 'utf8')) as { config: { timeoutMs: number }; exitCode: number };
+    const report = JSON.parse(await readFile(join(out, 'load-webhook-hmac.json'), 'utf8')) as { config: { timeoutMs: number; thresholds: string[] }; exitCode: number };
     expect(report.config.timeoutMs).toBe(30_000);
+    expect(report.config.thresholds).toEqual(['errors<=0%', 'dropped<=0%']);
     expect(report.exitCode).toBe(0);
     expect(existsSync(join(out, 'load-webhook-hmac.html'))).toBe(true);
   });

@@ -47,10 +47,25 @@ export function runCli(args: string[], options: { env?: Record<string, string | 
   });
 }
 
-/** Starts `serve` and resolves once its profile file exists; stop() sends SIGTERM and waits. */
-export async function startServe(args: string[], profilePath: string, timeoutMs = 60_000): Promise<{ child: ChildProcess; output: () => string; stop(): Promise<void> }> {
-  assertBuilt();
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+export interface StartedProcess {
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `command args` and resolves once `profilePath` exists and the process printed a line (a target
+ * writes its profile, then says where it listens); stop() sends SIGTERM, then SIGKILL after 10 s, and waits.
+ */
+export async function startWithProfile(
+  command: string,
+  args: string[],
+  profilePath: string,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; label?: string } = {},
+): Promise<StartedProcess> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const label = options.label ?? command;
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -62,14 +77,20 @@ export async function startServe(args: string[], profilePath: string, timeoutMs 
     clearTimeout(killer);
   };
   const deadline = Date.now() + timeoutMs;
-  // Polling a file is bounded by the deadline; serve prints its addresses once the profile is written.
+  // Polling a file is bounded by the deadline.
   while (!existsSync(profilePath) || !/\n/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${output}`);
+    if (child.exitCode !== null) throw new Error(`${label} exited with ${child.exitCode}: ${output}`);
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`serve wrote no profile in ${timeoutMs} ms: ${output}`);
+      throw new Error(`${label} wrote no profile in ${timeoutMs} ms: ${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { child, output: () => output, stop };
+}
+
+/** Starts `serve` and resolves once its profile file exists; stop() sends SIGTERM and waits. */
+export async function startServe(args: string[], profilePath: string, timeoutMs = 60_000): Promise<StartedProcess> {
+  assertBuilt();
+  return startWithProfile(process.execPath, [BIN, 'serve', ...args], profilePath, { cwd: ROOT, env: cleanEnv(), timeoutMs, label: 'serve' });
 }

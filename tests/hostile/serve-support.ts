@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { talk } from '../support/socket-talk.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,38 +126,14 @@ export function parseAnswers(bytes: Buffer): { answers: Answer[]; rest: string }
 }
 
 /** One connection: writes `first` (one write), then `then`, and collects until the server closes or the timeout. */
-export function exchange(port: number, first: Buffer | string, options: ExchangeOptions = {}): Promise<Exchange> {
-  return new Promise((resolve) => {
-    const socket: Socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
-    const received: Buffer[] = [];
-    const started = Date.now();
-    let settled = false;
-    const finish = (closedByServer: boolean, error?: string): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      const parsed = parseAnswers(Buffer.concat(received));
-      resolve({ ...parsed, closedByServer, elapsedMs: Date.now() - started, error });
-    };
-    const timer = setTimeout(() => finish(false), options.timeoutMs ?? 5000);
-    socket.on('data', (chunk: Buffer) => {
-      received.push(chunk);
-      if (options.answers !== undefined && parseAnswers(Buffer.concat(received)).answers.length >= options.answers) finish(false);
-    });
-    socket.on('end', () => finish(true));
-    socket.on('close', () => finish(true));
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(true, error.code ?? error.message));
-    socket.on('connect', async () => {
-      socket.write(first);
-      for (const chunk of options.then ?? []) {
-        if (options.gapMs) await sleep(options.gapMs);
-        if (settled || socket.destroyed) return;
-        socket.write(chunk);
-      }
-      if (options.end && !socket.destroyed) socket.end();
-    });
+export async function exchange(port: number, first: Buffer | string, options: ExchangeOptions = {}): Promise<Exchange> {
+  const { answers, ...rest } = options;
+  const talked = await talk(port, first, {
+    ...rest,
+    timeoutMs: options.timeoutMs ?? 5000,
+    ...(answers === undefined ? {} : { done: (received: Buffer) => parseAnswers(received).answers.length >= answers }),
   });
+  return { ...parseAnswers(talked.received), closedByServer: talked.closedByServer, elapsedMs: talked.elapsedMs, error: talked.error };
 }
 
 /** A raw HTTP/1.1 request. */

@@ -42,6 +42,7 @@ async function load(options: LoadCliOptions): Promise<number> {
       pageSize: options.pageSize,
       timeoutMs: options.timeout,
       thresholds: options.threshold,
+      strict: options.strict,
       outDir: options.out,
       seed: options.seed,
       signal: interrupt.signal,

@@ -5,7 +5,7 @@
  * so --help and the driver cannot disagree.
  */
 import { HarnessError } from '../../errors.js';
-import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, WEBHOOK_JWT_MAX_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
+import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS, WEBHOOK_JWT_MAX_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
 import { parseStages, type Stage } from '../../load/parse.js';
 import { parseRate } from '../../values.js';
 import { booleanRow, choiceRow, customRow, durationRow, integerRow, listRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
@@ -45,8 +45,9 @@ export const LOAD_OPTIONS = {
   timeout: SHARED_OPTIONS.timeout,
   'max-duration': SHARED_OPTIONS['max-duration'],
   threshold: listRow({
-    describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off)`,
+    describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off); --strict adds ${STRICT_THRESHOLDS.map((t) => `'${t}'`).join(' and ')}`,
   }),
+  strict: SHARED_OPTIONS.strict,
   out: SHARED_OPTIONS.out,
   seed: SHARED_OPTIONS.seed,
   quiet: SHARED_OPTIONS.quiet,

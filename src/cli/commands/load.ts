@@ -16,7 +16,7 @@ export const loadCommand = defineCommand({
   options: LOAD_OPTIONS,
   builder: (y) => y.positional('action', { type: 'string', choices: ['prepare'], describe: 'prepare: sign a webhook-jwt corpus for load/webhook-jwt.js' }),
   epilogue:
-    'Exit codes: 0 every --threshold held; 1 one was crossed; 2 usage or harness error; 130 / 143 interrupted by SIGINT / SIGTERM ' +
+    'Exit codes: 0 every --threshold held (--strict adds errors<=0% and dropped<=0%); 1 one was crossed; 2 usage or harness error; 130 / 143 interrupted by SIGINT / SIGTERM ' +
     '(never 0: the report, written on every way out, says interrupted).',
   run: async (options, args) => (await import('./load-handler.js')).loadHandler(options, args),
 });

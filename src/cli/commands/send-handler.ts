@@ -16,12 +16,14 @@ import type { ResolvedProfile } from '../../profile/types.js';
 import { parseSendArgs, type SendOptions, type SendPlan } from './send-options.js';
 import { shellLiteral } from '../../escape.js';
 import { readBody, showResponseBody } from './send-text.js';
+import { exchangePath, expectedAnswer, isJson, prepareOut, sendExitCode, withDeadline, writeExchange, type ExpectedAnswer } from './send-outcome.js';
 
 export async function sendHandler(args: SendOptions): Promise<number> {
-  return send(parseSendArgs(args));
+  const plan = parseSendArgs(args);
+  return withDeadline(plan.maxDurationMs, (expired) => send(plan, expired));
 }
 
-async function send(plan: SendPlan): Promise<number> {
+async function send(plan: SendPlan, expired: AbortSignal): Promise<number> {
   const profile = await loadProfile(plan.profilePath);
   const listener = profile.webhooks[plan.listener];
   if (listener === undefined) {
@@ -38,8 +40,12 @@ async function send(plan: SendPlan): Promise<number> {
     : await readBody(plan.body, limit);
   checkBody(body, limit, plan.raw);
   const options = await breakOptions(plan, auth, body);
+  await prepareOut(plan.outDir);
 
   const client = createTargetClient(profile, plan.client);
+  // --max-duration: closing the client cuts whatever it is waiting for.
+  expired.addEventListener('abort', () => void client.close(), { once: true });
+  let expected: ExpectedAnswer | undefined;
   try {
     // The clock hook is read only when something is built from it (a JWT, or the default timestamp).
     const now = plan.timestamp === undefined || 'jwtKeys' in auth ? await client.now() : Date.now() / 1000;
@@ -49,6 +55,14 @@ async function send(plan: SendPlan): Promise<number> {
       now,
       seed,
       scope: 'send',
+    });
+    expected = expectedAnswer({
+      listener: plan.listener,
+      breaks: plan.breaks,
+      bodyIsJson: !plan.raw || isJson(body),
+      eventIdGiven: plan.eventId !== undefined,
+      ...(plan.timestamp === undefined ? {} : { timestamp: plan.timestamp }),
+      now,
     });
     for (const secret of built.secrets) client.recorder.addSecret(secret);
     const method = 'secret' in listener ? 'HMAC' : 'JWT';
@@ -75,10 +89,13 @@ async function send(plan: SendPlan): Promise<number> {
     }
     process.stdout.write(`POST ${built.url}\n  ${method} listener ${plan.listener}${broken}; event ID ${built.eventId}; timestamp ${built.timestamp}; ${built.body.length} bytes\n`);
     process.stdout.write(`HTTP ${response.status}\n`);
+    process.stdout.write(`  exchange (redacted): ${exchangePath(plan.outDir)}\n`);
     const text = showResponseBody(client.recorder.redact(response.body.toString('utf8')));
     if (text !== '') process.stdout.write(`${text}\n`);
-    return response.status >= 200 && response.status < 300 ? 0 : 1;
+    if (!expected.accepts(response.status)) process.stdout.write(`not the answer service.md gives for this request: expected ${expected.text}\n`);
+    return sendExitCode(plan.strict, expected, response.status);
   } finally {
+    await writeExchange(plan, client.recorder, expected);
     await client.close();
   }
 }

@@ -48,6 +48,9 @@ export const SEND_OPTIONS = {
   'dry-run': booleanRow({ describe: 'Print the signed request as a curl command instead of sending it (shows the signature or JWT, never a secret or key).' }),
   seed: SHARED_OPTIONS.seed,
   timeout: SHARED_OPTIONS.timeout,
+  'max-duration': SHARED_OPTIONS['max-duration'],
+  out: SHARED_OPTIONS.out,
+  strict: SHARED_OPTIONS.strict,
 } as const satisfies Record<string, OptionRow<unknown>>;
 
 export const SEND_EXAMPLES: ReadonlyArray<[string, string]> = [
@@ -72,6 +75,12 @@ export interface SendPlan {
   seed?: string;
   /** The client's settings from the rows tagged for it (--timeout): handed whole to createTargetClient. */
   client: ClientSettings;
+  /** Deadline of the whole send (send-outcome.ts). */
+  maxDurationMs?: number;
+  /** Folder of send-exchange.json. */
+  outDir: string;
+  /** Exit on the status service.md gives for the request, not on 2xx. */
+  strict: boolean;
 }
 
 const usage = (field: string, message: string, hint?: string): HarnessError =>
@@ -111,5 +120,8 @@ export function parseSendArgs(args: SendOptions): SendPlan {
     dryRun: args.dryRun,
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     client: clientSettings(SEND_OPTIONS, args),
+    ...(args.maxDuration === undefined ? {} : { maxDurationMs: args.maxDuration }),
+    outDir: args.out,
+    strict: args.strict,
   };
 }

@@ -3,8 +3,9 @@
  * system triggering an automation would, and print the answer. The request comes from the client
  * toolkit's builder (the suites' own), so `--break` spoils exactly one rule as the suites do.
  *
- * Exit codes: 0 the target answered 2xx (or --dry-run); 1 it answered another status; 2 bad input or no
- * answer (unreachable, TLS, timeout). The HMAC secret and the signing keys are never printed; --dry-run
+ * Exit codes: 0 the target answered 2xx (or --dry-run); 1 it answered another status; with --strict, 0
+ * when it answered what service.md gives for the request sent (401 for --break signature), else 1; 2 bad
+ * input or no answer (unreachable, TLS, timeout, --max-duration). The HMAC secret and the signing keys are never printed; --dry-run
  * shows the signature or JWT of that one request (bound to its event ID, timestamp and body).
  * The handler (send-handler.ts) loads only when the command runs.
  */
@@ -20,7 +21,7 @@ export const sendCommand = defineCommand({
     for (const [command, description] of SEND_EXAMPLES) built = built.example(command, description);
     return built;
   },
-  epilogue: `Exit codes: 0 the target answered 2xx (or --dry-run); 1 another status; 2 bad input or no answer. --break: ${Object.entries(BREAKS)
+  epilogue: `Exit codes: 0 the target answered 2xx (or --dry-run); 1 another status; with --strict, 0 when the answer is the one service.md gives for the request sent (e.g. 401 for --break signature), else 1; 2 bad input, no answer or --max-duration reached. --break: ${Object.entries(BREAKS)
     .map(([name, what]) => `${name} (${what})`)
     .join('; ')}.`,
   run: async (options) => (await import('./send-handler.js')).sendHandler(options),

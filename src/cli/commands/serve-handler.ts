@@ -33,7 +33,11 @@ interface SandboxSettings {
   seed?: string;
   port: number;
   host: string;
-  profilePath: string;
+  /** --profile-out, else the folder of --out (the sandbox names the file sandbox.target.json). */
+  profilePath?: string;
+  profileDir: string;
+  /** --timeout: how long the reference waits for a JWKS document it fetches. */
+  jwksTimeoutMs: number;
   hooks: boolean;
   publicBaseUrl?: string;
   jwksHost?: string;
@@ -87,7 +91,9 @@ function validate(args: ServeOptions): SandboxSettings {
     seed: args.seed,
     port: args.port,
     host: args.host,
-    profilePath: args.profileOut,
+    ...(args.profileOut === undefined ? {} : { profilePath: args.profileOut }),
+    profileDir: args.out,
+    jwksTimeoutMs: args.timeout,
     hooks: args.hooks,
     publicBaseUrl,
     jwksHost,
@@ -113,6 +119,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly FaultDefiniti
     `  profile:   ${shownProfile}  (holds this sandbox's secrets)\n`,
     `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
     `  faults:    ${faults.length > 0 ? faults.map((f) => f.name).join(', ') : 'none'}\n`,
+    ...(tenant.reference.jwksTimeoutMs === undefined ? [] : [`  timeout:   the reference waits up to ${formatDuration(tenant.reference.jwksTimeoutMs)} for a JWKS document (--timeout)\n`]),
     `Token endpoint: POST ${sandbox.baseUrl}/auth/v1/token (client_credentials; client_secret or EdDSA client_assertion with aud "${tenant.tenantDomain}")\n`,
     `Webhook listeners: POST ${sandbox.baseUrl}/api/v1/webhooks/incoming/<listener ID>\n`,
     row('hmac', l.hmac.listenerId, 'HMAC'),

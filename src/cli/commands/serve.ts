@@ -13,9 +13,9 @@ export const SERVE_OPTIONS = {
   seed: SHARED_OPTIONS.seed,
   port: integerRow({ default: 0, min: 0, max: 65_535, describe: 'Port to listen on (0 = any free port)' }),
   host: textRow({ default: '127.0.0.1', describe: 'Address to listen on' }),
+  out: SHARED_OPTIONS.out,
   'profile-out': textRow({
-    default: 'reports/sandbox.target.json',
-    describe: 'Where to write the target profile (it holds the sandbox secrets; written mode 0600)',
+    describe: 'Where to write the target profile (it holds the sandbox secrets; written mode 0600); default: sandbox.target.json in --out',
   }),
   hooks: booleanRow({ describe: 'Offer the test hooks (clock, runs) under /__hooks/v1' }),
   'public-url': textRow({ describe: 'Base URL written to the profile when clients reach the server at another address (NAT, container)' }),
@@ -27,6 +27,7 @@ export const SERVE_OPTIONS = {
   tls: booleanRow({ describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed' }),
   fault: SHARED_OPTIONS.fault,
   'list-faults': booleanRow({ describe: 'Print every fault --fault accepts (name, area, the requirements it breaks, what it does wrong) and exit' }),
+  timeout: SHARED_OPTIONS.timeout,
   'max-duration': SHARED_OPTIONS['max-duration'],
 } as const satisfies Record<string, OptionRow<unknown>>;
 

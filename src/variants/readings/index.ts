@@ -1,11 +1,13 @@
 /** The variants: one file each; every export of this module is a variant definition. */
 export * from './body-limit-400.js';
+export * from './context-decimals-as-floats.js';
 export * from './context-numbers-as-doubles.js';
 export * from './event-id-uuid-forms.js';
 export * from './headers-first-line.js';
 export * from './idempotency-lazy-ttl.js';
 export * from './json-bom-accepted.js';
 export * from './json-invalid-utf8-replaced.js';
+export * from './json-utf8-surrogates-accepted.js';
 export * from './jwks-refresh-on-unknown-kid.js';
 export * from './jwt-aud-array.js';
 export * from './jwt-duplicate-claims-last-wins.js';
