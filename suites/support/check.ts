@@ -90,8 +90,11 @@ export function suiteClient(): TargetClient {
     learned = [];
     let recorder: InternalRecorder | undefined;
     const channel = runChannel(run, () => recorder);
+    // The run's recorder is built here (it attributes exchanges to checks), so the one client setting that
+    // is the recorder's, not the transport's, is handed to it: createTargetClient ignores it for a given recorder.
     recorder = attributing(createRecorder({
       secrets: profileSecrets(run.profile),
+      recordBodyBytes: run.client.recordBodyBytes,
       onSecret: (value) => {
         // Short values are the checks' own deliberate junk (a wrong secret word), not credentials: shared run-wide
         // they would blank that word from every report; this worker still redacts them in its exchanges.
