@@ -6,6 +6,8 @@
 import { HarnessError } from '../errors.js';
 import type { ResolvedProfile } from '../profile/types.js';
 import type { InternalRecorder } from './recorder.js';
+import type { RecipeContext } from './replay-context.js';
+import { requestRecipe } from './replay-recipe.js';
 import type { TokenManager } from './tokens.js';
 import type { Transport } from './transport.js';
 import type { ApiCallOptions, HttpResponse, PageItem, PageOptions, PageRecord, WalkOptions, WalkResult } from './types.js';
@@ -31,6 +33,7 @@ export class ApiCalls {
     private readonly tokens: TokenManager,
     private readonly recorder: InternalRecorder,
     private readonly defaultMethod: 'secret' | 'assertion',
+    private readonly recipes?: RecipeContext,
   ) {}
 
   /**
@@ -39,13 +42,16 @@ export class ApiCalls {
    */
   async get(path: string, options: ApiCallOptions, label: string): Promise<HttpResponse> {
     const url = `${this.profile.baseUrl}${path}`;
-    const send = (authorization: string | undefined): Promise<HttpResponse> =>
-      this.transport.send({
+    const send = (authorization: string | undefined): Promise<HttpResponse> => {
+      const headers = { accept: 'application/json', ...(authorization === undefined ? {} : { authorization }) };
+      return this.transport.send({
+        ...(this.recipes ? { replay: requestRecipe({ method: 'GET', url, headers }, this.recipes.encoding()) } : {}),
         method: 'GET',
         url,
-        headers: { accept: 'application/json', ...(authorization === undefined ? {} : { authorization }) },
+        headers,
         label: options.label ?? label,
       });
+    };
     if (options.authorization !== undefined) return send(options.authorization);
     if (options.token === null) return send(undefined);
     if (typeof options.token === 'string') {

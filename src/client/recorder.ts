@@ -32,6 +32,8 @@ export interface RawExchange {
   durationMs: number;
   /** Values made for this request only (its HMAC signature): redacted from this exchange in every shape. */
   ephemeral?: readonly string[];
+  /** Its recipe (replay-recipe.ts): portable JSON that names credentials instead of holding them. */
+  replay?: RecordedExchange['replay'];
 }
 
 /** The recorder the client implementation needs beyond the public contract. */
@@ -133,6 +135,7 @@ export function createRecorder(options: RecorderOptions = {}): InternalRecorder 
         ...(raw.error === undefined ? {} : { error: { code: raw.error.code, message: redact(raw.error.message) } }),
         startedAt: raw.startedAt,
         durationMs: raw.durationMs,
+        ...(raw.replay === undefined ? {} : { replay: raw.replay }),
       };
       nextSeq += 1;
       exchanges.push(exchange);

@@ -14,6 +14,8 @@ import { TokenManager } from './tokens.js';
 import { createTransport } from './transport.js';
 import type { ClientOptions, ExchangeRecorder, TargetClient, WebhookOptions } from './types.js';
 import { buildWebhook, type WebhookAuth } from './webhooks.js';
+import { RecipeContext } from './replay-context.js';
+import { requestRecipe, webhookRecipe, type WebhookRecipeInput } from './replay-recipe.js';
 
 export { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
@@ -64,22 +66,25 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
   const clock = new TargetClock(hooksImpl);
   if (hooksImpl) hooksImpl.onClock = (now) => clock.observe(now);
   const now = (): Promise<number> => clock.now();
-  const tokens = new TokenManager(profile, transport, recorder, now);
-  const api = new ApiCalls(profile, transport, tokens, recorder, options.tokenMethod ?? 'secret');
+  const recipes = new RecipeContext(profile, recorder);
+  const tokens = new TokenManager(profile, transport, recorder, now, recipes);
+  const api = new ApiCalls(profile, transport, tokens, recorder, options.tokenMethod ?? 'secret', recipes);
   const seed = options.seed ?? randomSeed();
   /** Default bodies built so far in each scope: the n-th body of a scope is the same for one seed. */
   const bodiesByScope = new Map<string, number>();
 
-  const send = async (listenerId: string, auth: WebhookAuth, webhookOptions: WebhookOptions = {}) => {
+  const send = async (target: WebhookRecipeInput['target'], listenerId: string, auth: WebhookAuth, webhookOptions: WebhookOptions = {}) => {
     // Numbered when the call is made, before any await: a check's calls keep their order whatever else runs.
     const scope = options.scope?.() ?? '';
     const number = (bodiesByScope.get(scope) ?? 0) + 1;
     bodiesByScope.set(scope, number);
+    // The target's clock (read once, then kept as an offset): the default timestamp and the JWT times are
+    // built from it, and a timestamp the check gives is written in the recipe relative to it.
+    const builtAt = await now();
     const built = await buildWebhook(listenerId, auth, webhookOptions, {
       baseUrl: profile.baseUrl,
       webhookBaseUrl: profile.webhookBaseUrl,
-      // The clock is read only when something is built from it (a hook call shows in the exchanges).
-      now: webhookOptions.timestamp === undefined || 'jwtKeys' in auth ? await now() : Date.now() / 1000,
+      now: builtAt,
       seed,
       scope: `${scope}/webhook/${number}`,
     });
@@ -90,7 +95,14 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
       .flatMap(([, values]) => values);
     const ephemeral = [...built.ephemeral, ...repeatedCredentials];
     for (const value of ephemeral) recorder.addEphemeralSecret(value);
+    // Written after the secrets are known, so the recipe is checked against every one of them.
+    const replay = webhookRecipe(
+      { target, options: webhookOptions, body: built.body, eventId: built.eventId, sentBefore: (id) => recipes.sentBefore(id) },
+      recipes.encoding(builtAt),
+    );
+    recipes.markSent(built.eventId);
     return transport.send({
+      replay,
       method: built.method,
       url: built.url,
       headers: built.headers,
@@ -121,6 +133,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     async request(req) {
       const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(req.url) ? req.url : `${profile.baseUrl}${req.url.startsWith('/') ? '' : '/'}${req.url}`;
       return transport.send({
+        replay: requestRecipe({ method: req.method, url, headers: req.headers ?? {}, ...(req.body === undefined ? {} : { body: req.body }) }, recipes.encoding()),
         method: req.method,
         url,
         headers: { ...(req.headers ?? {}) },
@@ -141,10 +154,10 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     // async so a profile without the listener rejects instead of throwing synchronously.
     async sendWebhook(key, webhookOptions) {
       const { listenerId, auth } = listenerAuth(profile, key);
-      return send(listenerId, auth, webhookOptions);
+      return send({ listener: key }, listenerId, auth, webhookOptions);
     },
     sendWebhookTo(listenerId, auth, webhookOptions) {
-      return send(listenerId, auth, webhookOptions);
+      return send({ listenerId, auth }, listenerId, auth, webhookOptions);
     },
     now,
     close: () => transport.close(),

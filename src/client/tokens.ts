@@ -6,6 +6,8 @@ import { buildClientAssertion } from '../crypto/index.js';
 import { HarnessError } from '../errors.js';
 import type { CredentialKey, ResolvedCredential, ResolvedProfile } from '../profile/types.js';
 import type { InternalRecorder } from './recorder.js';
+import type { RecipeContext } from './replay-context.js';
+import { tokenRecipe } from './replay-recipe.js';
 import type { Transport } from './transport.js';
 import type { AccessToken, HttpResponse, TokenRequestOptions } from './types.js';
 
@@ -58,6 +60,7 @@ export class TokenManager {
     private readonly transport: Transport,
     private readonly recorder: InternalRecorder,
     private readonly now: () => Promise<number>,
+    private readonly recipes?: RecipeContext,
   ) {}
 
   private credential(key: CredentialKey): ResolvedCredential {
@@ -75,6 +78,7 @@ export class TokenManager {
     const key = options.credential ?? 'primary';
     const credential = this.credential(key);
     const fields: Record<string, string> = { grant_type: 'client_credentials', client_id: options.clientId ?? credential.clientId };
+    let builtAt: number | undefined;
     const clientSecret = options.clientSecret ?? credential.clientSecret;
     this.recorder.addSecret(clientSecret);
     if (options.method === 'secret') {
@@ -82,6 +86,7 @@ export class TokenManager {
     } else {
       const assertionOptions = options.assertion ?? {};
       const now = assertionOptions.now ?? Math.floor(await this.now());
+      builtAt = now;
       const assertion = await buildClientAssertion({
         ...assertionOptions,
         clientId: credential.clientId,
@@ -118,6 +123,7 @@ export class TokenManager {
     }
     const body = options.asJson ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
     return this.transport.send({
+      ...(this.recipes ? { replay: tokenRecipe(options, this.recipes.encoding(builtAt)) } : {}),
       method: 'POST',
       url: `${this.profile.baseUrl}/auth/v1/token${query}`,
       headers,
@@ -155,6 +161,7 @@ export class TokenManager {
       );
     }
     this.recorder.addSecret(accessToken);
+    this.recipes?.noteToken(accessToken, credential, method);
     const token: AccessToken = {
       accessToken,
       tokenType: typeof body?.token_type === 'string' ? body.token_type : 'Bearer',

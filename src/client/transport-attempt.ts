@@ -102,6 +102,7 @@ export async function attempt(ctx: AttemptContext, req: TransportRequest): Promi
       startedAt,
       durationMs: performance.now() - started,
       ...(req.ephemeral ? { ephemeral: req.ephemeral } : {}),
+      ...(req.replay ? { replay: req.replay } : {}),
     });
 
   const fail = (error: unknown): never => {

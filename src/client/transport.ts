@@ -44,6 +44,8 @@ export interface TransportRequest {
   repeatedHeaders?: Record<string, string[]>;
   /** Values made for this request only (its HMAC signature): redacted from its exchange. */
   ephemeral?: readonly string[];
+  /** The request's recipe for a later replay (kept on its recorded exchange). */
+  replay?: import('./replay-recipe.js').ReplayNote;
   /** Credentials inside the answer (an access token) to register with the recorder before it stores it. */
   secretsIn?: (status: number, body: Buffer) => string[];
 }

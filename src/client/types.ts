@@ -7,8 +7,10 @@ import type { HarnessErrorCode } from '../errors.js';
 import type { CredentialKey, ResolvedProfile, SigningJwk } from '../profile/types.js';
 import type { ClientSettings } from './settings.js';
 import type { WebhookOptions } from './webhook-types.js';
+import type { ReplayNote } from './replay-recipe.js';
 
 export type { ClientSettings };
+export type { ReplayNote, ReplayRecipe } from './replay-recipe.js';
 export type * from './webhook-types.js';
 
 /** One request and its answer (or transport error), secrets already redacted. */
@@ -34,6 +36,11 @@ export interface RecordedExchange {
     bodyTruncated: boolean;
   };
   error?: { code: HarnessErrorCode; message: string };
+  /**
+   * How to send this request again later (a failure's reproduction, issue 23): its recipe in portable
+   * JSON, or why it has none. The reporters write it to <out>/reproductions/; report.json leaves it out.
+   */
+  replay?: ReplayNote;
   /** Epoch milliseconds when the request started, and its duration. */
   startedAt: number;
   durationMs: number;

@@ -6,7 +6,7 @@
 import { rerunFor } from './rerun.js';
 import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary, UniformAnswer } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
-import { curlCommand, reproducingExchange } from './curl.js';
+import { reproductionLines, reproductionsFor, reproductionsLine, type Reproduction } from './reproductions.js';
 import { oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, skipsByReason } from './format.js';
 import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants } from './root-cause-order.js';
@@ -59,7 +59,8 @@ export class ConsoleReporter implements EngineReporter {
     this.print(`  … still running: ${running}`);
   }
 
-  onRunEnd(summary: RunSummary): void {
+  async onRunEnd(summary: RunSummary): Promise<void> {
+    const reproductions = await reproductionsFor(summary, this.ctx);
     const lines: string[] = ['', ...uniformAnswerLines(summary)];
     if (summary.uniformAnswer) lines.push('');
     const strict = summary.header.strict;
@@ -81,7 +82,7 @@ export class ConsoleReporter implements EngineReporter {
     let detailed = 0;
     const describe = (r: CheckResult, maxExchanges?: number): string[] => {
       const full = (detailed += 1) <= CONSOLE_DETAILED_FAILURES;
-      const lines = full ? describeFailure(r, maxExchanges, rerunFor(this.ctx.invocation, summary.header, r.id)) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
+      const lines = full ? describeFailure(r, maxExchanges, rerunFor(this.ctx.invocation, summary.header, r.id), reproductions.get(r.id)) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
       // Beside the root cause, before its exchanges: the rule the target applies instead, and the count.
       const dependants = dependantsOf(view, r.id);
       const beside = [acceptedInsteadLine(view, r.id), dependants.length > 0 ? dependsOnIt(dependants.length) : undefined].filter((line): line is string => line !== undefined);
@@ -134,6 +135,8 @@ export class ConsoleReporter implements EngineReporter {
       lines.push('');
     }
     for (const file of this.ctx.artifacts) lines.push(`report: ${file}`);
+    const folder = reproductionsLine(reproductions, this.ctx.outDir, this.ctx.invocation);
+    if (folder) lines.push(folder);
     if (this.ctx.artifacts.length > 0) lines.push('');
     const banner = abortedBanner(summary);
     if (banner) lines.push(banner, '');
@@ -170,7 +173,7 @@ function abbreviate(ids: string[], max = 8): string {
   return ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 }
 
-function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES, rerun?: string): string[] {
+function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES, rerun?: string, reproduction?: Reproduction): string[] {
   const lines = [`✗ ${result.id} [${result.level}] §${result.section}${result.ruling ? ` ruling ${result.ruling}` : ''}: ${result.text}`];
   if (result.failure) {
     lines.push(`    ${shortText(result.failure.message)}`);
@@ -178,9 +181,8 @@ function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES, 
     if (result.failure.actual) lines.push(`    actual:   ${shortText(result.failure.actual)}`);
   }
   for (const observation of result.observations) lines.push(`    note: ${shortText(observation)}`);
-  const reproducing = reproducingExchange(result.exchanges);
   if (rerun) lines.push(`    rerun: ${rerun}`);
-  if (reproducing) lines.push(`    reproduce: ${oneLine(curlCommand(reproducing))}`);
+  for (const [label, text] of reproductionLines(result, reproduction)) lines.push(`    ${label}: ${oneLine(text)}`);
   // The last exchanges are the ones that showed the failure; earlier ones set it up.
   const shown = result.exchanges.slice(-maxExchanges);
   if (shown.length > 0) {

@@ -98,8 +98,3 @@ export function curlCommand(exchange: RecordedExchange): string {
   else if (!request.body && request.bodyBytes > 0) command += `  # the ${request.bodyBytes}-byte body was not recorded`;
   return command;
 }
-
-/** The exchange a failure is reproduced by: the last one with an answer or error (it showed the failure). */
-export function reproducingExchange(exchanges: readonly RecordedExchange[]): RecordedExchange | undefined {
-  return exchanges.at(-1);
-}

@@ -8,7 +8,7 @@
  */
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { redactDeep, type ReporterContext } from './context.js';
-import { curlCommand, reproducingExchange } from './curl.js';
+import { decisiveExchange, reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { ghData, ghProperty, oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, formatExchange } from './format.js';
@@ -58,7 +58,7 @@ export function cappedAnnotations(groups: readonly CauseGroup[], leading: readon
   return lines;
 }
 
-export function renderGithub(summary: RunSummary, invocation?: RunInvocation): string {
+export function renderGithub(summary: RunSummary, invocation?: RunInvocation, reproductions: ReadonlyMap<string, Reproduction> = new Map()): string {
   const strict = summary.header.strict;
   // Root cause first: one annotation per root cause, its dependants named in it and listed in its log group.
   const view = causeView(summary);
@@ -80,11 +80,9 @@ export function renderGithub(summary: RunSummary, invocation?: RunInvocation): s
     const rerun = rerunFor(invocation, summary.header, first.id);
     if (rerun) lines.push(`  rerun: ${rerun}`);
     if (group.dependants.length > 0) lines.push(`  ${dependsOnIt(group.dependants.length)}:`, ...group.dependants.map((r) => `    ${oneLine(dependantLine(r))}`));
-    const exchange = reproducingExchange(first.exchanges);
-    if (exchange) {
-      lines.push(`  reproduce: ${oneLine(curlCommand(exchange))}`);
-      lines.push(...formatExchange(exchange, '  ', { bodyBytes: 1024 }));
-    }
+    for (const [label, text] of reproductionLines(first, reproductions.get(first.id))) lines.push(`  ${label}: ${oneLine(text)}`);
+    const exchange = decisiveExchange(first.exchanges);
+    if (exchange) lines.push(...formatExchange(exchange, '  ', { bodyBytes: 1024 }));
     lines.push('::endgroup::');
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
@@ -93,9 +91,10 @@ export function renderGithub(summary: RunSummary, invocation?: RunInvocation): s
 export class GithubReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
-  onRunEnd(summary: RunSummary): void {
+  async onRunEnd(summary: RunSummary): Promise<void> {
+    const reproductions = await reproductionsFor(summary, this.ctx);
     // Redacted before encoding: `%3A` in a title would hide a secret's shape from a pass over the output.
-    const text = renderGithub(redactDeep(summary, (value) => this.ctx.scrub(this.ctx.redact(value))), this.ctx.invocation);
+    const text = renderGithub(redactDeep(summary, (value) => this.ctx.scrub(this.ctx.redact(value))), this.ctx.invocation, reproductions);
     if (text) this.ctx.stdout.write(visibleControls(this.ctx.scrub(this.ctx.redact(text))));
   }
 }

@@ -9,7 +9,7 @@ import type { RecordedExchange } from '../client/types.js';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { describeAuthority } from '../requirements.js';
 import { writeReportFile, type ReporterContext } from './context.js';
-import { curlCommand, reproducingExchange } from './curl.js';
+import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { capText, escapeMarkup, moreBytesNote, oneLine, shortText } from '../escape.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
@@ -56,7 +56,7 @@ function causeBlock(result: CheckResult, view: CauseView): string {
   return root ? `<p>Follows from the root cause <a href="#${e(encodeURIComponent(root))}">${e(root)}</a>.</p>` : '';
 }
 
-function checkBody(result: CheckResult, state: DisplayState, view: CauseView, rerun?: string): string {
+function checkBody(result: CheckResult, state: DisplayState, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
   const parts: string[] = [causeBlock(result, view)];
   if (result.state === 'blocked') parts.push(`<p>${e(blockedReason(result))}</p>`);
   parts.push(
@@ -75,9 +75,11 @@ function checkBody(result: CheckResult, state: DisplayState, view: CauseView, re
     parts.push(`<p>error[${e(code)}]: ${e(capped(message))}${hint ? ` (hint: ${e(hint)})` : ''}</p>`);
   }
   for (const observation of result.observations) parts.push(`<p>note: ${e(capped(observation))}</p>`);
-  const reproducing = result.state === 'failed' || result.state === 'errored' ? reproducingExchange(result.exchanges) : undefined;
-  if (rerun && (result.state === 'failed' || result.state === 'errored')) parts.push(`<p>Rerun this check:</p><pre class="curl">${e(rerun)}</pre>`);
-  if (reproducing) parts.push(`<p>Reproduce:</p><pre class="curl">${e(curlCommand(reproducing))}</pre>`);
+  const bad = result.state === 'failed' || result.state === 'errored';
+  if (rerun && bad) parts.push(`<p>Rerun this check:</p><pre class="curl">${e(rerun)}</pre>`);
+  if (bad) {
+    for (const [label, text] of reproductionLines(result, reproduction)) parts.push(`<p>${e(label[0]!.toUpperCase() + label.slice(1))}:</p><pre class="curl">${e(text)}</pre>`);
+  }
   result.exchanges.forEach((exchange, index) => parts.push(exchangeBlock(exchange, index)));
   return parts.join('\n');
 }
@@ -90,7 +92,7 @@ function collapsedGotExpected(result: CheckResult): string {
   return `<span class="gotexp">expected ${e(shortText(oneLine(failure.expected || '—'), 160))} · got ${e(shortText(oneLine(failure.actual || '—'), 160))}</span>`;
 }
 
-function checkRow(result: CheckResult, strict: boolean, view: CauseView, rerun?: string): string {
+function checkRow(result: CheckResult, strict: boolean, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
   const state = displayState(result, strict);
   const dependants = dependantsOf(view, result.id).length;
   const hay = `${result.id} ${result.text} ${result.group} ${result.reason ?? ''} ${result.failure?.message ?? ''} ${result.harnessError?.message ?? ''}`.toLowerCase();
@@ -99,11 +101,11 @@ function checkRow(result: CheckResult, strict: boolean, view: CauseView, rerun?:
     `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(result.id))}">${e(result.id)}</a>` +
     `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span>` +
     `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, result.id) ?? ''].filter(Boolean).join('; '))}</span>` : ''}${collapsedGotExpected(result)}</summary>\n` +
-    `<div class="body">\n${checkBody(result, state, view, rerun)}\n</div></details>`
+    `<div class="body">\n${checkBody(result, state, view, rerun, reproduction)}\n</div></details>`
   );
 }
 
-export function renderHtml(summary: RunSummary, invocation?: RunInvocation): string {
+export function renderHtml(summary: RunSummary, invocation?: RunInvocation, reproductions: ReadonlyMap<string, Reproduction> = new Map()): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
   // Root cause first: each root cause, then the checks that follow from it, then the rest.
@@ -159,7 +161,7 @@ ${stateBoxes}
 <span id="f-count" class="count">${ordered.length} checks</span>
 </nav>
 <main id="checks">
-${ordered.map((result) => checkRow(result, strict, view, rerunFor(invocation, header, result.id))).join('\n')}
+${ordered.map((result) => checkRow(result, strict, view, rerunFor(invocation, header, result.id), reproductions.get(result.id))).join('\n')}
 </main>
 <script>${HTML_SCRIPT}</script>
 </body>
@@ -171,6 +173,7 @@ export class HtmlReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    await writeReportFile(this.ctx, HTML_REPORT_FILE, summary, (redacted) => renderHtml(redacted, this.ctx.invocation));
+    const reproductions = await reproductionsFor(summary, this.ctx);
+    await writeReportFile(this.ctx, HTML_REPORT_FILE, summary, (redacted) => renderHtml(redacted, this.ctx.invocation, reproductions));
   }
 }

@@ -18,6 +18,11 @@ export const REPORT_FORMAT_VERSION = 1;
 export type JsonCheckResult = Omit<CheckResult, 'exchanges'> & {
   /** Failed and errored checks of a CLI run: the command that reruns just this check (reporters/rerun.ts). */
   rerun?: string;
+  /**
+   * Failed and errored checks: the command that sends the decisive request again, signed anew, and the
+   * file it reads (reporters/reproductions.ts); or why there is none.
+   */
+  reproduction?: { command: string; file: string } | { unavailable: string };
   /** Only for failed and errored checks: the exchanges that showed it (redacted). */
   exchanges?: RecordedExchange[];
   /** The not-passing check this one follows from (its control or prerequisite): one dependency edge. */
@@ -96,7 +101,8 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       observations: r.observations,
       durationMs: r.durationMs,
       phase: r.phase,
-      ...(r.state === 'failed' || r.state === 'errored' || r.state === 'blocked' ? { exchanges: r.exchanges } : {}),
+      // The recipes go to <out>/reproductions/ (reproductions.ts), not into every exchange here.
+      ...(r.state === 'failed' || r.state === 'errored' || r.state === 'blocked' ? { exchanges: r.exchanges.map(({ replay: _replay, ...exchange }) => exchange) } : {}),
     })),
     totals: summary.totals,
     // A run that stopped early decided nothing about conformance (the engine's abortedVerdict): the code says why.

@@ -3,6 +3,7 @@ import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { toJsonReport, type JsonReport } from './json-report.js';
 import { rerunFor } from './rerun.js';
+import { reproductionsFor } from './reproductions.js';
 
 export const JSON_REPORT_FILE = 'report.json';
 
@@ -10,15 +11,18 @@ export class JsonReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
+    const reproductions = await reproductionsFor(summary, this.ctx);
     const report = toJsonReport(summary);
     // Each failed or errored check carries its rerun line (reporters/rerun.ts), after its phase.
     const withRerun: JsonReport = {
       ...report,
       results: report.results.map((result) => {
         const rerun = result.state === 'failed' || result.state === 'errored' ? rerunFor(this.ctx.invocation, summary.header, result.id) : undefined;
-        if (rerun === undefined) return result;
+        const found = reproductions.get(result.id);
+        if (rerun === undefined && found === undefined) return result;
+        const reproduction = found === undefined ? undefined : 'command' in found ? { command: found.command, file: found.file } : { unavailable: found.unavailable };
         const { exchanges, ...rest } = result;
-        return { ...rest, rerun, exchanges };
+        return { ...rest, ...(rerun === undefined ? {} : { rerun }), ...(reproduction === undefined ? {} : { reproduction }), exchanges };
       }),
     };
     await writeReportFile(this.ctx, JSON_REPORT_FILE, withRerun, (value) => `${JSON.stringify(value, null, 2)}\n`);

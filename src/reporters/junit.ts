@@ -12,7 +12,7 @@
  */
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
-import { curlCommand, reproducingExchange } from './curl.js';
+import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { escapeMarkup, shortText } from '../escape.js';
 import { displayState, formatExchange, resultsByGroup } from './format.js';
@@ -27,15 +27,15 @@ function seconds(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
 }
 
-function failureBody(result: CheckResult, rerun?: string): string {
+function failureBody(result: CheckResult, rerun?: string, reproduction?: Reproduction): string {
   const lines = [`${result.id} [${result.level}] §${result.section}: ${result.text}`, '', shortText(result.failure?.message ?? '', 4096)];
   if (result.failure?.expected) lines.push(`expected: ${shortText(result.failure.expected, 4096)}`);
   if (result.failure?.actual) lines.push(`actual:   ${shortText(result.failure.actual, 4096)}`);
   for (const observation of result.observations) lines.push(`note: ${shortText(observation, 4096)}`);
-  const reproducing = reproducingExchange(result.exchanges);
-  if (rerun || reproducing) lines.push('');
+  const reproducing = reproductionLines(result, reproduction);
+  if (rerun || reproducing.length > 0) lines.push('');
   if (rerun) lines.push(`rerun: ${rerun}`);
-  if (reproducing) lines.push(`reproduce: ${curlCommand(reproducing)}`);
+  for (const [label, text] of reproducing) lines.push(`${label}: ${text}`);
   // The last exchanges showed the failure; report.json and report.html keep every one.
   const shown = result.exchanges.slice(-JUNIT_EXCHANGES);
   if (shown.length > 0) {
@@ -69,7 +69,7 @@ function caseProperties(result: CheckResult): string {
   return [`id: ${result.id}`, `level: ${result.level}`, `section: ${result.section}${result.ruling ? ` (ruling ${result.ruling})` : ''}`, ''].join('\n');
 }
 
-function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?: string): string {
+function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
   const open = `    <testcase name="${e(testCaseName(result))}" classname="access-conformance.${e(result.group)}" time="${seconds(result.durationMs)}">`;
   const inner: string[] = [];
   const state = displayState(result, strict);
@@ -85,10 +85,10 @@ function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?:
       `      <error type="${e(error?.code ?? 'INTERNAL')}" message="${e(shortText(error?.message ?? 'harness error') + note)}">${e([error?.message, error?.hint ? `hint: ${error.hint}` : ''].filter(Boolean).join('\n'))}</error>`,
     );
   } else if (state === 'failed') {
-    inner.push(`      <failure type="${result.level}" message="${e(shortText(result.failure?.message ?? 'failed') + note)}">${e(failureBody(result, rerun))}</failure>`);
+    inner.push(`      <failure type="${result.level}" message="${e(shortText(result.failure?.message ?? 'failed') + note)}">${e(failureBody(result, rerun, reproduction))}</failure>`);
   } else if (state === 'warning' || state === 'expected') {
     const message = state === 'warning' ? 'warning' : 'expected failure';
-    inner.push(`      <skipped message="${message}">${e(failureBody(result, rerun))}</skipped>`);
+    inner.push(`      <skipped message="${message}">${e(failureBody(result, rerun, reproduction))}</skipped>`);
   }
   const out = caseProperties(result) + (state === 'observation' ? `observation (INFO): ${failureBody(result)}` : `${result.level} §${result.section}: ${result.text}`);
   inner.push(`      <system-out>${e(out)}</system-out>`);
@@ -145,7 +145,7 @@ function uniformSuite(summary: RunSummary): string | undefined {
   return suite('run', [testcase], { failures: 0, errors: 1, skipped: 0 }, 0, summary);
 }
 
-export function renderJunit(summary: RunSummary, invocation?: RunInvocation): string {
+export function renderJunit(summary: RunSummary, invocation?: RunInvocation, reproductions: ReadonlyMap<string, Reproduction> = new Map()): string {
   const strict = summary.header.strict;
   const suites: string[] = [];
   let tests = summary.results.length;
@@ -168,7 +168,7 @@ export function renderJunit(summary: RunSummary, invocation?: RunInvocation): st
     };
     failures += counts.failures;
     errors += counts.errors;
-    suites.push(suite(group, results.map((r) => testCase(r, strict, view, rerunFor(invocation, summary.header, r.id))), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
+    suites.push(suite(group, results.map((r) => testCase(r, strict, view, rerunFor(invocation, summary.header, r.id), reproductions.get(r.id))), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
   }
   const aborted = abortedSuite(summary);
   if (aborted) {
@@ -190,6 +190,7 @@ export class JunitReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
-    await writeReportFile(this.ctx, JUNIT_REPORT_FILE, summary, (redacted) => renderJunit(redacted, this.ctx.invocation));
+    const reproductions = await reproductionsFor(summary, this.ctx);
+    await writeReportFile(this.ctx, JUNIT_REPORT_FILE, summary, (redacted) => renderJunit(redacted, this.ctx.invocation, reproductions));
   }
 }

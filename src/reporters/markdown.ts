@@ -10,7 +10,7 @@ import { appendFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
-import { curlCommand, reproducingExchange } from './curl.js';
+import { decisiveExchange, reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { failedRows, mdCatalogueText } from './markdown-rows.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { mdCode, mdFence, mdText, shortText } from '../escape.js';
@@ -57,7 +57,7 @@ function dependantsBlock(dependants: CauseGroup['dependants']): string[] {
   return [`<details><summary>${dependants.length} dependant check${dependants.length === 1 ? '' : 's'}</summary>`, '', ...listed, ...more, '', '</details>', ''];
 }
 
-function groupBlock(group: CauseGroup, view: CauseView, rerun?: string): string[] {
+function groupBlock(group: CauseGroup, view: CauseView, rerun?: string, reproduction?: Reproduction): string[] {
   const first = group.results[0]!;
   const count = group.results.length;
   const heading = count === 1 ? `#### ${first.id}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
@@ -72,16 +72,18 @@ function groupBlock(group: CauseGroup, view: CauseView, rerun?: string): string[
   if (group.dependants.length > 0) lines.push(`- **${dependsOnIt(group.dependants.length)}**`);
   for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(shortText(observation))}`);
   if (rerun) lines.push('', `Rerun${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(rerun, 'sh'));
-  const exchange = reproducingExchange(first.exchanges);
+  for (const [label, text] of reproductionLines(first, reproduction)) {
+    lines.push('', `${label[0]!.toUpperCase()}${label.slice(1)}${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(text, 'sh'));
+  }
+  const exchange = decisiveExchange(first.exchanges);
   if (exchange) {
-    lines.push('', `Reproduce${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(curlCommand(exchange), 'sh'));
     lines.push('', '<details><summary>last exchange</summary>', '', ...mdFence(formatExchange(exchange, '', { prefix: '', bodyBytes: 1024 }).join('\n'), 'http'), '', '</details>');
   }
   lines.push('', ...dependantsBlock(group.dependants));
   return lines;
 }
 
-export function renderMarkdown(summary: RunSummary, artifacts: readonly string[] = [], invocation?: RunInvocation): string {
+export function renderMarkdown(summary: RunSummary, artifacts: readonly string[] = [], invocation?: RunInvocation, reproductions: ReadonlyMap<string, Reproduction> = new Map()): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
   const icon = verdict.status === 'conformant' ? '✅' : verdict.status === 'not-conformant' ? '❌' : '⚠️';
@@ -144,7 +146,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     lines.push(`### What failed (${groups.length} distinct)`, '');
     let written = 0;
     for (const group of groups) {
-      const block = groupBlock(group, view, rerunFor(invocation, summary.header, group.results[0]!.id));
+      const block = groupBlock(group, view, rerunFor(invocation, summary.header, group.results[0]!.id), reproductions.get(group.results[0]!.id));
       if (bytes(lines) + bytes(block) > MARKDOWN_MAX_BYTES - CLOSING_RESERVE_BYTES) break;
       lines.push(...block);
       written += 1;
@@ -172,8 +174,9 @@ export class MarkdownReporter implements EngineReporter {
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {
+    const reproductions = await reproductionsFor(summary, this.ctx);
     const artifacts = [...this.ctx.artifacts];
-    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, (redacted) => renderMarkdown(redacted, artifacts, this.ctx.invocation));
+    const text = await writeReportFile(this.ctx, MARKDOWN_REPORT_FILE, summary, (redacted) => renderMarkdown(redacted, artifacts, this.ctx.invocation, reproductions));
     const stepSummary = this.ctx.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) {
       await appendFile(stepSummary, `${text}\n`);

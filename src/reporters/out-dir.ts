@@ -9,9 +9,10 @@ import { HTML_REPORT_FILE } from './html.js';
 import { JSON_REPORT_FILE } from './json.js';
 import { JUNIT_REPORT_FILE } from './junit.js';
 import { MARKDOWN_REPORT_FILE } from './markdown.js';
+import { REPRODUCTIONS_DIR } from './reproductions.js';
 
 /** What a run writes into --out: the reports and the container's log (`--image`). */
-export const RUN_OUTPUTS: readonly string[] = [JSON_REPORT_FILE, JUNIT_REPORT_FILE, HTML_REPORT_FILE, MARKDOWN_REPORT_FILE, 'container.log'];
+export const RUN_OUTPUTS: readonly string[] = [JSON_REPORT_FILE, JUNIT_REPORT_FILE, HTML_REPORT_FILE, MARKDOWN_REPORT_FILE, 'container.log', REPRODUCTIONS_DIR];
 
 /** Removes what an earlier run wrote into `outDir`; returns the names removed. */
 export async function removePreviousOutputs(outDir: string): Promise<string[]> {

@@ -110,7 +110,14 @@ beforeAll(async () => {
     { where: 'stdout', text: result.stdout },
     { where: 'stderr', text: result.stderr },
   ];
-  for (const file of await readdir(out)) outputs.push({ where: file, text: await readFile(join(out, file), 'utf8') });
+  // Every file the run wrote, the reproductions under reproductions/ included.
+  for (const entry of await readdir(out, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name);
+    outputs.push({ where: path.slice(out.length + 1), text: await readFile(path, 'utf8') });
+  }
+  // The target echoes what it got: the reproductions of its failures are searched like every report.
+  expect(outputs.filter((output) => output.where.startsWith('reproductions/')).length).toBeGreaterThan(10);
   // The run itself decided checks (the target refuses everything): not a harness error, exit 1.
   expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(1);
 }, 180_000);
@@ -128,7 +135,7 @@ describe('a target that echoes every credential', () => {
     expect(seen.assertions.size).toBeGreaterThan(0);
     expect(seen.webhookJwts.size).toBeGreaterThan(0);
     expect(seen.signatures.size).toBeGreaterThan(0);
-    expect(outputs.map((o) => o.where).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'stderr', 'stdout', 'summary.md']);
+    expect(outputs.map((o) => o.where).filter((where) => !where.startsWith('reproductions/')).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'stderr', 'stdout', 'summary.md']);
     // The echoes did reach the reports (redacted): the failures show the exchanges.
     expect(outputs.find((o) => o.where === 'report.json')!.text).toContain('[REDACTED]');
   });

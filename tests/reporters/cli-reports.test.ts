@@ -67,10 +67,12 @@ afterAll(async () => {
 });
 
 describe('a failing run of the faulty reference', { timeout: 60_000 }, () => {
-  it('exits 1 and lists every report, the HAR included; the console shows a curl reproduction', () => {
+  it('exits 1 and lists every report, the HAR included; the console shows each failure\'s reproduction', () => {
     expect(faulty.code, faulty.stderr).toBe(1);
     for (const file of ['junit.xml', 'report.json', 'report.html', 'run.har', 'summary.md']) expect(faulty.stdout).toContain(`report: ${join(dir, 'faulty', file)}`);
-    expect(faulty.stdout).toMatch(/ {4}reproduce: curl -sS -i -g /);
+    // The embedded run's reproductions are sent to the profile `serve --fault` writes.
+    expect(faulty.stdout).toMatch(/ {4}reproduce: access-conformance send --profile reports\/sandbox\.target\.json --replay \S+\/reproductions\/WH-HMAC-\d+\.json$/m);
+    expect(faulty.stdout).toContain(`reproductions: ${join(dir, 'faulty', 'reproductions')} (`);
     expect(faulty.stdout).toMatch(/^::error title=access-conformance /m);
     expect(faulty.stdout).toMatch(/^::warning title=access-conformance /m);
     expect(hasUnsafeControls(faulty.stdout)).toBe(false);
@@ -162,10 +164,15 @@ describe('a target that answers every request with a 4 KB 502 page', { timeout: 
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('gives a Markdown summary under 100 KB that points to the full reports', async () => {
+  it('gives a Markdown summary under 100 KB that points to the full reports; under GitHub Actions at most 10 ::error lines, the root cause first', async () => {
     const { env, profile } = await profileFor(server, 'target-502.json');
     const out = join(dir, 'bad-gateway');
-    const run = await runCli(['run', '--profile', profile, '--timeout', '2s', '--reporter', 'json,markdown', '--out', out], { env, timeoutMs: 170_000 });
+    // GITHUB_ACTIONS=true turns the github reporter on without --reporter naming it.
+    const run = await runCli(['run', '--profile', profile, '--timeout', '2s', '--reporter', 'json,markdown', '--out', out], { env: { ...env, GITHUB_ACTIONS: 'true' }, timeoutMs: 170_000 });
+    const errors = run.stdout.split('\n').filter((line) => line.startsWith('::error'));
+    expect(errors.length).toBeGreaterThan(1);
+    expect(errors.length).toBeLessThanOrEqual(10);
+    expect(errors[0]).toMatch(/^::error title=access-conformance%3A one answer for everything::/);
     // Every request got 502: one misconfiguration (UNIFORM_ANSWER, exit 2), not a list of failures.
     expect(run.code, run.stderr).toBe(2);
     const size = (await stat(join(out, 'summary.md'))).size;

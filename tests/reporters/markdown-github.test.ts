@@ -74,7 +74,7 @@ describe('github reporter', () => {
       expect(line).not.toMatch(/^\s*\d+ passed, \d+ failed/);
     }
     expect(out).toContain('│ ::error::fake');
-    expect(out).toContain("reproduce: curl -sS -i -g -X POST 'http://127.0.0.1:1/auth/v1/token'");
+    expect(out).toContain("recorded request: curl -sS -i -g -X POST 'http://127.0.0.1:1/auth/v1/token'");
   });
 
   it('prints nothing for a run with nothing to say', () => {

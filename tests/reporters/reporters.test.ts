@@ -103,7 +103,7 @@ describe('reporters', () => {
   it('console: past 25 failures in full, one line each, so a target that fails everything does not flood the log', async () => {
     const many = summary(Array.from({ length: 40 }, (_, i) => result(`TOK-${100 + i}`, 'failed', 'MUST', { exchanges: [exchange({ status: 502, responseBody: 'x'.repeat(4000) })] })));
     await runReporters([], many);
-    expect(stdout.match(/^ {4}reproduce: curl/gm)).toHaveLength(25);
+    expect(stdout.match(/^ {4}recorded request: curl/gm)).toHaveLength(25);
     expect(stdout).toContain('\n✗ TOK-125 [MUST] §5.4: TOK-125 got 200\n✗ TOK-126 [MUST] §5.4: TOK-126 got 200\n');
     expect(stdout).toContain('(15 failures above on one line each: their exchanges and reproductions are in the html, json and junit reports)');
     expect(stdout.length).toBeLessThan(100_000);
@@ -125,7 +125,7 @@ describe('reporters', () => {
     for (const [name, value] of [['seed', 'seed-1'], ['target', 'http://127.0.0.1:1'], ['profile', 'test profile'], ['tool.version', '0.1.0'], ['catalogue.version', '1.0.0']]) {
       expect(xml).toContain(`<property name="${name}" value="${value}"/>`);
     }
-    expect(xml).toContain('reproduce: curl -sS -i -g -X POST &#39;http://127.0.0.1:1/auth/v1/token&#39; -H &#39;content-type: application/x-www-form-urlencoded&#39; -H &#39;authorization: Bearer &#39;&quot;$ACCESS_TOKEN&quot;');
+    expect(xml).toContain('recorded request: curl -sS -i -g -X POST &#39;http://127.0.0.1:1/auth/v1/token&#39; -H &#39;content-type: application/x-www-form-urlencoded&#39; -H &#39;authorization: Bearer &#39;&quot;$ACCESS_TOKEN&quot;');
     expect(xml).not.toMatch(/<failure type="SHOULD"/);
     // Balanced testcase elements: every opened one is closed.
     expect((xml.match(/<testcase /g) ?? []).length).toBe(6);

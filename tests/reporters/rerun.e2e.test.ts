@@ -35,7 +35,7 @@ describe('rerun line', () => {
     const words = target.rerun!.split(' ').slice(1);
     const again = await runCli([...words, '--reporter', 'json', '--out', out], { timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(1);
-    expect(again.stdout).toMatch(/removed report\.json, junit\.xml left by an earlier run/);
+    expect(again.stdout).toMatch(/removed report\.json, junit\.xml, reproductions\/ left by an earlier run/);
     expect(existsSync(join(out, 'junit.xml'))).toBe(false);
     const rerun = await report(out);
     expect(rerun.results.map((r) => [r.id, r.state])).toEqual([[target.id, 'failed']]);

@@ -24,6 +24,7 @@ export async function sendHandler(args: SendOptions): Promise<number> {
 }
 
 async function send(plan: SendPlan, expired: AbortSignal): Promise<number> {
+  if (plan.replay !== undefined) return (await import('./send-replay.js')).sendReplay({ ...plan, replay: plan.replay }, expired);
   const profile = await loadProfile(plan.profilePath);
   const listener = profile.webhooks[plan.listener];
   if (listener === undefined) {

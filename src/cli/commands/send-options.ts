@@ -45,6 +45,11 @@ export const SEND_OPTIONS = {
       if (!(name in BREAKS)) throw usage(flag, `unknown --break "${name.slice(0, 40)}"`, `One of: ${Object.keys(BREAKS).join(', ')}.`);
     },
   }),
+  replay: textRow({
+    describe:
+      'Send a failure\'s reproduction again instead (a file a run wrote under <out>/reproductions/, named by its "reproduce:" line): signed anew with a fresh timestamp ' +
+      '(and a fresh event ID unless the check is about it), the same body and the same broken rule; exit 0 when the status is the one the run got. e.g. --replay reports/reproductions/WH-HMAC-08.json',
+  }),
   'dry-run': booleanRow({ describe: 'Print the signed request as a curl command instead of sending it (shows the signature or JWT, never a secret or key).' }),
   seed: SHARED_OPTIONS.seed,
   timeout: SHARED_OPTIONS.timeout,
@@ -64,6 +69,8 @@ export type SendOptions = OptionValues<typeof SEND_OPTIONS>;
 
 export interface SendPlan {
   profilePath: string;
+  /** `--replay FILE`: a reproduction to send again; nothing else of the plan but the profile and client applies. */
+  replay?: string;
   listener: ListenerKey;
   body: { data: string } | { file: string } | { none: true };
   raw: boolean;
@@ -96,6 +103,7 @@ export function parseSendArgs(args: SendOptions): SendPlan {
   if (args.profile === undefined || args.profile.trim() === '') {
     throw usage('--profile', 'send needs --profile: the target profile that holds the listener', 'Start `access-conformance serve` and pass the profile it writes.');
   }
+  if (args.replay !== undefined) return replayPlan(args);
   if (args.listener === undefined || args.listener.trim() === '') {
     throw usage('--listener', 'send needs --listener: which listener of the profile to send to', `One of: ${LISTENER_KEYS.join(', ')}.`);
   }
@@ -123,5 +131,30 @@ export function parseSendArgs(args: SendOptions): SendPlan {
     ...(args.maxDuration === undefined ? {} : { maxDurationMs: args.maxDuration }),
     outDir: args.out,
     strict: args.strict,
+  };
+}
+
+/** `--replay FILE`: the reproduction decides the listener, body and breaks, so those flags are refused. */
+function replayPlan(args: SendOptions): SendPlan {
+  // --strict too: a replay's exit already says whether the run's status came back.
+  const given = (['listener', 'data', 'file', 'break', 'event-id', 'timestamp', 'raw', 'dry-run', 'strict'] as const).filter((flag) => {
+    const value = args[flag === 'event-id' ? 'eventId' : flag === 'dry-run' ? 'dryRun' : flag];
+    return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== false;
+  });
+  if (given.length > 0) throw usage(`--${given[0]}`, `--replay sends the reproduction as the run built it: leave out --${given.join(', --')}`);
+  if (args.replay === undefined || args.replay.trim() === '') throw usage('--replay', '--replay needs a reproduction file');
+  return {
+    profilePath: args.profile!,
+    replay: args.replay,
+    // Not read on a replay (the recipe names its listener, body and breaks); set so the plan stays one type.
+    listener: 'hmac',
+    body: { none: true },
+    raw: false,
+    breaks: [],
+    dryRun: false,
+    client: clientSettings(SEND_OPTIONS, args),
+    ...(args.maxDuration === undefined ? {} : { maxDurationMs: args.maxDuration }),
+    outDir: args.out,
+    strict: false,
   };
 }

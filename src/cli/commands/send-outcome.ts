@@ -112,14 +112,17 @@ export async function prepareOut(outDir: string): Promise<void> {
  */
 export async function writeExchange(plan: SendPlan, recorder: ExchangeRecorder, expected: ExpectedAnswer | undefined): Promise<void> {
   const path = exchangePath(plan.outDir);
-  const document = {
-    command: 'send',
-    listener: plan.listener,
-    breaks: plan.breaks,
-    dryRun: plan.dryRun,
-    ...(expected === undefined ? {} : { expected: expected.text }),
-    exchanges: recorder.all(),
-  };
+  // A replay's recipe file says what was sent; the plan's listener and breaks are not its.
+  const document = plan.replay !== undefined
+    ? { command: 'send', replay: plan.replay, exchanges: recorder.all().map(({ replay: _recipe, ...exchange }) => exchange) }
+    : {
+        command: 'send',
+        listener: plan.listener,
+        breaks: plan.breaks,
+        dryRun: plan.dryRun,
+        ...(expected === undefined ? {} : { expected: expected.text }),
+        exchanges: recorder.all().map(({ replay: _recipe, ...exchange }) => exchange),
+      };
   try {
     await writeFile(path, `${recorder.redact(JSON.stringify(document, null, 2))}\n`, 'utf8');
   } catch (error) {
