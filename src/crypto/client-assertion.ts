@@ -6,8 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import { parseClientId } from './client-id.js';
 import { parseClientSecret } from './client-secret.js';
-import { jwsHasDuplicateMember } from './json-duplicates.js';
-import { audienceAndLifetimeRefusal, compactJws, joseRefusal, type ForgedForms, type JwtRefusal } from './jws.js';
+import { audienceAndLifetimeRefusal, compactJws, joseRefusal, verifiedClaims, type ForgedForms, type JwtRefusal } from './jws.js';
 import type { JWK, VerifyResult } from './types.js';
 import { CLIENT_ASSERTION_MAX_EXP_SECONDS } from '../spec-numbers.js';
 
@@ -113,26 +112,24 @@ export async function verifyClientAssertion(
   expected: AssertionExpectation,
 ): Promise<VerifyResult<AssertionRefusal>> {
   const maxLifetime = expected.maxLifetimeSeconds ?? CLIENT_ASSERTION_MAX_EXP_SECONDS;
-  // A repeated header parameter or claim is refused whichever copy a parser would keep (RFC 7519 §4).
-  if (jwsHasDuplicateMember(jwt)) return { ok: false, reason: 'duplicate-member' };
-  let payload: Record<string, unknown>;
-  try {
-    const result = await jwtVerify(jwt, expected.publicJwk, {
-      // Only EdDSA: the secret holds an Ed25519 key; "none" and everything else is refused here.
-      algorithms: ['EdDSA'],
-      issuer: expected.clientId,
-      subject: expected.clientId,
-      audience: expected.tenantDomain,
-      requiredClaims: ['exp'],
-      currentDate: new Date(expected.now * 1000),
-      clockTolerance: ASSERTION_SKEW_SECONDS,
-    });
-    payload = result.payload as Record<string, unknown>;
-  } catch (error) {
-    return { ok: false, ...refusalOf(error) };
-  }
+  const verified = await verifiedClaims(
+    jwt,
+    () =>
+      jwtVerify(jwt, expected.publicJwk, {
+        // Only EdDSA: the secret holds an Ed25519 key; "none" and everything else is refused here.
+        algorithms: ['EdDSA'],
+        issuer: expected.clientId,
+        subject: expected.clientId,
+        audience: expected.tenantDomain,
+        requiredClaims: ['exp'],
+        currentDate: new Date(expected.now * 1000),
+        clockTolerance: ASSERTION_SKEW_SECONDS,
+      }),
+    refusalOf,
+  );
+  if (!verified.ok) return verified;
   // Ruling 3 accepts a string or a one-element array.
-  return audienceAndLifetimeRefusal(payload, { audience: 'the tenant domain', now: expected.now, maxExpSeconds: maxLifetime, skewSeconds: ASSERTION_SKEW_SECONDS }) ?? { ok: true };
+  return audienceAndLifetimeRefusal(verified.claims, { audience: 'the tenant domain', now: expected.now, maxExpSeconds: maxLifetime, skewSeconds: ASSERTION_SKEW_SECONDS }) ?? { ok: true };
 }
 
 function refusalOf(error: unknown): JwtRefusal<AssertionRefusal> {

@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { CompactSign, errors } from 'jose';
 import { HarnessError } from '../errors.js';
 import { toBase64Url } from './encoding.js';
+import { jwsHasDuplicateMember } from './json-duplicates.js';
 import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
 import type { JWK } from './types.js';
 
@@ -102,6 +103,24 @@ export type SharedJwtRefusal =
 export interface JwtRefusal<R extends string> {
   reason: R | SharedJwtRefusal;
   detail?: string;
+}
+
+/**
+ * The first steps of both verifiers: a repeated header parameter or claim is refused whichever copy a
+ * parser would keep (RFC 7519 §4), before any key lookup; then `verify` (jose's jwtVerify with the
+ * verifier's key and rules) gives the claims, or `refusalOf` names why it threw.
+ */
+export async function verifiedClaims<R extends string>(
+  jwt: string,
+  verify: () => Promise<{ payload: unknown }>,
+  refusalOf: (error: unknown) => JwtRefusal<R>,
+): Promise<{ ok: true; claims: Record<string, unknown> } | ({ ok: false } & JwtRefusal<R | 'duplicate-member'>)> {
+  if (jwsHasDuplicateMember(jwt)) return { ok: false, reason: 'duplicate-member' };
+  try {
+    return { ok: true, claims: (await verify()).payload as Record<string, unknown> };
+  } catch (error) {
+    return { ok: false, ...refusalOf(error) };
+  }
 }
 
 /**

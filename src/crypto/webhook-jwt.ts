@@ -5,8 +5,7 @@
 import { jwtVerify, type JWTHeaderParameters } from 'jose';
 import { HarnessError } from '../errors.js';
 import { sha256Base64Url } from './encoding.js';
-import { jwsHasDuplicateMember } from './json-duplicates.js';
-import { audienceAndLifetimeRefusal, compactJws, joseRefusal, withoutNulls, type ForgedForms, type JwtRefusal } from './jws.js';
+import { audienceAndLifetimeRefusal, compactJws, joseRefusal, verifiedClaims, withoutNulls, type ForgedForms, type JwtRefusal } from './jws.js';
 import { SIGNING_ALGS, toPublicJwk } from './signing-keys.js';
 import type { JWK, SigningJwk, VerifyResult } from './types.js';
 import { WEBHOOK_JWT_MAX_EXP_SECONDS } from '../spec-numbers.js';
@@ -114,21 +113,18 @@ export async function verifyWebhookJwt(
   expected: WebhookJwtExpectation,
 ): Promise<VerifyResult<WebhookJwtRefusal>> {
   const maxExp = expected.maxExpSeconds ?? WEBHOOK_JWT_MAX_EXP_SECONDS;
-  // Before any key lookup: a repeated header parameter or claim is refused whichever copy would win.
-  if (jwsHasDuplicateMember(jwt)) return { ok: false, reason: 'duplicate-member' };
-  let payload: Record<string, unknown>;
-  try {
-    const result = await jwtVerify(
-      jwt,
-      async (header: JWTHeaderParameters) => {
-        if (typeof header.kid !== 'string' || header.kid.length === 0) throw new KeyLookupRefusal('kid-missing');
-        const jwk = await getKey(header.kid);
-        if (jwk === undefined) throw new KeyLookupRefusal('kid-unknown');
-        // A JWKS entry that names its alg is bound to it (RFC 7517 §4.4): no swapping RS256 for PS256 etc.
-        if (jwk.alg !== undefined && jwk.alg !== header.alg) throw new KeyLookupRefusal('key-alg-mismatch');
-        return jwk;
-      },
-      {
+  const keyOf = async (header: JWTHeaderParameters): Promise<JWK> => {
+    if (typeof header.kid !== 'string' || header.kid.length === 0) throw new KeyLookupRefusal('kid-missing');
+    const jwk = await getKey(header.kid);
+    if (jwk === undefined) throw new KeyLookupRefusal('kid-unknown');
+    // A JWKS entry that names its alg is bound to it (RFC 7517 §4.4): no swapping RS256 for PS256 etc.
+    if (jwk.alg !== undefined && jwk.alg !== header.alg) throw new KeyLookupRefusal('key-alg-mismatch');
+    return jwk;
+  };
+  const verified = await verifiedClaims(
+    jwt,
+    () =>
+      jwtVerify(jwt, keyOf, {
         // The allowlist is what refuses "none" and HS256 (algorithm confusion) before any key is used.
         algorithms: [...SIGNING_ALGS],
         subject: expected.baseUrl,
@@ -136,12 +132,11 @@ export async function verifyWebhookJwt(
         requiredClaims: [...WEBHOOK_REQUIRED_CLAIMS],
         currentDate: new Date(expected.now * 1000),
         clockTolerance: WEBHOOK_JWT_SKEW_SECONDS,
-      },
-    );
-    payload = result.payload as Record<string, unknown>;
-  } catch (error) {
-    return { ok: false, ...refusalOf(error) };
-  }
+      }),
+    refusalOf,
+  );
+  if (!verified.ok) return verified;
+  const payload = verified.claims;
   // §5.4 names one audience (idempotency is per listener, so a token for two could be replayed on the other).
   const bounds = audienceAndLifetimeRefusal(payload, { audience: 'the listener URL', now: expected.now, maxExpSeconds: maxExp, skewSeconds: WEBHOOK_JWT_SKEW_SECONDS });
   if (bounds) return bounds;

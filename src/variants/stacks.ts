@@ -11,7 +11,20 @@ export const STACKS: readonly StackDefinition[] = [
   {
     name: 'stack-go-net-http',
     title: 'Go net/http + encoding/json (golang-jwt, google/uuid)',
-    variants: ['event-id-uuid-forms', 'jwt-duplicate-claims-last-wins', 'jwt-aud-array', 'page-size-go-atoi', 'body-limit-400', 'jwks-refresh-on-unknown-kid', 'headers-first-line'],
+    // Measured against fixtures/stacks/go-net-http (tests/stacks/go-net-http.e2e.test.ts): under --strict it warns
+    // on exactly the checks these variants declare.
+    variants: [
+      'event-id-uuid-forms',
+      'jwt-duplicate-claims-last-wins',
+      'jwt-aud-array',
+      'jwt-iat-unread',
+      'page-size-go-atoi',
+      'body-limit-400',
+      'jwks-refresh-on-unknown-kid',
+      'headers-first-line',
+      'context-numbers-as-doubles',
+      'json-invalid-utf8-replaced',
+    ],
   },
   {
     name: 'stack-node-http',

@@ -19,7 +19,6 @@ export * from './event-id-variant-unchecked.js';
 export * from './json-empty-body-as-object.js';
 export * from './json-first-value.js';
 export * from './json-nonfinite-accepted.js';
-export * from './json-lenient-utf8.js';
 export * from './json-not-validated.js';
 export * from './listener-cidrs-401.js';
 export * from './listener-cidrs-ignored.js';

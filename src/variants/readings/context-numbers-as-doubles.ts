@@ -3,7 +3,7 @@ import { defineFault } from '../../faults/support/define.js';
 import { defineVariant } from '../define.js';
 
 export const contextNumbersAsDoubles = defineVariant(
-  { area: 'automations', stacks: 'protobuf `Struct` (CEL-based automation engines), JavaScript `JSON.parse`', touches: ['RUN-X03', 'RUN-X04', 'RUN-X07'] },
+  { area: 'automations', stacks: 'protobuf `Struct` (CEL-based automation engines), JavaScript `JSON.parse`, Go `json.Unmarshal` into `interface{}` (float64)', touches: ['RUN-X03', 'RUN-X04', 'RUN-X07'] },
   defineFault({
     name: 'context-numbers-as-doubles',
     description: 'Holds the context\'s numbers as doubles (RFC 8259 §6 allows it): beyond 2^53 or a double\'s precision digits are lost, -0 becomes 0, 1e400 becomes null.',
