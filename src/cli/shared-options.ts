@@ -59,5 +59,9 @@ export const SHARED_OPTIONS = {
       'load: adds the thresholds errors<=0% and dropped<=0% (any error or dropped arrival: exit 1). Not serve: it judges nothing.',
   }),
   quiet: booleanRow({ describe: 'No progress lines (load: the line each second).' }),
-  fault: listRow({ describe: 'Start the embedded reference with a named fault (repeatable) to see checks fail; an unknown name lists them. run: without --profile and --image. e.g. --fault secret-wrong-prefix' }),
+  fault: listRow({
+    describe:
+      'Start the embedded reference with a named fault (repeatable) to see checks fail, or a legitimate variant or stack (a reading the spec leaves open) to see it pass; ' +
+      'serve --list-faults and --list-variants list them. run: without --profile and --image. e.g. --fault secret-wrong-prefix, --fault stack-go-net-http',
+  }),
 } as const satisfies Record<string, OptionRow<unknown>>;

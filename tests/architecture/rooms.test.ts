@@ -34,7 +34,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   load: ['client', 'crypto', 'profile', 'tenant', 'escape', 'values', 'errors', 'package', 'defaults', 'spec-numbers'],
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'errors', 'package'],
-  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
+  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'variants', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
   action: ['errors', 'values'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };

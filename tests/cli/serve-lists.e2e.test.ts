@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listFaults } from '../../src/faults/index.js';
+import { STACKS, listVariants } from '../../src/variants/index.js';
 import { BIN, ROOT, assertBuilt, cleanEnv, runCli } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ac-serve-lists-'));
@@ -36,10 +37,37 @@ describe('serve --list-faults', () => {
     }
   });
 
-  it('an unknown --fault names the list', async () => {
+  it('an unknown --fault names the lists, and a near miss gets "did you mean"', async () => {
     const result = await runCli(['serve', '--fault', 'no-such-fault']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('serve --list-faults');
+    expect(result.stderr).toContain('serve --list-variants');
+    const near = await runCli(['serve', '--fault', 'stack-go-net-htp']);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toContain('did you mean "stack-go-net-http"?');
+  });
+});
+
+describe('serve --list-variants', () => {
+  it('prints every legitimate variant and stack with the SHOULD checks it warns on and the stacks it stands for', async () => {
+    const result = await runCli(['serve', '--list-variants']);
+    expect(result.code, result.stderr).toBe(0);
+    const variants = listVariants();
+    expect(result.stdout.split('\n')[0]).toBe(`${variants.length + STACKS.length} legitimate variants and stacks: serve --fault NAME (repeatable; a run passes, --strict warns on the SHOULD checks named)`);
+    for (const variant of variants) {
+      const line = result.stdout.split('\n').find((l) => l.startsWith(`${variant.name} `));
+      expect(line, variant.name).toContain(` ${variant.area} `);
+      expect(line).toContain(`${variant.warns.length > 0 ? variant.warns.join(', ') : '(none)'}: ${variant.description} (${variant.stacks})`);
+    }
+    for (const stack of STACKS) expect(result.stdout).toMatch(new RegExp(`^${stack.name} +stack +\\S.*: ${stack.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `, 'm'));
+  });
+
+  it('serves a stack by name: the default run passes it', async () => {
+    const result = await runCli(['run', '--fault', 'stack-fastapi', '--only', 'WH-X18,PAGE-11', '--out', join(dir, 'stack')], { timeoutMs: 120_000 });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/embedded reference with fault stack-fastapi/);
+    const strict = await runCli(['run', '--fault', 'stack-fastapi', '--only', 'WH-X18,PAGE-11', '--strict', '--out', join(dir, 'stack')], { timeoutMs: 120_000 });
+    expect(strict.code, strict.stdout).toBe(1);
   });
 });
 

@@ -10,7 +10,8 @@ import { createRedact } from '../../reporters/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 import type { ImageTarget } from '../../containers/index.js';
 import { loadContainers } from '../../containers/load-containers.js';
-import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
+import { combineFaults } from '../../faults/index.js';
+import { resolveWrapper } from './served-wrappers.js';
 import { startSandbox } from '../../tenant/index.js';
 import type { TargetPlan } from './run-options.js';
 
@@ -21,20 +22,6 @@ export interface StartedTarget {
   /** Where the JWKS servers must listen when the profile's JWKS host is not this machine's name for itself. */
   jwksListenHost?: string;
   close(): Promise<void>;
-}
-
-function loadFaults(names: string[]): FaultDefinition[] {
-  return names.map((name) => {
-    const fault = getFault(name);
-    if (!fault) {
-      const available = listFaults().map((f) => f.name);
-      throw new HarnessError('USAGE', `unknown fault "${name}"; ${available.length > 0 ? `available: ${available.join(', ')}` : 'no faults are registered'}`, {
-        field: '--fault',
-        hint: 'each fault breaks named requirements of the embedded reference; see docs/faults.md',
-      });
-    }
-    return fault;
-  });
 }
 
 /**
@@ -67,7 +54,7 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     return { profile, close: async () => undefined };
   }
   if (plan.kind === 'embedded') {
-    const faults = loadFaults(plan.faults);
+    const faults = plan.faults.map((name) => resolveWrapper(name));
     const customize = faults.length > 0 ? combineFaults(faults) : undefined;
     const log = referenceLog(outDir);
     const sandbox = await startSandbox({ seed, hooks: true, logger: log.logger, ...(customize ? { customize } : {}) });

@@ -6,7 +6,8 @@ import { dirname, join, relative } from 'node:path';
 import { HarnessError } from '../../errors.js';
 import { formatDuration } from '../../values.js';
 import { shellLiteral } from '../../escape.js';
-import { combineFaults, getFault, listFaults, type FaultDefinition } from '../../faults/index.js';
+import { combineFaults } from '../../faults/index.js';
+import { resolveWrapper, type ServedWrapper } from './served-wrappers.js';
 import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
 import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
@@ -43,7 +44,8 @@ interface SandboxSettings {
   jwksHost?: string;
   secretDomain: string;
   tls: boolean;
-  faults: FaultDefinition[];
+  /** Faults, variants or stacks (`--fault`), first named innermost. */
+  faults: ServedWrapper[];
 }
 
 function validate(args: ServeOptions): SandboxSettings {
@@ -76,17 +78,7 @@ function validate(args: ServeOptions): SandboxSettings {
       field: '--secret-domain',
     });
   }
-  const faults = args.fault.map((name) => {
-    const fault = getFault(name);
-    if (fault === undefined) {
-      const known = listFaults().map((f) => f.name);
-      throw new HarnessError('USAGE', `unknown fault "${name}"`, {
-        field: '--fault',
-        hint: known.length > 0 ? `Available faults: ${known.join(', ')}. \`serve --list-faults\` describes each.` : 'No faults are available in this build.',
-      });
-    }
-    return fault;
-  });
+  const faults = args.fault.map((name) => resolveWrapper(name));
   return {
     seed: args.seed,
     port: args.port,
@@ -104,7 +96,7 @@ function validate(args: ServeOptions): SandboxSettings {
 }
 
 /** What a user needs to start talking to the sandbox: addresses and IDs, never a secret. */
-export function describeSandbox(sandbox: Sandbox, faults: readonly FaultDefinition[] = []): string {
+export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper[] = []): string {
   const { tenant } = sandbox;
   const l = tenant.listeners;
   const a = tenant.apps;
@@ -118,7 +110,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly FaultDefiniti
     `  secrets:   service domain "${tenant.secretDomain}" (--secret-domain to change)\n`,
     `  profile:   ${shownProfile}  (holds this sandbox's secrets)\n`,
     `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
-    `  faults:    ${faults.length > 0 ? faults.map((f) => f.name).join(', ') : 'none'}\n`,
+    `  faults:    ${faults.length > 0 ? faults.map((f) => (f.kind === 'fault' ? f.name : `${f.name} (legitimate ${f.kind})`)).join(', ') : 'none'}\n`,
     ...(tenant.reference.jwksTimeoutMs === undefined ? [] : [`  timeout:   the reference waits up to ${formatDuration(tenant.reference.jwksTimeoutMs)} for a JWKS document (--timeout)\n`]),
     `Token endpoint: POST ${sandbox.baseUrl}/auth/v1/token (client_credentials; client_secret or EdDSA client_assertion with aud "${tenant.tenantDomain}")\n`,
     `Webhook listeners: POST ${sandbox.baseUrl}/api/v1/webhooks/incoming/<listener ID>\n`,

@@ -1,9 +1,10 @@
 /**
- * `serve --list-faults`: what `--fault` accepts, one line each: name, area, the requirements it breaks
- * and what the faulty service does. A table of lists, so that another kind of wrapper of the reference
- * (variants) is one more row: its flag, where its entries come from, how to serve one.
+ * `serve --list-faults` and `serve --list-variants`: what `--fault` accepts, one line each: name, area,
+ * the requirements it breaks (a fault) or warns on (a variant, a stack), and what it does. A table of
+ * lists: each kind of wrapper of the reference is one row with its flag, its entries and how to serve one.
  */
 import { listFaults } from '../../faults/index.js';
+import { STACKS, listVariants, stackVariants } from '../../variants/index.js';
 
 /** One entry of a list: anything that wraps the reference and is served by name. */
 export interface ServedWrapper {
@@ -20,12 +21,27 @@ export interface ServeList {
   noun: string;
   /** How one entry is served (`--fault NAME`). */
   use: string;
+  /** The last column's heading: what the requirement IDs mean and what the text says. */
+  heading: string;
   entries(): ServedWrapper[];
 }
 
 export const SERVE_LISTS = {
   /** Keyed by the option's parsed name (`--list-faults` → listFaults). */
-  listFaults: { flag: '--list-faults', noun: 'faults', use: 'serve --fault NAME (repeatable)', entries: () => listFaults() },
+  listFaults: { flag: '--list-faults', noun: 'faults', use: 'serve --fault NAME (repeatable)', heading: 'breaks: what the service does wrong', entries: () => listFaults() },
+  listVariants: {
+    flag: '--list-variants',
+    noun: 'legitimate variants and stacks',
+    use: 'serve --fault NAME (repeatable; a run passes, --strict warns on the SHOULD checks named)',
+    heading: 'warns: the reading the spec leaves open (the stacks that take it)',
+    entries: () => [
+      ...listVariants().map((v) => ({ name: v.name, area: v.area, breaks: v.warns, description: `${v.description} (${v.stacks})` })),
+      ...STACKS.map((stack) => {
+        const variants = stackVariants(stack);
+        return { name: stack.name, area: 'stack', breaks: [...new Set(variants.flatMap((v) => v.warns))], description: `${stack.title}: ${stack.variants.join(', ')}` };
+      }),
+    ],
+  },
 } as const satisfies Record<string, ServeList>;
 
 export type ServeListName = keyof typeof SERVE_LISTS;
@@ -36,9 +52,9 @@ export function renderServeList(list: ServeList): string {
   const nameWidth = Math.max(4, ...entries.map((entry) => entry.name.length));
   const areaWidth = Math.max(4, ...entries.map((entry) => entry.area.length));
   const sorted = [...entries].sort((a, b) => a.area.localeCompare(b.area) || a.name.localeCompare(b.name));
-  const lines = [`${entries.length} ${list.noun}: ${list.use}`, '', `${'name'.padEnd(nameWidth)}  ${'area'.padEnd(areaWidth)}  breaks: what the service does wrong`];
+  const lines = [`${entries.length} ${list.noun}: ${list.use}`, '', `${'name'.padEnd(nameWidth)}  ${'area'.padEnd(areaWidth)}  ${list.heading}`];
   for (const entry of sorted) {
-    lines.push(`${entry.name.padEnd(nameWidth)}  ${entry.area.padEnd(areaWidth)}  ${entry.breaks.join(', ')}: ${entry.description}`);
+    lines.push(`${entry.name.padEnd(nameWidth)}  ${entry.area.padEnd(areaWidth)}  ${entry.breaks.length > 0 ? entry.breaks.join(', ') : '(none)'}: ${entry.description}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -27,6 +27,9 @@ export const SERVE_OPTIONS = {
   tls: booleanRow({ describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed' }),
   fault: SHARED_OPTIONS.fault,
   'list-faults': booleanRow({ describe: 'Print every fault --fault accepts (name, area, the requirements it breaks, what it does wrong) and exit' }),
+  'list-variants': booleanRow({
+    describe: 'Print every legitimate variant and stack --fault also accepts (name, area, the SHOULD checks it warns on, the reading it takes and the stacks that take it) and exit',
+  }),
   timeout: SHARED_OPTIONS.timeout,
   'max-duration': SHARED_OPTIONS['max-duration'],
 } as const satisfies Record<string, OptionRow<unknown>>;
