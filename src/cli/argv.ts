@@ -50,7 +50,7 @@ export function normalizeBooleans(argv: readonly string[], booleans: ReadonlySet
 }
 
 /** yargs' "Unknown argument(s): a, b" with the nearest declared flag of each, when one is near. */
-export function withSuggestions(message: string, flags: ReadonlySet<string>): string {
+export function withSuggestions(message: string, flags: ReadonlySet<string>, notTaken: Readonly<Record<string, string>> = {}): string {
   const match = /^Unknown arguments?: (.+)$/.exec(message.trim());
   if (!match) return message;
   const known = [...flags, 'help', 'version'];
@@ -58,6 +58,8 @@ export function withSuggestions(message: string, flags: ReadonlySet<string>): st
     .split(', ')
     .map((unknown) => {
       const bare = unknown.replace(/^-+/, '').replace(/=.*$/, '');
+      // A shared flag this command leaves out on purpose says why.
+      if (Object.prototype.hasOwnProperty.call(notTaken, kebab(bare))) return `--${kebab(bare)}: ${notTaken[kebab(bare)]}`;
       const near = closest(kebab(bare), known, Math.max(2, Math.floor(bare.length / 3)));
       return near === undefined ? undefined : `--${bare}: did you mean --${near}?`;
     })

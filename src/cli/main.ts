@@ -10,6 +10,7 @@ import { isLoaded, lazyCommand, resolveCommands, type CommandEntry } from './com
 import { commandFlags, normalizeBooleans, selectedCommand, withSuggestions } from './argv.js';
 import { declareCommand, invokeCommand } from './command.js';
 import { ENV_PREFIX, envArgs } from './env-args.js';
+import { NOT_TAKEN } from './shared-options.js';
 
 // The command table: order is the order of --help. Each module is imported only when its command runs
 // (command-table.ts): --version and --help stay fast.
@@ -107,7 +108,7 @@ async function parseAndRun(argv: string[]): Promise<number> {
     await cli.parseAsync();
   } catch (error) {
     if (!(error instanceof UsageStop)) throw error;
-    usageError = withSuggestions(error.message, flags.names);
+    usageError = withSuggestions(error.message, flags.names, selected ? NOT_TAKEN[selected.command.split(' ')[0]!] : undefined);
   }
   if (usageError !== undefined) {
     process.stderr.write(`${usageError}\nRun with --help for the options.\n`);

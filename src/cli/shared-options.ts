@@ -15,6 +15,16 @@ import { CHECK_TIMEOUT_FACTOR } from '../engine/limits.js';
 import { MAX_TIMER_MS } from '../values.js';
 import { booleanRow, clientRow, durationRow, listRow, textRow, type OptionRow } from './option-grammar.js';
 
+/**
+ * Shared flags a command leaves out on purpose, with the reason its usage error gives (instead of a bare
+ * "Unknown argument"), so that the one exception to "every command takes them" explains itself.
+ */
+export const NOT_TAKEN: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  serve: {
+    strict: 'serve judges nothing (it is the target, and the reference already does what every SHOULD asks); --strict applies to run, send and load',
+  },
+};
+
 /** `10s`, `250ms`: a default in milliseconds as a user would type it. */
 export function durationText(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;

@@ -40,6 +40,13 @@ describe('which command takes which shared flag', () => {
     for (const flag of ['timeout', 'max-duration', 'seed', 'out']) expect(takers(flag), `--${flag}`).toEqual(['run', 'serve', 'send', 'load']);
     expect(takers('strict')).toEqual(['run', 'send', 'load']);
   });
+
+  it('serve --strict is a usage error that says why, not a bare "Unknown argument"', async () => {
+    const result = await runCli(['serve', '--strict']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--strict: serve judges nothing');
+    expect(result.stderr).toContain('--strict applies to run, send and load');
+  });
 });
 
 describe('the same text gives the same value in every command', () => {
