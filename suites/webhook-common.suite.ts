@@ -127,32 +127,29 @@ group.concurrent('§4.3 Inbound webhook: common checks', () => {
     expectStatus(res, 400, 'request without Content-Type');
   });
 
-  check('WH-21', async ({ client, profile, faker }) => {
-    const { secret } = hmacListener(profile);
+  check('WH-21', async ({ client, faker }) => {
     const eventId = freshEventId();
     const body = JSON.stringify(sampleBody(faker));
-    const signature = validSignature(secret, { timestamp: '', eventId, body });
+    // Signed over an empty timestamp by the client (not by hand): a reproduction can sign it again.
     const res = await client.sendWebhook('hmac', {
       body,
       eventId,
       omitHeaders: ['Webhook-Timestamp'],
-      hmac: { signature },
+      hmac: { signedTimestamp: '' },
       label: 'webhook: no Webhook-Timestamp',
     });
     assertSent(res, 'webhook-timestamp', null);
     expectStatus(res, 400, 'request without Webhook-Timestamp');
   });
 
-  check('WH-22', async ({ client, faker, profile }) => {
-    const { secret } = hmacListener(profile);
+  check('WH-22', async ({ client, faker }) => {
     const timestamp = timestampOf(await client.now());
     const body = JSON.stringify(sampleBody(faker));
-    const signature = validSignature(secret, { timestamp, eventId: '', body });
     const res = await client.sendWebhook('hmac', {
       body,
       timestamp,
       omitHeaders: ['Webhook-Event-Id'],
-      hmac: { signature },
+      hmac: { signedEventId: '' },
       label: 'webhook: no Webhook-Event-Id',
     });
     assertSent(res, 'webhook-event-id', null);

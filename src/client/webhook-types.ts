@@ -41,6 +41,8 @@ export interface HmacOptions {
   signedBody?: string | Buffer;
   /** Sign this timestamp instead of the one sent. */
   signedTimestamp?: string;
+  /** Sign this event ID instead of the one sent ('' for a request without Webhook-Event-Id). */
+  signedEventId?: string;
   /** Keep base64 padding / use standard base64 alphabet. */
   padded?: boolean;
   standardBase64?: boolean;

@@ -138,7 +138,7 @@ export async function buildWebhook(listenerId: string, auth: WebhookAuth, option
     const signature = hmac.signature ?? hmacSign({
       secret,
       timestamp: hmac.signedTimestamp ?? timestamp,
-      eventId,
+      eventId: hmac.signedEventId ?? eventId,
       body: hmac.signedBody ?? body,
       decodedKey: hmac.decodedKey,
       order: hmac.order,
