@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds docker/harness.Dockerfile (the harness itself as an image) where no image registry is reachable,
 # and checks it the way a GitLab or Jenkins job uses it: `serve` runs on this host, the image runs
-# `run --profile` against it over the host network, and writes its reports to a mounted folder.
+# `run --profile` against it over the host network, and writes its reports to a mounted folder. Then, with
+# the engine's socket mounted, the image runs `run --image` of the reference image (built from a local root
+# filesystem by `npm run image:reference`), its reports in <report-folder>/image.
 #
 # node:<line>-slim cannot be pulled here: docker/standin-base.sh makes a stand-in of the same shape. The
 # build context is the packed package (`npm pack`, from the dist/ that `npm run build` made) alone.
@@ -21,10 +23,13 @@ node_line="$(dockerfile_node_line "$root/docker/harness.Dockerfile")"
 [ -n "$node_line" ] || { echo "check-harness-image: no ARG NODE_IMAGE=node:<line>-slim in docker/harness.Dockerfile" >&2; exit 2; }
 base_tag="access-conformance-local/node:${node_line}-slim-standin-$run_id"
 image_tag="access-conformance:${version}-harness-$run_id"
+# The reference image `run --image` checks from inside the harness image: this run's own tag, so that the
+# container tests beside it (which build access-conformance-reference:<version>) are left alone.
+reference_tag="access-conformance-reference:${version}-harness-$run_id"
 serve_pid=""
 cleanup() {
   if [ -n "$serve_pid" ]; then kill "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
-  remove_standin_images check-harness-image "$work" "$base_tag" "$image_tag"
+  remove_standin_images check-harness-image "$work" "$base_tag" "$image_tag" "$reference_tag"
 }
 trap cleanup EXIT
 trap 'exit 143' TERM INT
@@ -61,4 +66,25 @@ docker run --rm --label access-conformance.harness-image-check=1 --network host 
 code=$?
 set -e
 echo "check-harness-image: run --profile in the image exited $code (reports: $out)"
+[ "$code" = 0 ] || exit "$code"
+
+# `run --image` from inside the image: the engine's socket mounted, the socket's group added to the image's
+# user (`node`), and one temporary folder at the same path on both sides (the harness bind-mounts a folder
+# of its own into the implementation's container, and the engine resolves that path on the host).
+start="$(date +%s)"
+node --input-type=module -e "const { buildReferenceImage } = await import(process.argv[1]); await buildReferenceImage({ image: process.argv[2] });" \
+  "$root/dist/src/containers/index.js" "$reference_tag"
+echo "check-harness-image: built $reference_tag from a local root filesystem in $(( $(date +%s) - start )) s"
+shared_tmp="$work/shared-tmp"
+mkdir -p "$shared_tmp" "$out/image"
+chmod 1777 "$shared_tmp"
+socket="${DOCKER_SOCKET:-/var/run/docker.sock}"
+echo "check-harness-image: docker run -v $socket:$socket --group-add <socket gid> -v <tmp>:<tmp> -e TMPDIR=<tmp> $image_tag run --image $reference_tag"
+set +e
+docker run --rm --label access-conformance.harness-image-check=1 --network host --user "$(id -u):$(id -g)" --group-add "$(stat -c %g "$socket")" \
+  -v "$socket:/var/run/docker.sock" -v "$shared_tmp:$shared_tmp" -e "TMPDIR=$shared_tmp" -v "$out/image:/reports" \
+  "$image_tag" run --image "$reference_tag" --reporter json,junit --out /reports
+code=$?
+set -e
+echo "check-harness-image: run --image in the image exited $code (reports: $out/image)"
 exit "$code"

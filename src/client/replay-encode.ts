@@ -3,6 +3,7 @@
  * against a new `serve` of the same fault). What goes stale or differs between targets is written as a
  * marker, not as a value, and made anew when the recipe is replayed (replay.ts):
  * - `{"$now": n}` / `{"$nowText": n}`: a Unix time n seconds from the target's clock, as a number / text;
+ *   `{"$nowMs": n}`, `{"$nowIso": n, "fraction": bool}`: n milliseconds from it, as Unix milliseconds / ISO 8601;
  * - `{"$eventId": true}`: the replay's own fresh event ID;
  * - `{"$profile": "webhooks.hmac.secret"}`: a value of the profile (secrets, IDs): never written out;
  * - `{"$token": "primary:secret"}`: an access token obtained when replaying;
@@ -74,8 +75,22 @@ function isNearNow(seconds: number, now: number): boolean {
   return Number.isSafeInteger(seconds) && Math.abs(seconds - now) <= NEAR_SECONDS;
 }
 
+/** A time written as text near the send time: Unix seconds, Unix milliseconds, or ISO 8601 in UTC. */
+function encodeTime(text: string, now: number): Portable | undefined {
+  const seconds = Math.floor(now);
+  if (/^\d{9,11}$/.test(text) && isNearNow(Number(text), seconds)) return { $nowText: Number(text) - seconds };
+  if (/^\d{12,14}$/.test(text) && isNearNow(Math.floor(Number(text) / 1000), seconds)) return { $nowMs: Number(text) - seconds * 1000 };
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/.exec(text);
+  if (iso) {
+    const ms = Date.parse(text);
+    if (Number.isFinite(ms) && isNearNow(Math.floor(ms / 1000), seconds)) return { $nowIso: ms - seconds * 1000, fraction: iso[1] !== undefined };
+  }
+  return undefined;
+}
+
 function encodeText(text: string, ctx: EncodeContext): Portable {
-  if (/^\d{9,11}$/.test(text) && isNearNow(Number(text), Math.floor(ctx.now))) return { $nowText: Number(text) - Math.floor(ctx.now) };
+  const time = encodeTime(text, ctx.now);
+  if (time !== undefined) return time;
   const parts: Portable[] = [];
   let rest = text;
   // Longest first, so a token is not split by a shorter value inside it.

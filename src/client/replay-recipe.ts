@@ -15,8 +15,19 @@ export type ReplayRecipe =
       /** A profile listener's key, or an explicit listener ID and auth (unknown-listener checks). */
       listener: ListenerKey | { listenerId: Portable; auth: Portable };
       options: Portable;
-      /** `fresh`: a new event ID on every replay; `kept`: the check is about this one (its form or a repeat). */
-      eventId: 'fresh' | 'kept';
+      /**
+       * `fresh`: a new event ID on every replay; `kept`: the check is about this one (its form); `repeat`:
+       * the check repeats an ID, so `prelude` (the first request with it) goes first, both under one new ID.
+       */
+      eventId: 'fresh' | 'kept' | 'repeat';
+      prelude?: ReplayRecipe[];
+      /**
+       * A repeat in another text form of the same UUID (upper case, braces, `urn:uuid:`, no hyphens): the
+       * form with `{ID}` where the UUID stands, and how the UUID is written there.
+       */
+      eventIdForm?: { template: string; digits: 'lower' | 'upper'; hyphens: boolean };
+      /** Seconds the check moved the target's clock (test hooks) between the prelude and this request. */
+      clockAdvance?: number;
     }
   | { kind: 'token'; options: Portable }
   | { kind: 'request'; method: string; url: Portable; headers: Portable; body?: Portable };
@@ -36,10 +47,35 @@ function note(build: () => ReplayRecipe, ctx: EncodeOptions): ReplayNote {
   }
 }
 
-/** Whether the check is about this event ID: not in the canonical v4 form, or sent before by this client. */
-function keepsEventId(eventId: string | undefined, sentBefore: (id: string) => boolean): boolean {
-  if (eventId === undefined) return false;
-  return !(isUuidV4(eventId) && eventId === eventId.toLowerCase()) || sentBefore(eventId);
+/**
+ * What the replay does with the event ID: a new one, unless the check is about it: its form (not the
+ * canonical v4 text: kept), or a repeat of one this client sent (the first request goes first, both under
+ * one new ID, and the target's clock moves between them as far as the check moved it).
+ */
+type EventIdRule =
+  | { rule: 'fresh' | 'kept' }
+  | { rule: 'repeat'; first: ReplayRecipe; clockAdvance: number; form?: NonNullable<Extract<ReplayRecipe, { kind: 'webhook' }>['eventIdForm']> };
+
+/** The UUID inside another text form of one (`{…}`, `urn:uuid:…`, upper case, 32 hex digits), canonical. */
+function uuidInside(text: string): { canonical: string; form: NonNullable<Extract<EventIdRule, { rule: 'repeat' }>['form']> } | undefined {
+  const match = /[0-9a-fA-F]{8}(-?)[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}/.exec(text);
+  if (!match) return undefined;
+  const hex = match[0].replace(/-/g, '');
+  const canonical = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`.toLowerCase();
+  const digits = match[0] === match[0].toUpperCase() && /[A-F]/.test(match[0]) ? 'upper' : 'lower';
+  const template = `${text.slice(0, match.index)}{ID}${text.slice(match.index + match[0].length)}`;
+  return { canonical, form: { template, digits, hyphens: match[1] === '-' } };
+}
+
+function eventIdRule(eventId: string | undefined, earlier: WebhookRecipeInput['earlier']): EventIdRule {
+  if (eventId === undefined) return { rule: 'fresh' };
+  const canonical = isUuidV4(eventId) && eventId === eventId.toLowerCase();
+  // Another form of an ID this client sent is a repeat too (one UUID in two forms is one event).
+  const inside = canonical ? undefined : uuidInside(eventId);
+  const before = earlier(canonical ? eventId : inside?.canonical ?? eventId);
+  if (before === undefined) return { rule: canonical ? 'fresh' : 'kept' };
+  if (before.first === undefined) throw new NotPortable('it repeats an event ID whose first request cannot be sent alone');
+  return { rule: 'repeat', first: before.first, clockAdvance: before.clockMovedSeconds, ...(inside ? { form: inside.form } : {}) };
 }
 
 function samePublicKey(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -52,13 +88,18 @@ export interface WebhookRecipeInput {
   /** What was sent: its exact body and event ID. */
   body: Buffer;
   eventId: string;
-  sentBefore: (id: string) => boolean;
+  /** An earlier request of this client with the event ID (replay-context.ts). */
+  earlier: (id: string) => { first?: ReplayRecipe; clockMovedSeconds: number } | undefined;
 }
 
 export function webhookRecipe(input: WebhookRecipeInput, ctx: EncodeOptions): ReplayNote {
   return note(() => {
-    const eventId = keepsEventId(input.options.eventId, input.sentBefore) ? 'kept' : 'fresh';
-    const known = eventId === 'fresh' ? [...ctx.known, [input.eventId, { $eventId: true }] as const] : ctx.known;
+    const decided = eventIdRule(input.options.eventId, input.earlier);
+    const eventId = decided.rule;
+    const prelude = decided.rule === 'repeat'
+      ? { prelude: [decided.first], ...(decided.clockAdvance > 0 ? { clockAdvance: decided.clockAdvance } : {}), ...(decided.form ? { eventIdForm: decided.form } : {}) }
+      : {};
+    const known = eventId !== 'kept' ? [...ctx.known, [input.eventId, { $eventId: true }] as const] : ctx.known;
     const enc: EncodeOptions = { ...ctx, known: [...known].sort((a, b) => b[0].length - a[0].length) };
     // The exact bytes sent stand for the body (a default body, bodyBytes padding, a raw text alike).
     const { label: _label, bodyBytes: _bytes, hmac, jwt, ...rest } = input.options;
@@ -81,13 +122,13 @@ export function webhookRecipe(input: WebhookRecipeInput, ctx: EncodeOptions): Re
       options.jwt = encoded;
     }
     const { target } = input;
-    if ('listener' in target) return { kind: 'webhook', listener: target.listener, options, eventId };
+    if ('listener' in target) return { kind: 'webhook', listener: target.listener, options, eventId, ...prelude };
     const auth: Portable = 'hmacSecret' in target.auth
       ? { hmacSecret: encodePortable(target.auth.hmacSecret, { ...enc, otherSecretOk: true }) }
       : 'jwtKeys' in target.auth
         ? { jwtKeys: encodePortable(target.auth.jwtKeys, enc) }
         : { none: true };
-    return { kind: 'webhook', listener: { listenerId: encodePortable(target.listenerId, enc), auth }, options, eventId };
+    return { kind: 'webhook', listener: { listenerId: encodePortable(target.listenerId, enc), auth }, options, eventId, ...prelude };
   }, ctx);
 }
 

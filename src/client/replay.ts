@@ -59,6 +59,11 @@ async function decode(value: Portable, state: ReplayState): Promise<unknown> {
   if (!isRecord(value)) return value;
   if (typeof value.$now === 'number') return Math.floor(state.now) + value.$now;
   if (typeof value.$nowText === 'number') return String(Math.floor(state.now) + value.$nowText);
+  if (typeof value.$nowMs === 'number') return String(Math.floor(state.now) * 1000 + value.$nowMs);
+  if (typeof value.$nowIso === 'number') {
+    const iso = new Date(Math.floor(state.now) * 1000 + value.$nowIso).toISOString();
+    return value.fraction === true ? iso : iso.replace(/\.\d{3}Z$/, 'Z');
+  }
   if (value.$eventId === true) return state.eventId;
   if (typeof value.$profile === 'string') return profileValue(state.client, value.$profile);
   if (typeof value.$token === 'string') {
@@ -83,19 +88,44 @@ async function decode(value: Portable, state: ReplayState): Promise<unknown> {
   return out;
 }
 
+type WebhookRecipe = Extract<ReplayRecipe, { kind: 'webhook' }>;
+
+/** The new event ID written as the check wrote its repeat (upper case, braces, without hyphens…). */
+function inForm(eventId: string, form: NonNullable<WebhookRecipe['eventIdForm']>): string {
+  const digits = form.hyphens ? eventId : eventId.replace(/-/g, '');
+  return form.template.replace('{ID}', form.digits === 'upper' ? digits.toUpperCase() : digits);
+}
+
+async function replayWebhook(client: TargetClient, recipe: WebhookRecipe, state: ReplayState, label: string): Promise<HttpResponse> {
+  const options = (await decode(recipe.options, state)) as WebhookOptions;
+  if (recipe.eventId !== 'kept') options.eventId = recipe.eventIdForm ? inForm(state.eventId, recipe.eventIdForm) : state.eventId;
+  options.label = label;
+  if (typeof recipe.listener === 'string') return client.sendWebhook(recipe.listener as ListenerKey, options);
+  const listenerId = await decode(recipe.listener.listenerId, state);
+  const auth = (await decode(recipe.listener.auth, state)) as Parameters<TargetClient['sendWebhookTo']>[1];
+  if (typeof listenerId !== 'string') throw invalid('listenerId is not text');
+  return client.sendWebhookTo(listenerId, auth, options);
+}
+
 /** Sends the recipe's request once more; the answer is the check's decisive one, made anew. */
 export async function replay(client: TargetClient, recipe: ReplayRecipe): Promise<HttpResponse> {
   const state: ReplayState = { now: await client.now(), eventId: randomUuidV4(), keys: new Map(), client };
   await makeKeys(recipe as unknown as Portable, state);
   if (recipe.kind === 'webhook') {
-    const options = (await decode(recipe.options, state)) as WebhookOptions;
-    if (recipe.eventId === 'fresh') options.eventId = state.eventId;
-    options.label = 'replay';
-    if (typeof recipe.listener === 'string') return client.sendWebhook(recipe.listener as ListenerKey, options);
-    const listenerId = await decode(recipe.listener.listenerId, state);
-    const auth = (await decode(recipe.listener.auth, state)) as Parameters<TargetClient['sendWebhookTo']>[1];
-    if (typeof listenerId !== 'string') throw invalid('listenerId is not text');
-    return client.sendWebhookTo(listenerId, auth, options);
+    // A repeat: the first request with the ID goes first, under the same new ID; its answer only sets up.
+    for (const first of recipe.prelude ?? []) if (first.kind === 'webhook') await replayWebhook(client, first, state, 'replay: the first request with this event ID');
+    if (recipe.clockAdvance !== undefined && recipe.clockAdvance > 0) {
+      // As the check did (an event ID days later): the test hooks move the target's clock, for good.
+      if (client.hooks === undefined) {
+        throw new HarnessError('USAGE', `this reproduction moves the target's clock ${recipe.clockAdvance} s between its two requests, as the check did, and the profile offers no test hooks`, {
+          field: '--profile',
+          hint: 'Replay it against a target with the clock hook (serve --hooks), or use the rerun line.',
+        });
+      }
+      await client.hooks.advance(recipe.clockAdvance);
+      state.now = await client.now();
+    }
+    return replayWebhook(client, recipe, state, 'replay');
   }
   if (recipe.kind === 'token') return client.requestToken({ ...((await decode(recipe.options, state)) as TokenRequestOptions), label: 'replay' });
   if (recipe.kind === 'request') {

@@ -97,10 +97,10 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     for (const value of ephemeral) recorder.addEphemeralSecret(value);
     // Written after the secrets are known, so the recipe is checked against every one of them.
     const replay = webhookRecipe(
-      { target, options: webhookOptions, body: built.body, eventId: built.eventId, sentBefore: (id) => recipes.sentBefore(id) },
+      { target, options: webhookOptions, body: built.body, eventId: built.eventId, earlier: (id) => recipes.earlier(id) },
       recipes.encoding(builtAt),
     );
-    recipes.markSent(built.eventId);
+    recipes.markSent(built.eventId, 'recipe' in replay ? replay.recipe : undefined);
     return transport.send({
       replay,
       method: built.method,
@@ -123,6 +123,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
             // Once the clock moved, the cached offset is stale: the next timestamp reads the clock again.
             advance: async (seconds: number) => {
               clock.invalidate();
+              recipes.noteClockMove(seconds);
               return hooksImpl.advance(seconds);
             },
             runs: (listenerId: string) => hooksImpl.runs(listenerId),

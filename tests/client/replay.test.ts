@@ -64,16 +64,37 @@ describe('replay recipes', () => {
     expect((await replay(later, recipeOf(valid.exchange))).status).toBe(200);
   });
 
-  it('keeps an event ID the check is about: a repeat, or a form that is not canonical', async () => {
+  it('a repeated event ID: the first request goes first under one new ID; a form that is not canonical is kept', async () => {
     const c = client();
     const eventId = crypto.randomUUID();
     expect((await c.sendWebhook('hmac', { eventId })).status).toBe(200);
     const repeat = await c.sendWebhook('hmac', { eventId });
     expect(repeat.status).toBe(409);
-    expect(recipeOf(repeat.exchange)).toMatchObject({ eventId: 'kept' });
-    expect((await replay(client(), recipeOf(repeat.exchange))).status).toBe(409);
+    const recipe = recipeOf(repeat.exchange);
+    expect(recipe).toMatchObject({ eventId: 'repeat', prelude: [{ kind: 'webhook', eventId: 'fresh' }] });
+    expect(JSON.stringify(recipe)).not.toContain(eventId);
+    // Against the same target and against any other: the first request sets up, the repeat gets 409.
+    const later = client();
+    expect((await replay(later, recipe)).status).toBe(409);
+    const sent = later.recorder.all().filter((e) => e.request.url.includes('/webhooks/incoming/')).slice(-2);
+    expect(sent.map((e) => e.response?.status)).toEqual([200, 409]);
+    expect(sent[0]!.request.headers['webhook-event-id']).toBe(sent[1]!.request.headers['webhook-event-id']);
     const upper = await c.sendWebhook('hmac', { eventId: crypto.randomUUID().toUpperCase() });
     expect(recipeOf(upper.exchange)).toMatchObject({ eventId: 'kept' });
+  });
+
+  it('a repeat across a move of the target clock moves it as much between the two requests', async () => {
+    const c = client();
+    const eventId = crypto.randomUUID();
+    expect((await c.sendWebhook('hmac', { eventId })).status).toBe(200);
+    await c.hooks!.advance(60);
+    const repeat = await c.sendWebhook('hmac', { eventId });
+    const recipe = recipeOf(repeat.exchange);
+    expect(recipe).toMatchObject({ eventId: 'repeat', clockAdvance: 60 });
+    const later = client();
+    const before = await later.hooks!.now();
+    expect((await replay(later, recipe)).status).toBe(409);
+    expect(await later.hooks!.now()).toBeGreaterThanOrEqual(before + 60);
   });
 
   it('a JWT signed by another key under the listed kid: a fresh other key on replay, still refused', async () => {

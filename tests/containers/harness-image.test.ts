@@ -1,6 +1,7 @@
 // docker/harness.Dockerfile, the harness itself as an image (for GitLab CI, Jenkins), built from the packed
 // package and checked as a CI job uses it: `serve` on the host, the image's `run --profile` against it over
-// the host network, reports in a mounted folder. Skipped (with the reason) unless AC_DOCKER_TESTS=1 and
+// the host network, reports in a mounted folder; then the image's `run --image` of the reference image with
+// the engine's socket mounted. Skipped (with the reason) unless AC_DOCKER_TESTS=1 and
 // AC_DOCKERFILE_TEST=1, which .ci/run sets when it runs as root with debootstrap installed.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,12 @@ describe('docker/harness.Dockerfile (the harness as an image)', () => {
     // The image checked the host's serve, not an embedded reference of its own.
     expect(report.target.description ?? '').not.toContain('embedded');
     expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    // Then `run --image` from inside the image, with the engine's socket mounted: the reference image.
+    expect(result.stdout).toMatch(/check-harness-image: run --image in the image exited 0/);
+    const fromImage = await readReport(join(out, 'image'));
+    expect(fromImage.totals).toMatchObject({ failed: 0, errored: 0, skipped: 0 });
+    expect(fromImage.totals.passed).toBeGreaterThan(0);
+    expect(fromImage.target.description ?? '').toContain('access-conformance-reference');
     // Only this test's image: docker.test.ts and dockerfile.test.ts run beside it with containers of their own.
     // docker/check-harness-image.sh labels its container so that this check sees it alone.
     const left = await runProcess('docker', ['ps', '-aq', '--filter', 'label=access-conformance.harness-image-check'], 30_000);
