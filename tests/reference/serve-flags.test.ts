@@ -26,7 +26,7 @@ describe('serve flags', () => {
     [['--public-url', 'http://x/path'], /without a path/],
     [['--jwks-host', 'a b'], /--jwks-host must be a hostname/],
     [['--host', ''], /--host must not be empty/],
-    [['--fault', 'no-such-fault'], /unknown fault "no-such-fault"/],
+    [['--fault', 'no-such-fault'], /unknown fault or variant "no-such-fault"/],
     [['--no-such-flag'], /Unknown argument/],
   ])('%j → exit 2', async (args, message) => {
     expect(await run(args)).toBe(2);
