@@ -129,32 +129,24 @@ group.concurrent('§5.4 Webhook HMAC', () => {
   });
 
   check('WH-HMAC-14', async (ctx) => {
-    const { secret } = hmacListener(ctx.profile);
     const parts = await partsFor(ctx);
-    const valid = validSignature(secret, parts);
-    await expectSignatureRefused(ctx, parts, valid.slice(0, -1), 'truncated by one character');
+    await expectSignatureRefused(ctx, parts, { mangle: { op: 'drop-last', chars: 1 } }, 'truncated by one character');
   });
 
   check('WH-HMAC-15', async (ctx) => {
-    const { secret } = hmacListener(ctx.profile);
     const parts = await partsFor(ctx);
-    const hex = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${parts.timestamp}.${parts.eventId}.${parts.body}`).digest('hex');
-    await expectSignatureRefused(ctx, parts, hex, 'as hex digits');
+    await expectSignatureRefused(ctx, parts, { hex: true }, 'as hex digits');
   });
 
   check('WH-HMAC-16', async (ctx) => {
-    const { secret } = hmacListener(ctx.profile);
     const parts = await partsFor(ctx);
     const reformatted = JSON.stringify(JSON.parse(parts.body), null, 2);
-    const signature = validSignature(secret, parts);
-    await expectSignatureRefused(ctx, { ...parts, body: reformatted }, signature, 'over the compact JSON while the body sent is the same JSON indented');
+    await expectSignatureRefused(ctx, { ...parts, body: reformatted }, { signedBody: parts.body }, 'over the compact JSON while the body sent is the same JSON indented');
   });
 
   check('WH-HMAC-17', async (ctx) => {
-    const { secret } = hmacListener(ctx.profile);
     const parts = await partsFor(ctx);
-    const joined = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${parts.timestamp}${parts.eventId}${parts.body}`).digest('base64url');
-    await expectSignatureRefused(ctx, parts, joined, 'over the parts joined without periods');
+    await expectSignatureRefused(ctx, parts, { separator: '' }, 'over the parts joined without periods');
   });
 
   check('WH-HMAC-18', async (ctx) => {
@@ -162,7 +154,7 @@ group.concurrent('§5.4 Webhook HMAC', () => {
     const parts = await partsFor(ctx);
     // 32 digest bytes are 43 base64 characters, so padding adds exactly one "=".
     const padded = `${validSignature(secret, parts)}=`;
-    const res = await ctx.client.sendWebhook('hmac', { ...parts, hmac: { signature: padded }, label: 'webhook hmac: padded signature' });
+    const res = await ctx.client.sendWebhook('hmac', { ...parts, hmac: { padded: true }, label: 'webhook hmac: padded signature' });
     // The recorder redacts signatures: what was sent is compared in its redacted form.
     assertSent(res, 'webhook-signature', padded, (text) => ctx.client.recorder.redact(text));
     ctx.note(`valid signature with "=" padding: ${outcome(res)}`);

@@ -11,6 +11,7 @@ export { profileSecrets } from './profile-secrets.js';
 export { startJwksServer, startProfileJwksServers, type JwksMode, type JwksServer, type JwksServerOptions } from './jwks-server.js';
 export { buildWebhook, defaultWebhookBody, listenerPath, padJson, type BuiltWebhook, type WebhookAuth, type WebhookContext } from './webhooks.js';
 export { PageWalkError, DEFAULT_MAX_PAGES } from './api.js';
+export { mangleSignature, type SignatureMangle } from './signature-mangle.js';
 export { CLIENT_ASSERTION_TYPE, refreshMarginSeconds } from './tokens.js';
 export { CLOCK_CACHE_MS } from './hooks.js';
 export { retryAfterMs } from './rate-limit.js';

@@ -4,6 +4,7 @@
  */
 import type { SignatureTamper } from '../crypto/jws-tamper.js';
 import type { JwtAlg, SigningJwk } from '../profile/types.js';
+import type { SignatureMangle } from './signature-mangle.js';
 
 /** Each field breaks or replaces exactly one part of an otherwise valid request. */
 export interface WebhookOptions {
@@ -46,6 +47,12 @@ export interface HmacOptions {
   /** Keep base64 padding / use standard base64 alphabet. */
   padded?: boolean;
   standardBase64?: boolean;
+  /** The digest as lower-case hex instead of base64url. */
+  hex?: boolean;
+  /** What joins the signed parts instead of "." ('' for none). */
+  separator?: string;
+  /** Change the valid digest after signing (signature-mangle.ts). */
+  mangle?: SignatureMangle;
   /** Send this value as Webhook-Signature verbatim. */
   signature?: string;
 }

@@ -9,6 +9,7 @@ import { seededFaker } from '../data/fake.js';
 import { HarnessError } from '../errors.js';
 import type { SigningJwk } from '../profile/types.js';
 import type { WebhookOptions } from './types.js';
+import { mangleSignature } from './signature-mangle.js';
 
 export type WebhookAuth = { hmacSecret: string } | { jwtKeys: SigningJwk[] } | { none: true };
 
@@ -135,7 +136,7 @@ export async function buildWebhook(listenerId: string, auth: WebhookAuth, option
     const hmac = options.hmac ?? {};
     const secret = hmac.secret ?? auth.hmacSecret;
     secrets.push(secret);
-    const signature = hmac.signature ?? hmacSign({
+    const signed = hmac.signature ?? hmacSign({
       secret,
       timestamp: hmac.signedTimestamp ?? timestamp,
       eventId: hmac.signedEventId ?? eventId,
@@ -144,7 +145,10 @@ export async function buildWebhook(listenerId: string, auth: WebhookAuth, option
       order: hmac.order,
       padded: hmac.padded,
       standardBase64: hmac.standardBase64,
+      hex: hmac.hex,
+      separator: hmac.separator,
     });
+    const signature = hmac.mangle === undefined ? signed : mangleSignature(signed, hmac.mangle);
     headers['webhook-signature'] = signature;
     // HTTP drops whitespace around a field value (RFC 7230 §3.2.4): a target that echoes the value echoes
     // it trimmed, and that form must be redacted too.

@@ -25,6 +25,10 @@ export interface HmacSignInput {
   padded?: boolean;
   /** Standard base64 alphabet ("+" and "/") instead of base64url. */
   standardBase64?: boolean;
+  /** The digest as lower-case hex (the common webhook convention §5.4 does not use). */
+  hex?: boolean;
+  /** What joins the parts; default ".". */
+  separator?: string;
 }
 
 
@@ -34,11 +38,12 @@ export function hmacSign(input: HmacSignInput): string {
   const values: Record<HmacPart, Buffer | string> = { timestamp: input.timestamp, eventId: input.eventId, body: input.body };
   const hmac = createHmac('sha256', key);
   (input.order ?? HMAC_DEFAULT_ORDER).forEach((part, index) => {
-    if (index > 0) hmac.update('.');
+    if (index > 0) hmac.update(input.separator ?? '.');
     // Strings are hashed as UTF-8 (update's default); Buffers as the raw bytes received.
     hmac.update(values[part]);
   });
   const digest = hmac.digest();
+  if (input.hex) return digest.toString('hex');
   let text = digest.toString(input.standardBase64 ? 'base64' : 'base64url');
   // Node's base64 always pads and base64url never does; normalise to what was asked for.
   text = text.replace(/=+$/, '');

@@ -127,7 +127,9 @@ describe('send: bad input is exit 2 with a clear message and no secret', () => {
 
   it('a listener key that looks like a pasted secret is not echoed', async () => {
     const pasted = profile.webhooks.hmac!.secret as string;
-    const result = await send('--listener', pasted, '--data', '{}');
+    // `=`: a random base64url secret starts with "-" one time in 64, and a separate word would then be read
+    // as a flag, not as the listener's value (the flake a rehearsal met).
+    const result = await send(`--listener=${pasted}`, '--data', '{}');
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('unknown listener key (not shown)');
     expectNoSecret(result);
