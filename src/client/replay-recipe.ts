@@ -47,11 +47,7 @@ function note(build: () => ReplayRecipe, ctx: EncodeOptions): ReplayNote {
   }
 }
 
-/**
- * What the replay does with the event ID: a new one, unless the check is about it: its form (not the
- * canonical v4 text: kept), or a repeat of one this client sent (the first request goes first, both under
- * one new ID, and the target's clock moves between them as far as the check moved it).
- */
+/** The event ID's rule for the replay, with what a repeat needs. */
 type EventIdRule =
   | { rule: 'fresh' | 'kept' }
   | { rule: 'repeat'; first: ReplayRecipe; clockAdvance: number; form?: NonNullable<Extract<ReplayRecipe, { kind: 'webhook' }>['eventIdForm']> };
@@ -67,6 +63,11 @@ function uuidInside(text: string): { canonical: string; form: NonNullable<Extrac
   return { canonical, form: { template, digits, hyphens: match[1] === '-' } };
 }
 
+/**
+ * What the replay does with the event ID: a new one, unless the check is about it: its form (not the
+ * canonical v4 text: kept), or a repeat of one this client sent (the first request goes first, both under
+ * one new ID, and the target's clock moves between them as far as the check moved it).
+ */
 function eventIdRule(eventId: string | undefined, earlier: WebhookRecipeInput['earlier']): EventIdRule {
   if (eventId === undefined) return { rule: 'fresh' };
   const canonical = isUuidV4(eventId) && eventId === eventId.toLowerCase();
