@@ -21,6 +21,14 @@ interface ReplayState {
 const invalid = (message: string): HarnessError =>
   new HarnessError('USAGE', `the reproduction file is not valid: ${message}`, { field: '--replay', hint: 'Use a file a run wrote under <out>/reproductions/, unchanged.' });
 
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
 function isRecord(value: unknown): value is Record<string, Portable> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -129,9 +137,16 @@ export async function replay(client: TargetClient, recipe: ReplayRecipe): Promis
   }
   if (recipe.kind === 'token') return client.requestToken({ ...((await decode(recipe.options, state)) as TokenRequestOptions), label: 'replay' });
   if (recipe.kind === 'request') {
+    const url = String(await decode(recipe.url, state));
+    // A recipe names the profile's secrets; it may send them only to the target the profile names (a
+    // tampered file must not carry them anywhere else).
+    const allowed = [client.profile.baseUrl, client.profile.webhookBaseUrl, client.profile.hooks?.baseUrl].filter((u): u is string => u !== undefined).map(originOf);
+    if (!allowed.includes(originOf(url))) {
+      throw invalid(`it sends to ${originOf(url) || 'an address that is not a URL'}, which is not the target the profile names`);
+    }
     const request: RawRequest = {
       method: recipe.method,
-      url: String(await decode(recipe.url, state)),
+      url,
       headers: (await decode(recipe.headers, state)) as Record<string, string>,
       ...(recipe.body === undefined ? {} : { body: (await decode(recipe.body, state)) as string | Buffer }),
       label: 'replay',

@@ -126,6 +126,16 @@ describe('replay recipes', () => {
     expect((await replay(client(), recipe)).status).toBe(200);
   });
 
+  it('a request recipe sends only to the target the profile names (a tampered file cannot carry a secret away)', async () => {
+    const tampered: ReplayRecipe = {
+      kind: 'request',
+      method: 'GET',
+      url: 'http://127.0.0.1:9/collect',
+      headers: { authorization: { $concat: ['Bearer ', { $token: 'primary:secret' }] } },
+    };
+    await expect(replay(client(), tampered)).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('which is not the target the profile names') });
+  });
+
   it('says why when a request cannot travel', async () => {
     const c = client();
     const forged = await c.sendWebhook('jwt', { jwt: { serialize: (claims) => JSON.stringify({ ...claims, exp: null }) } });
