@@ -16,8 +16,12 @@ export class RecipeContext {
   private readonly base: Array<[string, Portable]>;
   private readonly keys: Array<[Record<string, unknown>, string]>;
   private readonly tokens: Array<[string, Portable]> = [];
-  /** Each event ID sent: the seconds the clock had been moved when it was first sent, and that request's recipe. */
-  private readonly sent = new Map<string, { advanced: number; first?: ReplayRecipe }>();
+  /**
+   * Each event ID sent (by the UUID it holds, whatever its text form): the seconds the clock had been moved
+   * when it was first sent, and that first request's recipe, settled once it is built. Claimed when a send
+   * is called, so of duplicates sent in parallel the first called is the first, whatever finishes first.
+   */
+  private readonly sent = new Map<string, { advanced: number; first: Promise<ReplayRecipe | undefined> }>();
   private advanced = 0;
 
   constructor(profile: ResolvedProfile, private readonly recorder: InternalRecorder) {
@@ -36,16 +40,29 @@ export class RecipeContext {
     this.advanced += seconds;
   }
 
-  /** An earlier request with this event ID: its recipe (if it had one), and how far the clock moved since. */
-  earlier(eventId: string): { first?: ReplayRecipe; clockMovedSeconds: number } | undefined {
-    const seen = this.sent.get(eventId);
-    return seen === undefined ? undefined : { ...(seen.first ? { first: seen.first } : {}), clockMovedSeconds: this.advanced - seen.advanced };
-  }
-
-  markSent(eventId: string, recipe: ReplayRecipe | undefined): void {
-    if (this.sent.has(eventId)) return;
-    this.sent.set(eventId, { advanced: this.advanced, ...(recipe ? { first: recipe } : {}) });
+  /**
+   * Claims an event ID for a send, synchronously when the send is called. The first claim must settle its
+   * recipe (or undefined) once built, on every way out; a later one gets the first's recipe and how far
+   * the clock moved since it (`earlier`).
+   */
+  claim(eventId: string): { settle(recipe: ReplayRecipe | undefined): void; earlier(): Promise<{ first?: ReplayRecipe; clockMovedSeconds: number } | undefined> } {
+    const key = eventIdKey(eventId);
+    const seen = this.sent.get(key);
+    if (seen !== undefined) {
+      const movedAt = this.advanced;
+      return {
+        settle: () => undefined,
+        earlier: async () => {
+          const first = await seen.first;
+          return { ...(first ? { first } : {}), clockMovedSeconds: movedAt - seen.advanced };
+        },
+      };
+    }
+    let settle!: (recipe: ReplayRecipe | undefined) => void;
+    const first = new Promise<ReplayRecipe | undefined>((resolve) => (settle = resolve));
+    this.sent.set(key, { advanced: this.advanced, first });
     if (this.sent.size > SENT_EVENT_IDS) this.sent.delete(this.sent.keys().next().value as string);
+    return { settle, earlier: async () => undefined };
   }
 
   /** The encoding of a request built at `now` (Unix seconds, the target's clock when it was read). */
@@ -57,4 +74,12 @@ export class RecipeContext {
       profileKeys: this.keys,
     };
   }
+}
+
+/** The UUID an event ID holds, canonical (lower case, hyphens), whatever its text form; else the text. */
+export function eventIdKey(eventId: string): string {
+  const match = /[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}/.exec(eventId);
+  if (!match) return eventId;
+  const hex = match[0].replace(/-/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

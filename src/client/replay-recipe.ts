@@ -73,7 +73,7 @@ function eventIdRule(eventId: string | undefined, earlier: WebhookRecipeInput['e
   const canonical = isUuidV4(eventId) && eventId === eventId.toLowerCase();
   // Another form of an ID this client sent is a repeat too (one UUID in two forms is one event).
   const inside = canonical ? undefined : uuidInside(eventId);
-  const before = earlier(canonical ? eventId : inside?.canonical ?? eventId);
+  const before = earlier();
   if (before === undefined) return { rule: canonical ? 'fresh' : 'kept' };
   if (before.first === undefined) throw new NotPortable('it repeats an event ID whose first request cannot be sent alone');
   return { rule: 'repeat', first: before.first, clockAdvance: before.clockMovedSeconds, ...(inside ? { form: inside.form } : {}) };
@@ -89,8 +89,8 @@ export interface WebhookRecipeInput {
   /** What was sent: its exact body and event ID. */
   body: Buffer;
   eventId: string;
-  /** An earlier request of this client with the event ID (replay-context.ts). */
-  earlier: (id: string) => { first?: ReplayRecipe; clockMovedSeconds: number } | undefined;
+  /** The first request of this client with the event ID, when this is a later one (replay-context.ts). */
+  earlier: () => { first?: ReplayRecipe; clockMovedSeconds: number } | undefined;
 }
 
 export function webhookRecipe(input: WebhookRecipeInput, ctx: EncodeOptions): ReplayNote {

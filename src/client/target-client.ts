@@ -15,7 +15,7 @@ import { createTransport } from './transport.js';
 import type { ClientOptions, ExchangeRecorder, TargetClient, WebhookOptions } from './types.js';
 import { buildWebhook, type WebhookAuth } from './webhooks.js';
 import { RecipeContext } from './replay-context.js';
-import { requestRecipe, webhookRecipe, type WebhookRecipeInput } from './replay-recipe.js';
+import { requestRecipe, webhookRecipe, type ReplayRecipe, type WebhookRecipeInput } from './replay-recipe.js';
 
 export { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
@@ -78,6 +78,30 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     const scope = options.scope?.() ?? '';
     const number = (bodiesByScope.get(scope) ?? 0) + 1;
     bodiesByScope.set(scope, number);
+    // Also before any await: of duplicates sent in parallel, the first called is the first (replay-context.ts).
+    const given = webhookOptions.eventId === undefined ? undefined : recipes.claim(webhookOptions.eventId);
+    let settled = false;
+    const settle = (recipe: ReplayRecipe | undefined): void => {
+      if (!settled) given?.settle(recipe);
+      settled = true;
+    };
+    try {
+      return await sendBuilt(target, listenerId, auth, webhookOptions, `${scope}/webhook/${number}`, given, settle);
+    } finally {
+      // On every way out: a later duplicate waits for the first one's recipe.
+      settle(undefined);
+    }
+  };
+
+  const sendBuilt = async (
+    target: WebhookRecipeInput['target'],
+    listenerId: string,
+    auth: WebhookAuth,
+    webhookOptions: WebhookOptions,
+    bodyScope: string,
+    given: ReturnType<RecipeContext['claim']> | undefined,
+    settle: (recipe: ReplayRecipe | undefined) => void,
+  ) => {
     // The target's clock (read once, then kept as an offset): the default timestamp and the JWT times are
     // built from it, and a timestamp the check gives is written in the recipe relative to it.
     const builtAt = await now();
@@ -86,7 +110,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
       webhookBaseUrl: profile.webhookBaseUrl,
       now: builtAt,
       seed,
-      scope: `${scope}/webhook/${number}`,
+      scope: bodyScope,
     });
     for (const secret of built.secrets) recorder.addSecret(secret);
     // A credential sent again in a repeated header line is as secret as the first line's.
@@ -96,11 +120,12 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     const ephemeral = [...built.ephemeral, ...repeatedCredentials];
     for (const value of ephemeral) recorder.addEphemeralSecret(value);
     // Written after the secrets are known, so the recipe is checked against every one of them.
-    const replay = webhookRecipe(
-      { target, options: webhookOptions, body: built.body, eventId: built.eventId, earlier: (id) => recipes.earlier(id) },
-      recipes.encoding(builtAt),
-    );
-    recipes.markSent(built.eventId, 'recipe' in replay ? replay.recipe : undefined);
+    // A generated ID is claimed now: a later request of the check may repeat it.
+    const claim = given ?? recipes.claim(built.eventId);
+    const before = await claim.earlier();
+    const replay = webhookRecipe({ target, options: webhookOptions, body: built.body, eventId: built.eventId, earlier: () => before }, recipes.encoding(builtAt));
+    if (given === undefined) claim.settle('recipe' in replay ? replay.recipe : undefined);
+    else settle('recipe' in replay ? replay.recipe : undefined);
     return transport.send({
       replay,
       method: built.method,

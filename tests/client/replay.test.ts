@@ -83,6 +83,16 @@ describe('replay recipes', () => {
     expect(recipeOf(upper.exchange)).toMatchObject({ eventId: 'kept' });
   });
 
+  it('duplicates sent in parallel: the first called is the first, whichever finishes first', async () => {
+    const c = client();
+    const eventId = crypto.randomUUID();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => c.sendWebhook('hmac', { eventId })));
+    const recipes = answers.map((answer) => recipeOf(answer.exchange));
+    expect(recipes.map((r) => (r.kind === 'webhook' ? r.eventId : r.kind))).toEqual(['fresh', 'repeat', 'repeat', 'repeat', 'repeat']);
+    // Every repeat's reproduction sets the duplicate up on its own: 409 from the reference.
+    for (const recipe of recipes.slice(1)) expect((await replay(client(), recipe)).status).toBe(409);
+  });
+
   it('a repeat across a move of the target clock moves it as much between the two requests', async () => {
     const c = client();
     const eventId = crypto.randomUUID();
