@@ -76,9 +76,12 @@ export class RecipeContext {
   }
 }
 
+/** A UUID inside any of its text forms (hyphens or not, either case). */
+export const UUID_IN_TEXT = /[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}/;
+
 /** The UUID an event ID holds, canonical (lower case, hyphens), whatever its text form; else the text. */
 export function eventIdKey(eventId: string): string {
-  const match = /[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}/.exec(eventId);
+  const match = UUID_IN_TEXT.exec(eventId);
   if (!match) return eventId;
   const hex = match[0].replace(/-/g, '').toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

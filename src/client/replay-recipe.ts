@@ -8,6 +8,7 @@ import type { ListenerKey } from '../profile/types.js';
 import { NotPortable, encodePortable, type EncodeOptions, type Portable } from './replay-encode.js';
 import type { TokenRequestOptions, WebhookOptions } from './types.js';
 import type { WebhookAuth } from './webhooks.js';
+import { UUID_IN_TEXT } from './replay-context.js';
 
 export type ReplayRecipe =
   | {
@@ -32,6 +33,15 @@ export type ReplayRecipe =
   | { kind: 'token'; options: Portable }
   | { kind: 'request'; method: string; url: Portable; headers: Portable; body?: Portable };
 
+/**
+ * The object holding a recipe's body (`body` of a webhook's options, or of a request): reproductions.ts
+ * moves a large one to a file beside the recipe, and `send --replay` reads it back there.
+ */
+export function recipeBodyHolder(recipe: ReplayRecipe): Record<string, unknown> | undefined {
+  if (recipe.kind === 'webhook') return typeof recipe.options === 'object' && recipe.options !== null && !Array.isArray(recipe.options) ? recipe.options : undefined;
+  return recipe.kind === 'request' ? (recipe as unknown as Record<string, unknown>) : undefined;
+}
+
 /** What an exchange says about its replay: a recipe, or why there is none. */
 export type ReplayNote = { recipe: ReplayRecipe } | { unavailable: string };
 
@@ -52,15 +62,13 @@ type EventIdRule =
   | { rule: 'fresh' | 'kept' }
   | { rule: 'repeat'; first: ReplayRecipe; clockAdvance: number; form?: NonNullable<Extract<ReplayRecipe, { kind: 'webhook' }>['eventIdForm']> };
 
-/** The UUID inside another text form of one (`{…}`, `urn:uuid:…`, upper case, 32 hex digits), canonical. */
-function uuidInside(text: string): { canonical: string; form: NonNullable<Extract<EventIdRule, { rule: 'repeat' }>['form']> } | undefined {
-  const match = /[0-9a-fA-F]{8}(-?)[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}/.exec(text);
+/** How another text form of a UUID (`{…}`, `urn:uuid:…`, upper case, 32 hex digits) writes it. */
+function uuidForm(text: string): NonNullable<Extract<EventIdRule, { rule: 'repeat' }>['form']> | undefined {
+  const match = UUID_IN_TEXT.exec(text);
   if (!match) return undefined;
-  const hex = match[0].replace(/-/g, '');
-  const canonical = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`.toLowerCase();
   const digits = match[0] === match[0].toUpperCase() && /[A-F]/.test(match[0]) ? 'upper' : 'lower';
   const template = `${text.slice(0, match.index)}{ID}${text.slice(match.index + match[0].length)}`;
-  return { canonical, form: { template, digits, hyphens: match[1] === '-' } };
+  return { template, digits, hyphens: match[0].includes('-') };
 }
 
 /**
@@ -72,11 +80,11 @@ function eventIdRule(eventId: string | undefined, earlier: WebhookRecipeInput['e
   if (eventId === undefined) return { rule: 'fresh' };
   const canonical = isUuidV4(eventId) && eventId === eventId.toLowerCase();
   // Another form of an ID this client sent is a repeat too (one UUID in two forms is one event).
-  const inside = canonical ? undefined : uuidInside(eventId);
+  const form = canonical ? undefined : uuidForm(eventId);
   const before = earlier();
   if (before === undefined) return { rule: canonical ? 'fresh' : 'kept' };
   if (before.first === undefined) throw new NotPortable('it repeats an event ID whose first request cannot be sent alone');
-  return { rule: 'repeat', first: before.first, clockAdvance: before.clockMovedSeconds, ...(inside ? { form: inside.form } : {}) };
+  return { rule: 'repeat', first: before.first, clockAdvance: before.clockMovedSeconds, ...(form ? { form } : {}) };
 }
 
 function samePublicKey(a: Record<string, unknown>, b: Record<string, unknown>): boolean {

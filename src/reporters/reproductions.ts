@@ -9,10 +9,10 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { RecordedExchange, ReplayRecipe } from '../client/types.js';
+import { recipeBodyHolder } from '../client/replay-recipe.js';
 import type { CheckResult, RunSummary } from '../engine/types.js';
-import { shellLiteral } from '../escape.js';
 import type { ReporterContext } from './context.js';
-import type { RunInvocation } from './rerun.js';
+import { word, type RunInvocation } from './rerun.js';
 import { curlCommand } from './curl.js';
 
 export const REPRODUCTIONS_DIR = 'reproductions';
@@ -44,10 +44,6 @@ export function decisiveExchange(exchanges: readonly RecordedExchange[]): Record
   return exchanges.findLast((exchange) => exchange.replay !== undefined) ?? exchanges.at(-1);
 }
 
-function word(value: string): string {
-  return /^[A-Za-z0-9_./:@%+=-]+$/.test(value) ? value : shellLiteral(value);
-}
-
 /** The profile a reproduction is sent with: the run's own, or the one `serve` writes for the embedded one. */
 function profileWord(invocation: RunInvocation | undefined): string {
   if (invocation?.kind === 'profile') return word(invocation.path);
@@ -56,13 +52,11 @@ function profileWord(invocation: RunInvocation | undefined): string {
 
 /** A body of the recipe longer than the display cap, moved to a file: `{ "$file": name }`. */
 function moveLargeBody(recipe: ReplayRecipe, name: string): { recipe: ReplayRecipe; body?: Buffer } {
-  const holder = recipe.kind === 'webhook' ? (recipe.options as Record<string, unknown>) : recipe.kind === 'request' ? (recipe as unknown as Record<string, unknown>) : undefined;
-  const body = holder?.body;
+  const body = recipeBodyHolder(recipe)?.body;
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body !== null && typeof body === 'object' && typeof (body as { $bytes?: unknown }).$bytes === 'string' ? Buffer.from((body as { $bytes: string }).$bytes, 'base64') : undefined;
-  if (holder === undefined || bytes === undefined || bytes.length <= INLINE_BODY_BYTES) return { recipe };
+  if (bytes === undefined || bytes.length <= INLINE_BODY_BYTES) return { recipe };
   const moved = structuredClone(recipe);
-  const target = moved.kind === 'webhook' ? (moved.options as Record<string, unknown>) : (moved as unknown as Record<string, unknown>);
-  target.body = { $file: name };
+  recipeBodyHolder(moved)!.body = { $file: name };
   return { recipe: moved, body: bytes };
 }
 

@@ -12,7 +12,8 @@ export type RunInvocation =
   | { kind: 'embedded'; faults: readonly string[] }
   | { kind: 'image'; image: string };
 
-function word(value: string): string {
+/** One shell word: bare when it needs no quoting, else single-quoted. */
+export function word(value: string): string {
   return /^[A-Za-z0-9_./:@%+=-]+$/.test(value) ? value : shellLiteral(value);
 }
 

@@ -1,9 +1,68 @@
 /** Independent implementations on other stacks (fixtures/stacks/): why one cannot run here. */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stackSubject } from '../../src/mutation/verify-variants.js';
+import { allRequirements } from '../../src/requirements.js';
+import { getStack } from '../../src/variants/index.js';
+import { runCli, type CliResult, type StartedProcess } from '../cli/support.js';
 
 /** What a probe command printed when it exited non-zero, or why it could not start; undefined when it ran clean. */
 export function probeFails(command: string, args: string[]): string | undefined {
   const probe = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 });
   if (probe.error) return `${command} cannot be run (${(probe.error as NodeJS.ErrnoException).code ?? probe.error.message})`;
   return probe.status === 0 ? undefined : probe.stdout.trim() || `${command} exited with ${probe.status}`;
+}
+
+interface ReportResult {
+  id: string;
+  level: 'MUST' | 'SHOULD' | 'INFO';
+  state: string;
+  failure?: { message: string };
+}
+
+/**
+ * The two promises issue 20 makes of a stack's implementation, as one describe: started by `start` (in a
+ * scratch folder, writing its profile), the default `run --profile` passes (exit 0, every MUST passed), and
+ * the SHOULD checks that fail are exactly those the stack's variants declare (what --strict fails).
+ */
+export function describeStackRun(
+  title: string,
+  stackName: string,
+  missing: string | undefined,
+  start: (dir: string, profile: string) => Promise<StartedProcess>,
+  setupTimeoutMs: number,
+): void {
+  describe.skipIf(missing !== undefined)(`${title}${missing ? ` (SKIPPED: ${missing})` : ''}`, () => {
+    const dir = mkdtempSync(join(tmpdir(), `ac-${stackName}-`));
+    const profile = join(dir, 'target.json');
+    let server: StartedProcess | undefined;
+    let run: CliResult;
+    let results: ReportResult[] = [];
+
+    beforeAll(async () => {
+      server = await start(dir, profile);
+      run = await runCli(['run', '--profile', profile, '--reporter', 'json', '--out', join(dir, 'reports')], { timeoutMs: 240_000 });
+      results = (JSON.parse(readFileSync(join(dir, 'reports', 'report.json'), 'utf8')) as { results: ReportResult[] }).results;
+    }, setupTimeoutMs);
+
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('passes the default run: exit 0, every MUST check passed', () => {
+      const notPassed = results.filter((result) => result.level === 'MUST' && result.state !== 'passed');
+      expect(notPassed.map((result) => `${result.id} ${result.state}: ${result.failure?.message ?? ''}`), server?.output()).toEqual([]);
+      expect(results.filter((result) => result.level === 'MUST').length).toBe(allRequirements().filter((req) => req.level === 'MUST').length);
+      expect(run.code, run.stdout.slice(-2000) + run.stderr).toBe(0);
+    });
+
+    it(`fails exactly the SHOULD checks the ${stackName} variants declare (what --strict fails)`, () => {
+      const failed = results.filter((result) => result.level === 'SHOULD' && result.state !== 'passed').map((result) => result.id);
+      expect(failed.sort()).toEqual([...stackSubject(getStack(stackName)!).warns].sort());
+    });
+  });
 }

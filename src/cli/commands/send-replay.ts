@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { startProfileJwksServers } from '../../client/jwks-server.js';
 import { replay } from '../../client/replay.js';
+import { recipeBodyHolder } from '../../client/replay-recipe.js';
 import { createTargetClient } from '../../client/target-client.js';
 import type { ReplayRecipe } from '../../client/types.js';
 import { HarnessError } from '../../errors.js';
@@ -46,7 +47,7 @@ async function readRecipe(path: string): Promise<ReproductionFile> {
 
 /** A body moved beside the recipe (`{"$file": NAME}`) read back as bytes; only a plain name in the same folder. */
 async function inlineBodyFile(recipe: ReplayRecipe, folder: string): Promise<ReplayRecipe> {
-  const holder = (recipe.kind === 'webhook' ? recipe.options : recipe.kind === 'request' ? recipe : undefined) as Record<string, unknown> | undefined;
+  const holder = recipeBodyHolder(recipe);
   const body = holder?.body as { $file?: unknown } | undefined;
   if (holder === undefined || typeof body !== 'object' || body === null || body.$file === undefined) return recipe;
   if (typeof body.$file !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(body.$file)) throw invalid('the body file must be a plain name beside the reproduction');
