@@ -15,6 +15,7 @@ import { randomSeed } from '../data/fake.js';
 import { HarnessError } from '../errors.js';
 import type { ProfileDocument } from '../profile/document.js';
 import { closeServer, createReferenceServer } from '../reference/node-adapter.js';
+import { OPENAPI_PATH } from '../reference/openapi-document.js';
 import { createReference, defaultDeps } from '../reference/reference.js';
 import type { Reference, ReferenceHandler, ReferenceResponse } from '../reference/types.js';
 import { generateTenant } from './generate.js';
@@ -54,6 +55,8 @@ export interface SandboxOptions {
 
 export interface Sandbox {
   baseUrl: string;
+  /** Where the reference serves its OpenAPI description (also written next to the profile). */
+  openapiUrl: string;
   profilePath: string;
   profileJson: ProfileDocument;
   tenant: Tenant;
@@ -145,6 +148,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let closed: Promise<void> | undefined;
     return {
       baseUrl: tenant.baseUrl,
+      openapiUrl: `${tenant.baseUrl}${OPENAPI_PATH}`,
       profilePath,
       profileJson,
       tenant,

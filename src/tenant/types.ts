@@ -60,6 +60,8 @@ export interface Tenant {
     large: ReferenceApp;
     exact: ReferenceApp;
     empty: ReferenceApp;
+    /** Apps without entitlements, so the app list and search span more than 100 apps. */
+    more: ReferenceApp[];
   };
   listeners: {
     hmac: TenantHmacListener;
