@@ -27,6 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   client: ['crypto', 'profile', 'data', 'errors', 'defaults'],
   reference: ['crypto', 'spec-numbers'],
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults', 'spec-numbers'],
+  state: ['reference', 'tenant', 'errors', 'spec-numbers'],
   faults: ['reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   variants: ['faults', 'reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   engine: ['client', 'profile', 'openapi', 'requirements', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling'],
@@ -35,7 +36,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   load: ['client', 'crypto', 'profile', 'tenant', 'escape', 'values', 'errors', 'package', 'defaults', 'spec-numbers'],
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'errors', 'package'],
-  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'variants', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
+  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'variants', 'state', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
   action: ['errors', 'values'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };
@@ -57,6 +58,7 @@ const LIBRARY_ROOM: Record<string, string> = {
   'ajv-formats': 'profile',
   'hdr-histogram-js': 'load',
   yaml: 'openapi',
+  'classic-level': 'state',
 };
 
 const edges = readImportGraph(packageRoot());
