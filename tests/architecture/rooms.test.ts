@@ -55,6 +55,7 @@ const LIBRARY_ROOM: Record<string, string> = {
   ajv: 'profile',
   'ajv-formats': 'profile',
   'hdr-histogram-js': 'load',
+  'prom-client': 'load',
 };
 
 const edges = readImportGraph(packageRoot());
