@@ -64,12 +64,24 @@ export function handleApps(request: ReferenceRequest, segments: string[], query:
 export function parsePageSize(values: string[]): number | undefined {
   if (values.length === 0) return PAGE_SIZE_DEFAULT;
   if (values.length > 1) return undefined;
-  // No trimming: " 10" is not an integer literal either.
   const text = values[0] as string;
   if (text === '') return PAGE_SIZE_DEFAULT;
-  if (!/^-?\d+$/.test(text)) return undefined;
-  const value = Number(text);
-  return Math.min(PAGE_SIZE_MAX, Math.max(PAGE_SIZE_MIN, value));
+  return clampedPageSize(text);
+}
+
+/**
+ * An integer literal (`-?\d+`, no trimming: " 10" is not one) clamped to 10..100, or undefined. Read from its
+ * digits, never through a number type, so a value of any length keeps its meaning (ruling 32: 2147483648,
+ * 9223372036854775808 or forty digits act as 100, never as what a fixed-width integer would wrap them to);
+ * 0 and negatives act as 10 (rulings 9, 33).
+ */
+export function clampedPageSize(text: string): number | undefined {
+  const match = /^(-?)(\d+)$/.exec(text);
+  if (match === null) return undefined;
+  if (match[1] === '-') return PAGE_SIZE_MIN;
+  const digits = (match[2] as string).replace(/^0+(?=\d)/, '');
+  if (digits.length > String(PAGE_SIZE_MAX).length) return PAGE_SIZE_MAX;
+  return Math.min(PAGE_SIZE_MAX, Math.max(PAGE_SIZE_MIN, Number(digits)));
 }
 
 function listEntitlements(app: ReferenceApp, query: URLSearchParams, pageTokens: PageTokenCodec): ReferenceResponse {
