@@ -66,7 +66,10 @@ export interface CheckResult {
   exchanges: RecordedExchange[];
   durationMs: number;
   phase: Phase;
-  /** The baseline lists this ID: a failure here does not fail the run. */
+  /**
+   * The baseline lists this ID, or it is a dependant of a listed root cause: a failure (or a block) here
+   * does not fail the run.
+   */
   expectedFailure?: boolean;
   /** Blocked only: the control that did not pass (its ID and result), or the check's own control request. */
   blockedBy?: BlockedBy;
@@ -121,7 +124,7 @@ export interface RunTotals extends GroupCounts {
   /** Checks the run selected. */
   selected: number;
   byLevel: Record<Level, LevelTotals>;
-  /** Failed checks the baseline expected. */
+  /** Failed or blocked checks the baseline expected (listed, or dependants of a listed root cause). */
   expectedFailures: number;
 }
 
@@ -143,8 +146,12 @@ export interface BaselineOutcome {
   source: string;
   /** Baseline IDs that failed again (tolerated). */
   stillFailing: string[];
-  /** Baseline IDs that passed this time: remove them from the baseline. */
+  /** Baseline IDs that passed this time (fixed): remove them from the baseline. */
   noLongerFailing: string[];
+  /** Checks the baseline does not list that did not pass only because of a listed root cause (its dependants). */
+  covered: string[];
+  /** Results the baseline expected in all: the listed ones that failed again and the covered dependants. */
+  expected: number;
   /** Baseline IDs the catalogue does not know (ignored). */
   unknown: string[];
 }

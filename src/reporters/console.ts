@@ -111,7 +111,7 @@ export class ConsoleReporter implements EngineReporter {
         );
       }
     }
-    section('BLOCKED: refusal checks whose own control request was not accepted', withoutDependants(summary.results, view).filter((r) => r.state === 'blocked'), (r) => [
+    section('BLOCKED: refusal checks whose own control request was not accepted', withoutDependants(summary.results, view).filter((r) => r.state === 'blocked' && !r.expectedFailure), (r) => [
       `⊘ ${r.id} [${r.level}] ${r.text}`,
       `    ${shortText(blockedReason(r))}`,
       ...dependantLines(dependantsOf(view, r.id)),
@@ -121,9 +121,13 @@ export class ConsoleReporter implements EngineReporter {
       `i ${r.id} ${r.text}`,
       `    ${shortText(r.failure?.message ?? '')}`,
     ]);
-    section('EXPECTED FAILURES (listed in the baseline)', failed.filter((r) => r.expectedFailure), (r) => [`~ ${r.id} [${r.level}] ${shortText(r.failure?.message ?? r.text)}`]);
+    const expectedRoots = withoutDependants(summary.results, view).filter((r) => r.expectedFailure);
+    section(`EXPECTED FAILURES: ${summary.totals.expectedFailures} results the baseline expects, under the root causes it lists`, expectedRoots, (r) => {
+      const dependants = dependantsOf(view, r.id).filter((d) => d.expectedFailure).length;
+      return [`~ ${r.id} [${r.level}] ${shortText(r.failure?.message ?? blockedReason(r))}${dependants > 0 ? ` (and ${dependants} check${dependants === 1 ? '' : 's'} that depend on it)` : ''}`];
+    });
     if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
-      lines.push(`NO LONGER FAILING: remove from the baseline ${summary.baseline.source}:`, ...summary.baseline.noLongerFailing.map((id) => `  ${id}`), '');
+      lines.push(`FIXED (${summary.baseline.noLongerFailing.length}): the baseline lists them and they pass now; remove them from ${summary.baseline.source}:`, ...summary.baseline.noLongerFailing.map((id) => `  ${id}`), '');
     }
     if (summary.baseline && summary.baseline.unknown.length > 0) {
       lines.push(`baseline IDs not in this run's selection or the catalogue (ignored): ${summary.baseline.unknown.join(', ')}`, '');

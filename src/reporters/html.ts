@@ -150,7 +150,7 @@ ${banner ? `<p class="banner" role="alert">${e(banner)}</p>` : ''}
 <p class="meta">${meta.map(([name, value]) => `<span>${name} <b>${e(value)}</b></span>`).join(' ')}</p>
 ${header.notes.length > 0 ? `<div class="notes">${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('')}</div>` : ''}
 ${summary.harnessErrors.map((error) => `<p class="notes">error[${e(error.code)}]: ${e(error.message)}</p>`).join('\n')}
-${summary.baseline && summary.baseline.noLongerFailing.length > 0 ? `<p class="notes">No longer failing, remove from the baseline: ${e(summary.baseline.noLongerFailing.join(', '))}</p>` : ''}
+${summary.baseline && summary.baseline.noLongerFailing.length > 0 ? `<p class="notes">Fixed (the baseline lists them and they pass now; remove them from it): ${e(summary.baseline.noLongerFailing.join(', '))}</p>` : ''}
 <details><summary>totals by level</summary><table class="totals"><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>errored</th><th>blocked</th></tr>${levelRows}</table></details>
 </header>
 <nav class="filters">

@@ -157,7 +157,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   const expected = summary.results.filter((r) => displayState(r, strict) === 'expected');
   if (expected.length > 0) lines.push(`Expected failures (baseline): ${mdText(abbreviateIds(expected.map((r) => r.id), 40))}`, '');
   if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
-    lines.push('### No longer failing: remove from the baseline', '', ...summary.baseline.noLongerFailing.slice(0, 100).map((id) => `- ${mdText(id)}`), '');
+    lines.push('### Fixed: the baseline lists them and they pass now (remove them from it)', '', ...summary.baseline.noLongerFailing.slice(0, 100).map((id) => `- ${mdText(id)}`), '');
   }
   const skips = skipsByReason(summary.results);
   if (skips.length > 0) {

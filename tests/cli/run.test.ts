@@ -130,7 +130,7 @@ describe('run against the embedded reference and against serve', () => {
 });
 
 describe('run options end to end', () => {
-  it('the same --seed gives the same tenant; a baseline entry that passes is reported as no longer failing', async () => {
+  it('the same --seed gives the same tenant; a baseline entry that passes is reported as fixed', async () => {
     const baseline = join(work, 'baseline.json');
     await writeFile(baseline, JSON.stringify(['CRED-01']));
     const runs = [];
@@ -140,7 +140,7 @@ describe('run options end to end', () => {
         timeoutMs: RUN_TIMEOUT_MS,
       });
       expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
-      expect(result.stdout).toContain('NO LONGER FAILING');
+      expect(result.stdout).toContain('FIXED (1)');
       expect(result.stdout).toContain('  CRED-01');
       runs.push(await readReport(out));
     }
