@@ -27,7 +27,8 @@ import { abortOf, runHeader, startHeartbeat, untilAborted } from './session-part
 import { resolveSelection } from './selection.js';
 import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
 import type { CheckResult, EngineReporter, RunSummary, SelectionInput } from './types.js';
-import { abortedVerdict, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
+import { computeTotals } from './counts.js';
+import { abortedVerdict, computeVerdict, shouldWarnings } from './verdict.js';
 import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
 
 /** What a session keeps from run to run: one suite thread, so one bound on checks in flight and one client setting. */
@@ -194,7 +195,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const summary: RunSummary = {
     header,
     results: ordered,
-    totals: computeTotals(ordered),
+    totals: computeTotals(ordered, options.strict),
     verdict: aborted ? abortedVerdict(aborted) : uniformAnswer ? uniformVerdict(uniformAnswer) : verdict,
     warnings: shouldWarnings(ordered, options.strict),
     ...(baseline ? { baseline } : {}),

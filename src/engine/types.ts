@@ -120,12 +120,22 @@ export interface LevelTotals {
   blocked: number;
 }
 
+/**
+ * The one set of counts (engine/counts.ts): every selected check in exactly one bucket. `failed`: failures
+ * that count against the verdict (MUST, or SHOULD with --strict) the baseline does not expect; `blocked`:
+ * blocks it does not expect.
+ */
 export interface RunTotals extends GroupCounts {
-  /** Checks the run selected. */
+  /** Checks the run selected: the sum of the buckets. */
   selected: number;
-  byLevel: Record<Level, LevelTotals>;
+  /** SHOULD failures without --strict. */
+  warnings: number;
+  /** INFO failures (recorded, never fail the run). */
+  observations: number;
   /** Failed or blocked checks the baseline expected (listed, or dependants of a listed root cause). */
   expectedFailures: number;
+  /** The raw state of each check, per level. */
+  byLevel: Record<Level, LevelTotals>;
 }
 
 /** `interrupted`: SIGINT or SIGTERM stopped the run (exit 130 / 143): nothing is decided about conformance. */

@@ -7,26 +7,8 @@
  * - otherwise 0. SHOULD failures without --strict are warnings; INFO never counts.
  * A failure beats a harness error: a target shown to break a MUST is not conformant whatever else went wrong.
  */
-import type { Level } from '../requirements/types.js';
 import { signalExitCode } from '../errors.js';
-import type { CheckResult, LevelTotals, RunAbort, RunTotals, Verdict } from './types.js';
-
-const LEVELS: Level[] = ['MUST', 'SHOULD', 'INFO'];
-
-function emptyLevel(): LevelTotals {
-  return { passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0 };
-}
-
-export function computeTotals(results: readonly CheckResult[]): RunTotals {
-  const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyLevel()])) as Record<Level, LevelTotals>;
-  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0, byLevel, expectedFailures: 0 };
-  for (const result of results) {
-    totals[result.state] += 1;
-    byLevel[result.level][result.state] += 1;
-    if (result.expectedFailure) totals.expectedFailures += 1;
-  }
-  return totals;
-}
+import type { CheckResult, RunAbort, Verdict } from './types.js';
 
 /** A failure that counts against conformance at this strictness. */
 export function isBlocking(result: CheckResult, strict: boolean): boolean {

@@ -44,7 +44,7 @@ function expectConformant(report: JsonReport, stdout: string): void {
     if (result.state === 'skipped') expect(result.reason, result.id).toBeTruthy();
   }
   expect(report.verdict).toMatchObject({ status: 'conformant', exitCode: 0 });
-  expect(lastLine(stdout)).toBe(`${report.totals.passed} passed, 0 failed, ${report.totals.skipped} skipped`);
+  expect(lastLine(stdout)).toBe(`${report.totals.passed} passed, 0 failed, 0 blocked, 0 errored, ${report.totals.skipped} skipped`);
 }
 
 /** Text shapes a secret could take in a report: as is, base64, base64url, URL-encoded, JSON-escaped. */
