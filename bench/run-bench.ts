@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import type { Bench } from './registry.js';
 import { referenceBench } from './reference-bench.js';
 import { referenceMemoryBench } from './reference-memory-bench.js';
+import { keyExportBench } from './key-export-stall.js';
 import { runWallBench } from './run-wall.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);

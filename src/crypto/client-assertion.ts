@@ -2,9 +2,9 @@
  * Client assertions (service.md §5.3, ruling 3): building every variant the token suite sends, and the
  * verifier the reference implementation uses.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import { parseClientId } from './client-id.js';
+import { newEd25519Jwk } from './ed25519.js';
 import { parseClientSecret } from './client-secret.js';
 import { audienceAndLifetimeRefusal, compactJws, joseRefusal, verifiedClaims, type ForgedForms, type JwtRefusal } from './jws.js';
 import type { JWK, VerifyResult } from './types.js';
@@ -69,7 +69,7 @@ export async function buildClientAssertion(input: ClientAssertionInput): Promise
   const header: Record<string, unknown> = { alg: 'EdDSA', ...(input.header ?? {}) };
   return compactJws(header, claims, { ...input, unsigned: input.algNone === true }, () => {
     if (input.key !== undefined) return input.key as JWK;
-    if (input.otherKey) return generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as JWK;
+    if (input.otherKey) return newEd25519Jwk() as JWK;
     // The secret's JWK may carry a kid; the header only gets one when the caller asks (ruling 3: optional).
     return parseClientSecret(input.clientSecret).privateJwk;
   });

@@ -2,8 +2,8 @@
  * Client Secret `secret-token:<domain>:v1:<base64url JWK>` (service.md §2.1; ruling 1).
  * node:crypto only: parsing happens for every profile load and must not pull in jose.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { HarnessError, valueErrorClass } from '../errors.js';
+import { ed25519PublicX, newEd25519Jwk } from './ed25519.js';
 import { base64UrlProblem, fromBase64UrlStrict, toBase64Url } from './encoding.js';
 import type { JWK } from './types.js';
 
@@ -95,7 +95,7 @@ export function parseClientSecret(secret: string, options: { field?: string } = 
   if (d === undefined || d.length !== 32) fail('jwk-bad-d', 'JWK "d" is not 32 bytes of base64url');
   const x = typeof key.x === 'string' ? fromBase64UrlStrict(key.x) : undefined;
   if (x === undefined || x.length !== 32) fail('jwk-bad-x', 'JWK "x" is not 32 bytes of base64url');
-  if (derivePublicX(key.d as string) !== key.x) fail('jwk-x-mismatch', 'JWK "x" is not the public key of its "d"');
+  if (ed25519PublicX(key.d as string) !== key.x) fail('jwk-x-mismatch', 'JWK "x" is not the public key of its "d"');
 
   const base: Record<string, string> = { kty: 'OKP', crv: 'Ed25519' };
   if (typeof key.kid === 'string') base.kid = key.kid;
@@ -106,12 +106,6 @@ export function parseClientSecret(secret: string, options: { field?: string } = 
     publicJwk: { ...base, x: key.x as string },
     encodedJwk,
   };
-}
-
-/** The Ed25519 public key of a private scalar. Node ignores the `x` it is given, so any string will do. */
-function derivePublicX(d: string): string {
-  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: '' }, format: 'jwk' });
-  return createPublicKey(privateKey).export({ format: 'jwk' }).x as string;
 }
 
 /**
@@ -153,9 +147,7 @@ export async function generateClientSecret(
   }
   const maxTries = options.plainBase64Compatible ? 2000 : 1;
   for (let i = 0; i < maxTries; i += 1) {
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const exported = privateKey.export({ format: 'jwk' });
-    const jwk: Record<string, string> = { kty: 'OKP', crv: 'Ed25519', d: exported.d as string, x: exported.x as string };
+    const jwk: Record<string, string> = { ...newEd25519Jwk() };
     if (options.kid !== undefined) jwk.kid = options.kid;
     const encoded = toBase64Url(JSON.stringify(jwk));
     if (options.plainBase64Compatible && /[-_]/.test(encoded)) continue;

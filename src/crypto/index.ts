@@ -9,6 +9,7 @@
 export type { JWK, JwtAlg, SigningJwk, VerifyResult } from './types.js';
 export { fromBase64UrlStrict, sha256Base64Url, toBase64Url } from './encoding.js';
 export { isUuidV4, randomUuidV4 } from './uuid.js';
+export { ed25519PublicX, newEd25519Jwk, type Ed25519Jwk } from './ed25519.js';
 export { ClientIdError, isHostname, parseClientId, type ClientIdReason, type ParsedClientId } from './client-id.js';
 export {
   CLIENT_SECRET_PREFIX,

@@ -19,6 +19,7 @@ import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneed
 import { findRootCauses } from './root-causes.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
+import { loadOperationPlan, operationsNote } from './operations.js';
 import { preflight } from './preflight.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
@@ -142,7 +143,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   try {
     // The deadline and signals hold from here: a preflight against a hung target is bounded too.
     const { capabilities, notes } = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
-    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes] };
+    // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
+    const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
+    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes, ...operationsNote(operations)] };
     emitter.emit('onRunStart', header);
     runStarted = true;
     setTimeout(() => answers.look(), HOLD_FROM_START_MS).unref();
@@ -160,6 +163,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
           seed: options.seed,
           capabilities,
           ...(jwks.control ? { jwksControl: jwks.control } : {}),
+          ...(operations ? { operations } : {}),
         };
         const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs);
         try {

@@ -4,8 +4,9 @@
  * one rule (another client's ID, another key's secret). Values built here that look like secrets are
  * registered with the recorder so that reports never show them either.
  */
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ExchangeRecorder, HttpResponse } from '../../src/client/types.js';
+import { newEd25519Jwk } from '../../src/crypto/ed25519.js';
 import { HarnessError } from '../../src/errors.js';
 import type { Faker } from '../../src/data/fake.js';
 import { parseClientId, splitSecret, decodeJwk } from './credential-format.js';
@@ -80,7 +81,7 @@ export function unknownClientId(clientId: string, faker: Faker): string {
 export function foreignSecret(secret: string, recorder: ExchangeRecorder): string {
   const parts = splitSecret(secret);
   const domain = 'error' in parts ? 'service.invalid' : parts.serviceDomain;
-  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+  const jwk = newEd25519Jwk();
   const text = Buffer.from(JSON.stringify({ kty: jwk.kty, crv: jwk.crv, d: jwk.d, x: jwk.x })).toString('base64url');
   const value = `secret-token:${domain}:v1:${text}`;
   recorder.addSecret(value);

@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ClientSecretError,
@@ -7,10 +6,10 @@ import {
   parseClientSecret,
   type ClientSecretReason,
 } from '../../src/crypto/index.js';
+import { newEd25519Jwk } from '../../src/crypto/ed25519.js';
 
 function freshJwk(): { kty: string; crv: string; d: string; x: string } {
-  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
-  return { kty: 'OKP', crv: 'Ed25519', d: jwk.d as string, x: jwk.x as string };
+  return { ...newEd25519Jwk() };
 }
 const enc = (value: unknown): string => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const secretOf = (jwkPart: string, domain = 'svc.example', version = 'v1'): string => `secret-token:${domain}:${version}:${jwkPart}`;

@@ -1,4 +1,5 @@
-import { createPublicKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import { createPublicKey, generateKeyPair, type JsonWebKey } from 'node:crypto';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildJwks, checkSigningJwk, generateSigningKey, privateJwkValues, toPublicJwk } from '../../src/crypto/index.js';
 
@@ -59,8 +60,9 @@ describe('checkSigningJwk', () => {
     expect(JSON.stringify(problems)).not.toContain(ed.d as string);
   });
 
-  it('refuses RSA keys shorter than 2048 bits', () => {
-    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'jwk' });
+  it('refuses RSA keys shorter than 2048 bits', async () => {
+    // Generated asynchronously: a synchronous job followed by a JWK export can deadlock Node (src/crypto/ed25519.ts).
+    const small = (await promisify(generateKeyPair)('rsa', { modulusLength: 1024 })).privateKey.export({ format: 'jwk' });
     expect(checkSigningJwk({ ...small, kid: 's', alg: 'RS256' }).map((p) => p.path)).toEqual(['n']);
   });
 });

@@ -1,6 +1,6 @@
 /** Token endpoint (service.md §4.1, §5.3; rulings 3–5, 7) over real HTTP. */
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEd25519Jwk } from '../../src/crypto/ed25519.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { call, clientAssertion, type Jwk, type WireResponse } from './support/wire.js';
 
@@ -109,7 +109,7 @@ describe('assertion method (ruling 3)', () => {
   });
   it('refuses every broken assertion with 401 invalid_client', async () => {
     const now = Math.floor(await t.clock());
-    const other = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as Jwk;
+    const other = newEd25519Jwk() as Jwk;
     const { clientId } = t.profile.credentials.primary;
     const cases: Array<[string, Parameters<typeof clientAssertion>[4], unknown?]> = [
       ['no exp', { claims: { exp: undefined } }],

@@ -1,6 +1,6 @@
 /** Inbound webhooks with JWT (service.md §5.4 JWT; ruling 22), the JWKS served over node:https. */
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEd25519Jwk } from '../../src/crypto/ed25519.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { call, publicJwk, sha256Url, signJwt, uuid, type Jwk, type WireResponse } from './support/wire.js';
 
@@ -79,7 +79,7 @@ describe('401 (ruling 22)', () => {
     expect((await send({ authorization: 'Bearer not.a.jwt' })).status).toBe(401);
   });
   it('refuses an unknown or missing kid, alg none, HS256, another key, and a kid bound to another alg', async () => {
-    const other = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as Jwk;
+    const other = newEd25519Jwk() as Jwk;
     const ed = keyFor('EdDSA');
     const cases: Array<[string, JwtCase]> = [
       ['unknown kid', { header: { kid: 'no-such-kid' } }],

@@ -3,9 +3,9 @@
  * the profile loader usually pre-empts, so a run rarely shows them failing), the assertions of expect.ts,
  * and the page bookkeeping. Each case shows a helper can say "wrong", not only "right".
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { HttpResponse } from '../../src/client/types.js';
+import { newEd25519Jwk } from '../../src/crypto/ed25519.js';
 import { isConformanceFailure } from '../../src/errors.js';
 import {
   decodeJwk,
@@ -55,8 +55,7 @@ function failureOf(run: () => void): { message: string; expected: string; actual
 }
 
 function privateJwk(): { kty: string; crv: string; d: string; x: string } {
-  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
-  return { kty: String(jwk.kty), crv: String(jwk.crv), d: String(jwk.d), x: String(jwk.x) };
+  return { ...newEd25519Jwk() };
 }
 
 describe('credential-format', () => {

@@ -5,7 +5,7 @@
  * The `expired` credential is the one changed: only its own token checks use it, and they expect a refusal
  * whatever its format, so the change shows in the format checks alone.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { newEd25519Jwk } from '../../crypto/ed25519.js';
 import { sha256Base64Url } from '../../crypto/encoding.js';
 import type { Tenant } from '../../tenant/types.js';
 
@@ -37,7 +37,7 @@ export function encodeJwk(jwk: Record<string, string>): string {
 
 /** A fresh Ed25519 public key `x`, for a JWK whose `x` must not match its `d`. */
 export function foreignX(): string {
-  return String(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x);
+  return newEd25519Jwk().x;
 }
 
 export interface ClientIdParts {
