@@ -122,7 +122,7 @@ describe('run against the embedded reference and against serve', () => {
       expect(skipped.code, `${skipped.stdout}\n${skipped.stderr}`).toBe(2);
       expect(skipped.stdout).toContain(`${clockIds.length} × target offers no clock hook`);
       expect(skipped.stdout).toContain('nothing was checked');
-      expect(lastLine(skipped.stdout)).toBe(`0 passed, 0 failed, ${clockIds.length} skipped`);
+      expect(lastLine(skipped.stdout)).toBe(`0 passed, 0 failed, 0 blocked, 0 errored, ${clockIds.length} skipped`);
     } finally {
       await serve.stop();
     }
