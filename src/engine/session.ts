@@ -23,11 +23,13 @@ import { loadOperationPlan, operationsNote, runOperations } from './operations.j
 import { preflight } from './preflight.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
+import { applyBaseline } from './baseline.js';
 import { abortOf, runHeader, startHeartbeat, untilAborted } from './session-parts.js';
 import { resolveSelection } from './selection.js';
 import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
 import type { CheckResult, EngineReporter, RunSummary, SelectionInput } from './types.js';
-import { abortedVerdict, applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
+import { computeTotals } from './counts.js';
+import { abortedVerdict, computeVerdict, shouldWarnings } from './verdict.js';
 import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
 
 /** What a session keeps from run to run: one suite thread, so one bound on checks in flight and one client setting. */
@@ -192,19 +194,20 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const collected = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
   const { results: ordered, dropped } = withoutUnneededControls(collected, added);
   if (dropped.length > 0) header = { ...header, notes: [...header.notes, ...droppedControlsNote(dropped)] };
-  const baseline = options.baseline ? applyBaseline(ordered, options.baseline) : undefined;
+  const rootCauses = findRootCauses(ordered);
+  const baseline = options.baseline ? applyBaseline(ordered, options.baseline, rootCauses) : undefined;
   const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);
   const summary: RunSummary = {
     header,
     results: ordered,
-    totals: computeTotals(ordered),
+    totals: computeTotals(ordered, options.strict),
     verdict: aborted ? abortedVerdict(aborted) : uniformAnswer ? uniformVerdict(uniformAnswer) : verdict,
     warnings: shouldWarnings(ordered, options.strict),
     ...(baseline ? { baseline } : {}),
     durationMs: Date.now() - startedAt,
     harnessErrors: outsideErrors,
     ...(aborted ? { aborted } : {}),
-    rootCauses: findRootCauses(ordered),
+    rootCauses,
     ...(uniformAnswer ? { uniformAnswer } : {}),
   };
   emitter.emit('onRunEnd', summary);
