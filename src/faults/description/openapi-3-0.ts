@@ -1,5 +1,5 @@
 import { defineFault } from '../support/define.js';
-import { servedDescription } from './served-description.js';
+import { servedDescription } from '../support/served-description.js';
 
 export const openapi30 = defineFault({
   name: 'openapi-3-0',

@@ -1,5 +1,5 @@
 import { defineFault } from '../support/define.js';
-import { objectAt, servedDescription } from './served-description.js';
+import { objectAt, servedDescription } from '../support/served-description.js';
 
 export const openapiOwnerIdsUntagged = defineFault({
   name: 'openapi-owner-ids-untagged',

@@ -1,5 +1,5 @@
 import { defineFault } from '../support/define.js';
-import { objectAt, servedDescription } from './served-description.js';
+import { objectAt, servedDescription } from '../support/served-description.js';
 
 export const openapiTokenUrlElsewhere = defineFault({
   name: 'openapi-token-url-elsewhere',

@@ -5,7 +5,7 @@
  */
 import { OPENAPI_PATH } from '../../reference/openapi-document.js';
 import type { ReferenceHandler } from '../../reference/types.js';
-import { isObject, readJson, withJsonBody } from '../support/http.js';
+import { isObject, readJson, withJsonBody } from './http.js';
 
 export type DescriptionEdit = (doc: Record<string, unknown>) => Record<string, unknown>;
 
