@@ -44,6 +44,8 @@ export interface SandboxOptions {
   customize?: SandboxCustomize;
   /** Where the reference logs unexpected errors; default stderr. */
   logger?: (line: string) => void;
+  /** Told once the server listens, before the tenant's keys are made (the CLI's run scope names the phase). */
+  onKeys?: () => Promise<void> | void;
 }
 
 export interface Sandbox {
@@ -93,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let tempDir: string | undefined;
   try {
+    await options.onKeys?.();
     const generated = await generateTenant({
       seed,
       host,
