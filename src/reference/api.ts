@@ -1,14 +1,15 @@
 /**
- * The resource API under `/api/v1` (service.md §4.2, §4.4, §5.1; rulings 6, 8–12): bearer authentication
- * and the two app operations. Order: unknown route → 404, wrong method → 405, then authentication (401),
- * then the app (404), then the parameters (400).
+ * The resource API under `/api/v1` (service.md §4.2, §4.4, §5.1; rulings 6, 8–12, 34): bearer authentication
+ * and the app operations (the app list, an app's owners and entitlements). Order: unknown route → 404,
+ * wrong method → 405, then authentication (401), then the app (404), then the parameters (400).
  */
 import { sha256Url, type CredentialEntry } from './credentials.js';
 import { decodeSegment, errorResponse, json, methodNotAllowed, notFound } from './http.js';
 import type { PageTokenCodec } from './page-token.js';
-import type { ReferenceApp, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../spec-numbers.js';
+import { pageResponse, queryPage } from './paging.js';
+import type { ReferenceApp, ReferenceDeps, ReferenceEntitlement, ReferenceRequest, ReferenceResponse } from './types.js';
 
+export { parsePageSize } from './paging.js';
 
 export interface ApiContext {
   apps: Map<string, ReferenceApp>;
@@ -43,8 +44,21 @@ export function authenticate(request: ReferenceRequest, context: ApiContext): Au
   return { ok: true };
 }
 
-/** `segments` are the raw segments after `/api/v1/apps/`: `[app_id, operation]`. */
+/** An app as the list and search operations show it (the real description's `c1.api.app.v1.App`, in part). */
+export function appView(app: ReferenceApp): unknown {
+  return { id: app.appId, displayName: app.displayName };
+}
+
+/** An entitlement wrapped as the real description's `AppEntitlementView` (§2.4: `appEntitlement`). */
+export function entitlementView(app: ReferenceApp, entitlement: ReferenceEntitlement): unknown {
+  return { appEntitlement: { id: entitlement.id, appId: app.appId, displayName: entitlement.displayName, description: entitlement.description } };
+}
+
+/**
+ * `segments` are the raw segments after `/api/v1/apps`: `[]` (the app list), or `[app_id, operation]`.
+ */
 export function handleApps(request: ReferenceRequest, segments: string[], query: URLSearchParams, context: ApiContext): ReferenceResponse {
+  if (segments.length === 0) return listApps(request, query, context);
   const [rawAppId, operation, ...rest] = segments;
   if (rawAppId === undefined || rawAppId === '' || rest.length > 0) return notFound();
   if (operation !== 'ownerids' && operation !== 'entitlements') return notFound();
@@ -57,40 +71,18 @@ export function handleApps(request: ReferenceRequest, segments: string[], query:
   if (app === undefined) return notFound('no app with that ID');
   if (request.bodyExceeded) return errorResponse(413, 'payload_too_large', 'GET requests take no body', { connection: 'close' });
   if (operation === 'ownerids') return json(200, { userIds: app.ownerIds === null ? null : [...app.ownerIds] });
-  return listEntitlements(app, query, context.pageTokens);
+  const page = queryPage(query);
+  if (!page.ok) return page.response;
+  return pageResponse(app.entitlements, `entitlements\n${app.appId}`, page.page, context.pageTokens, (entitlement) => entitlementView(app, entitlement));
 }
 
-/** page_size: absent or empty → 25; an integer is clamped to 10..100; anything else → undefined (400). */
-export function parsePageSize(values: string[]): number | undefined {
-  if (values.length === 0) return PAGE_SIZE_DEFAULT;
-  if (values.length > 1) return undefined;
-  // No trimming: " 10" is not an integer literal either.
-  const text = values[0] as string;
-  if (text === '') return PAGE_SIZE_DEFAULT;
-  if (!/^-?\d+$/.test(text)) return undefined;
-  const value = Number(text);
-  return Math.min(PAGE_SIZE_MAX, Math.max(PAGE_SIZE_MIN, value));
-}
-
-function listEntitlements(app: ReferenceApp, query: URLSearchParams, pageTokens: PageTokenCodec): ReferenceResponse {
-  const pageSize = parsePageSize(query.getAll('page_size'));
-  if (pageSize === undefined) return errorResponse(400, 'invalid_request', 'page_size must be an integer');
-  const tokens = query.getAll('page_token');
-  if (tokens.length > 1) return errorResponse(400, 'invalid_request', 'page_token is repeated');
-  const token = tokens[0] ?? '';
-  let offset = 0;
-  if (token !== '') {
-    const decoded = pageTokens.decode(app.appId, token);
-    if (decoded === undefined || decoded > app.entitlements.length) {
-      return errorResponse(400, 'invalid_request', 'page_token is not a token this listing issued');
-    }
-    offset = decoded;
-  }
-  const end = Math.min(offset + pageSize, app.entitlements.length);
-  const list = app.entitlements.slice(offset, end).map((entitlement) => ({
-    appEntitlement: { id: entitlement.id, appId: app.appId, displayName: entitlement.displayName, description: entitlement.description },
-  }));
-  // "" on the page holding the last item, also when that page is exactly full (ruling 11).
-  const nextPageToken = end < app.entitlements.length ? pageTokens.encode(app.appId, end) : '';
-  return json(200, { list, nextPageToken });
+/** `GET /api/v1/apps`: every app, bare (`c1.api.app.v1.Apps.List`). */
+function listApps(request: ReferenceRequest, query: URLSearchParams, context: ApiContext): ReferenceResponse {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+  const auth = authenticate(request, context);
+  if (!auth.ok) return auth.response;
+  if (request.bodyExceeded) return errorResponse(413, 'payload_too_large', 'GET requests take no body', { connection: 'close' });
+  const page = queryPage(query);
+  if (!page.ok) return page.response;
+  return pageResponse([...context.apps.values()], 'apps', page.page, context.pageTokens, appView);
 }

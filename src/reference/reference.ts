@@ -1,8 +1,10 @@
 /**
  * createReference: the whole service of service.md as one request handler over injected ports.
  *
- * Routes: POST /auth/v1/token, GET /api/v1/apps/{id}/ownerids, GET /api/v1/apps/{id}/entitlements,
- * POST /api/v1/webhooks/incoming/{id}, and /__hooks/v1/* when hooks are on. Anything else: 404.
+ * Routes: POST /auth/v1/token, GET /api/v1/apps, GET /api/v1/apps/{id}/ownerids,
+ * GET /api/v1/apps/{id}/entitlements, POST /api/v1/search/apps, POST /api/v1/search/entitlements,
+ * POST /api/v1/webhooks/incoming/{id}, GET /openapi.json (the reference's own description), and
+ * /__hooks/v1/* when hooks are on. Anything else: 404.
  *
  * Never 500. An exception nobody anticipated is a bug in this server, so it is not blamed on the client
  * with a 400; it gets 503 with Retry-After (the request may well succeed later) and a log line. The fuzz
@@ -14,10 +16,12 @@ import { createClock } from './clock.js';
 import { indexCredentials } from './credentials.js';
 import { createMemoryEventStore } from './event-store.js';
 import { HOOKS_BODY_LIMIT, HOOKS_PREFIX, handleHooks } from './hooks.js';
-import { decodeSegment, errorResponse, methodNotAllowed, notFound, parseTarget, targetPath } from './http.js';
+import { decodeSegment, errorResponse, json, methodNotAllowed, notFound, parseTarget, targetPath } from './http.js';
 import { createHttpsJwksFetcher, createJwksCache } from './jwks.js';
+import { OPENAPI_PATH, referenceOpenApiDocument } from './openapi-document.js';
 import { createPageTokenCodec } from './page-token.js';
 import { createMemoryRunner } from './runner.js';
+import { SEARCH_BODY_LIMIT, SEARCH_PREFIX, handleSearch } from './search.js';
 import { TOKEN_BODY_LIMIT, handleToken, type TokenEndpointContext } from './token-endpoint.js';
 import { createMemoryTokenStore } from './token-store.js';
 import type { Reference, ReferenceConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
@@ -74,6 +78,7 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     deps,
   };
   const hooks = config.hooks?.enabled ? { token: config.hooks.token, deps } : undefined;
+  const description = referenceOpenApiDocument(baseUrl);
 
   const route = async (request: ReferenceRequest): Promise<ReferenceResponse> => {
     const target = parseTarget(request.url);
@@ -82,8 +87,12 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     if (first === 'auth' && second === 'v1' && third === 'token' && fourth === undefined) {
       return handleToken(request, tokenContext);
     }
+    if (`/${target.segments.join('/')}` === OPENAPI_PATH) {
+      return request.method === 'GET' || request.method === 'HEAD' ? json(200, description) : methodNotAllowed('GET');
+    }
     if (first === 'api' && second === 'v1') {
       if (third === 'apps') return handleApps(request, target.segments.slice(3), target.query, apiContext);
+      if (third === 'search') return handleSearch(request, target.segments.slice(3), apiContext);
       if (third === 'webhooks' && fourth === 'incoming' && rest.length === 1 && rest[0] !== '') {
         if (request.method !== 'POST') return methodNotAllowed('POST');
         const listenerId = decodeSegment(rest[0] as string);
@@ -113,6 +122,7 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     if (path === undefined) return OTHER_BODY_LIMIT;
     if (path.startsWith(WEBHOOK_PATH_PREFIX)) return bodyLimit;
     if (path === '/auth/v1/token') return TOKEN_BODY_LIMIT;
+    if (path.startsWith(SEARCH_PREFIX)) return SEARCH_BODY_LIMIT;
     if (hooks !== undefined && path.startsWith(`${HOOKS_PREFIX}/`)) return HOOKS_BODY_LIMIT;
     return OTHER_BODY_LIMIT;
   };

@@ -53,6 +53,13 @@ export const UNREACHABLE_CIDRS = ['203.0.113.0/24', '2001:db8::/32'];
 
 const ENTITLEMENT_COUNTS = { owners: 5, large: 237, exact: 50, empty: 0 } as const;
 
+/**
+ * Apps beyond the four named ones, so the app list and search hold more than 100 apps (120 in all): every
+ * page-size rule (below 10, above 100, the default 25) is observable on them (ruling 34). They have no
+ * owners and no entitlements; the entitlement search spans the named apps' 292.
+ */
+const MORE_APPS = 116;
+
 export async function generateTenant(options: GenerateTenantOptions): Promise<Tenant> {
   const faker = seededFaker(options.seed, 'tenant');
   const baseUrl = tenantBaseUrl(options);
@@ -100,6 +107,7 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
     exact: app(ENTITLEMENT_COUNTS.exact, []),
     // An app without owners answers "userIds": null.
     empty: app(ENTITLEMENT_COUNTS.empty, null),
+    more: Array.from({ length: MORE_APPS }, () => app(0, [])),
   };
 
   const jwksHost = options.jwksHost ?? '127.0.0.1';
@@ -140,7 +148,7 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
     baseUrl,
     tenantDomain,
     credentials: [primary.config, ipRestricted.config, expired.config],
-    apps: [apps.owners, apps.large, apps.exact, apps.empty],
+    apps: [apps.owners, apps.large, apps.exact, apps.empty, ...apps.more],
     listeners: Object.values(listeners).map((listener) => listener.config),
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     webhookBodyBytes,

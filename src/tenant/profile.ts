@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { HarnessError } from '../errors.js';
 import type { ProfileDocument } from '../profile/document.js';
 import { formatProfileErrors, validateProfileDocument } from '../profile/schema.js';
+import { referenceOpenApiDocument } from '../reference/openapi-document.js';
 import type { Tenant, TenantHmacListener, TenantJwtListener } from './types.js';
 
 export interface SandboxProfileFiles {
@@ -17,11 +18,13 @@ export interface SandboxProfileFiles {
   jwksKeyFile: string;
   /** The local CA a client trusts for the API (written only when the API speaks HTTPS). */
   caFile: string;
+  /** The reference's OpenAPI 3.1 description (the same document it serves at /openapi.json). */
+  openapiFile: string;
 }
 
 export function sandboxProfileFiles(profilePath: string): SandboxProfileFiles {
   const stem = basename(profilePath).replace(/\.json$/i, '').replace(/\.target$/i, '');
-  return { jwksCertFile: `${stem}.jwks-cert.pem`, jwksKeyFile: `${stem}.jwks-key.pem`, caFile: `${stem}.ca.pem` };
+  return { jwksCertFile: `${stem}.jwks-cert.pem`, jwksKeyFile: `${stem}.jwks-key.pem`, caFile: `${stem}.ca.pem`, openapiFile: `${stem}.openapi.json` };
 }
 
 export function buildProfileDocument(tenant: Tenant, files: SandboxProfileFiles): ProfileDocument {
@@ -86,6 +89,7 @@ export async function writeSandboxProfile(tenant: Tenant, profilePath: string): 
       [join(dir, files.jwksCertFile), tenant.jwks.certPem],
       [join(dir, files.jwksKeyFile), tenant.jwks.keyPem],
       ...(tenant.apiTls ? ([[join(dir, files.caFile), tenant.apiTls.caPem]] as Array<[string, string]>) : []),
+      [join(dir, files.openapiFile), `${JSON.stringify(referenceOpenApiDocument(tenant.baseUrl), null, 2)}\n`],
       [profilePath, `${JSON.stringify(document, null, 2)}\n`],
     ];
     for (const [path, text] of written) {

@@ -6,6 +6,10 @@
  *   - src/index.ts at commit 04a1612fc87d78645142ca187793808ff873342e (Token gets serverURL as tokenUrl)
  *   - src/funcs/appOwnersListOwnerIDs.ts at 3bb6ae2928e99930363565032598b843c2aa14d6,
  *     src/funcs/appEntitlementsList.ts at 176766c58bf3311a317fbe9072591f326b458a27 (paths, query, Accept)
+ *   - src/funcs/appsList.ts at 3dac3e86fd0da45b840a16c1514537cd8385bef5 (GET /api/v1/apps, page_size/page_token)
+ *   - src/funcs/appEntitlementSearchSearch.ts at 176766c58bf3311a317fbe9072591f326b458a27 (POST JSON body,
+ *     Content-Type application/json; its page iterator resends the request with `pageToken` = nextPageToken
+ *     and stops when nextPageToken is not a string or is blank)
  * The SDK signs with jose; this file mirrors jose's compact serialisation with node:crypto and fetch only,
  * so it owes nothing to the harness's own client or crypto.
  *
@@ -81,6 +85,31 @@ async function sdkGet(serverURL: string, path: string, token: string, query: Rec
   return { status: resp.status, json: await resp.json() };
 }
 
+/** A generated search operation: the request object as the JSON body, Content-Type and Accept JSON. */
+async function sdkPost(serverURL: string, path: string, token: string, body: Record<string, unknown>): Promise<{ status: number; json: unknown }> {
+  const resp = await fetch(`${serverURL}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  return { status: resp.status, json: await resp.json() };
+}
+
+/** The SDK's page iterator (createPageIterator + nextFunc): the next request until the cursor ends. */
+async function sdkIterate(first: () => Promise<{ status: number; json: unknown }>, next: (cursor: string) => Promise<{ status: number; json: unknown }>): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let page = await first();
+  for (let pages = 1; ; pages += 1) {
+    expect(page.status).toBe(200);
+    const body = page.json as { list?: unknown[] | null; nextPageToken?: unknown };
+    items.push(...(body.list ?? []));
+    const cursor = body.nextPageToken;
+    if (typeof cursor !== 'string' || cursor.trim() === '') return items;
+    expect(pages).toBeLessThan(100);
+    page = await next(cursor);
+  }
+}
+
 let dir: string;
 let profile: SandboxProfile;
 let serve: Awaited<ReturnType<typeof startServe>>;
@@ -137,6 +166,27 @@ describe('the official TypeScript SDK token code, replayed against serve', () =>
       } while (pageToken !== undefined);
       expect(ids.size).toBe(app.count);
     }
+  });
+
+  it('iterates the entitlement search (pageToken in the body) and lists the apps page by page', async () => {
+    const { token } = await officialGetToken(profile.baseUrl, profile.credentials.primary.clientId, profile.credentials.primary.clientSecret);
+    const request = { pageSize: 100 };
+    const entitlements = await sdkIterate(
+      () => sdkPost(profile.baseUrl, '/api/v1/search/entitlements', token, request),
+      (cursor) => sdkPost(profile.baseUrl, '/api/v1/search/entitlements', token, { ...request, pageToken: cursor }),
+    );
+    const total = Object.values(profile.apps.entitlements).reduce((sum, app) => sum + app.count, 0) + 5;
+    expect(entitlements).toHaveLength(total);
+    expect(entitlements[0]).toHaveProperty('appEntitlement.id');
+    // appsList has no iterator in the SDK: the caller passes page_token itself, as here.
+    const apps = await sdkIterate(
+      () => sdkGet(profile.baseUrl, '/api/v1/apps', token, { page_size: 50 }),
+      (cursor) => sdkGet(profile.baseUrl, '/api/v1/apps', token, { page_size: 50, page_token: cursor }),
+    );
+    expect(apps.length).toBeGreaterThan(100);
+    expect(apps.map((app) => (app as { id: string }).id)).toContain(profile.apps.owners.appId);
+    const searched = await sdkPost(profile.baseUrl, '/api/v1/search/apps', token, { appIds: [profile.apps.owners.appId] });
+    expect(searched.json).toMatchObject({ list: [{ id: profile.apps.owners.appId }], nextPageToken: '' });
   });
 
   it('issues secrets the Go and Python SDK decoders take too (no padding needed, no URL-only characters)', () => {
