@@ -19,7 +19,7 @@ import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneed
 import { findRootCauses } from './root-causes.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
-import { loadOperationPlan, operationsNote } from './operations.js';
+import { loadOperationPlan, operationsNote, runOperations } from './operations.js';
 import { preflight } from './preflight.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
@@ -160,7 +160,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     const { capabilities, notes } = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
     const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
-    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes, ...operationsNote(operations)] };
+    const described = runOperations(operations);
+    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes, ...operationsNote(operations)], ...(described ? { operations: described } : {}) };
     emitter.emit('onRunStart', header);
     runStarted = true;
     setTimeout(() => answers.look(), HOLD_FROM_START_MS).unref();

@@ -45,6 +45,19 @@ export interface RunHeader {
   notes: string[];
   /** The IDs the run will check (catalogue order). */
   selectedIds: string[];
+  /**
+   * The run's operations (ruling 34), when it had a description or the profile's `"operations"`: where they
+   * came from, which it calls, and each it never calls with why (changes data, does not page, a path
+   * parameter the profile cannot fill).
+   */
+  operations?: RunOperations;
+}
+
+/** The header's account of the operations: what was read, called, and left alone. */
+export interface RunOperations {
+  description?: { source: string; openapi: string; infoVersion?: string; operations: number; paginated: number };
+  called: Array<{ method: string; path: string; operationId?: string; paginated: 'query' | 'body' | false }>;
+  notCalled: Array<{ method: string; path: string; operationId?: string; reason: string }>;
 }
 
 export interface CheckResult {
