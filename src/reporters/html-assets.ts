@@ -27,7 +27,8 @@ details.check.s-errored { border-left-color: var(--err); } details.check.s-passe
 details.check:target { outline: 2px solid var(--info); }
 /* The filter bar is sticky: an anchored check (#WH-HMAC-08) lands below it, not under it. */
 details.check { scroll-margin-top: 72px; }
-.gotexp { flex-basis: 100%; font-family: ui-monospace, monospace; font-size: 12px; color: #57606a; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+/* Nothing is cut by the width: long lines wrap, and tokens without spaces (URLs, hashes, commands) break. */
+.gotexp { flex-basis: 100%; min-width: 0; font-family: ui-monospace, monospace; font-size: 12px; color: #57606a; }
 details.check[open] > summary .gotexp { display: none; }
 details.check > summary { cursor: pointer; padding: 6px 10px; display: flex; flex-wrap: wrap; gap: 2px 10px; align-items: baseline; }
 details.check[open] > summary { border-bottom: 1px solid var(--line); background: var(--bg); }
@@ -40,15 +41,19 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 .text { flex: 1 1 260px; min-width: 0; }
 .body { padding: 8px 12px; }
 .body p { margin: 4px 0; }
-pre { background: var(--bg); padding: 8px; overflow-x: auto; font-size: 12px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
+.dependants ul { padding-left: 20px; }
+pre { background: var(--bg); padding: 8px; font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
 .count { color: #57606a; font-size: 13px; }
 details.check.s-blocked { border-left-color: var(--skip); border-left-style: dashed; } .s-blocked .state, .state.s-blocked { color: var(--skip); }
-.deps { font-size: 12px; font-weight: 600; color: var(--fail); white-space: nowrap; }
+.deps { flex-basis: 100%; min-width: 0; font-size: 12px; font-weight: 600; color: var(--fail); }
 table.totals { border-collapse: collapse; margin-top: 6px; font-size: 12px; }
 table.totals td, table.totals th { border: 1px solid var(--line); padding: 1px 8px; text-align: right; }
 table.totals th:first-child, table.totals td:first-child { text-align: left; }
 @media (max-width: 600px) {
   header, .filters, main { padding-left: 8px; padding-right: 8px; }
+  /* On a phone the filter bar wraps to several lines: sticky, it would cover the check a link opens. */
+  .filters { position: static; }
+  details.check { scroll-margin-top: 0; }
   .state { min-width: 0; }
 }
 `;

@@ -44,20 +44,28 @@ function exchangeBlock(exchange: RecordedExchange, index: number): string {
   return `<details class="exchange"><summary>${e(title)}</summary><pre>${e(formatExchange(exchange, '', { prefix: '' }).join('\n'))}</pre></details>`;
 }
 
-/** A root cause's dependants, one click away; a dependant's link back to its root cause. */
-function causeBlock(result: CheckResult, view: CauseView): string {
-  const dependants = dependantsOf(view, result.id);
-  const accepted = acceptedInsteadLine(view, result.id);
-  if (dependants.length > 0) {
-    const items = dependants.map((d) => `<li><a href="#${e(encodeURIComponent(d.id))}">${e(d.id)}</a> ${e(dependantLine(d).slice(d.id.length + 1))}</li>`).join('');
-    return `${accepted ? `<p><b>${e(accepted)}</b></p>` : ''}<details class="dependants"><summary>${e(dependsOnIt(dependants.length))}</summary><ul>${items}</ul></details>`;
-  }
+/**
+ * A dependant's link back to its root cause. A root cause's own line (how many depend on it, the rule the
+ * target applies instead) is in its summary, visible open or closed: not repeated here.
+ */
+function rootLink(result: CheckResult, view: CauseView): string {
   const root = view.rootOf.get(result.id);
   return root ? `<p>Follows from the root cause <a href="#${e(encodeURIComponent(root))}">${e(root)}</a>.</p>` : '';
 }
 
+/**
+ * A root cause's dependants, collapsed behind their count and placed after the rerun, reproduce and
+ * exchange sections: a list of a hundred lines must not push what the reader acts on out of sight.
+ */
+function dependantsBlock(result: CheckResult, view: CauseView): string {
+  const dependants = dependantsOf(view, result.id);
+  if (dependants.length === 0) return '';
+  const items = dependants.map((d) => `<li><a href="#${e(encodeURIComponent(d.id))}">${e(d.id)}</a> ${e(dependantLine(d).slice(d.id.length + 1))}</li>`).join('');
+  return `<details class="dependants"><summary>${e(dependsOnIt(dependants.length))}</summary><ul>${items}</ul></details>`;
+}
+
 function checkBody(result: CheckResult, state: DisplayState, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
-  const parts: string[] = [causeBlock(result, view)];
+  const parts: string[] = [rootLink(result, view)];
   if (result.state === 'blocked') parts.push(`<p>${e(blockedReason(result))}</p>`);
   parts.push(
     `<p>§${e(result.section)}${result.ruling ? `, ruling ${result.ruling}` : ''}, ${e(formatDuration(result.durationMs))}${result.phase === 'clock' ? ', clock phase' : ''}</p>`,
@@ -81,7 +89,8 @@ function checkBody(result: CheckResult, state: DisplayState, view: CauseView, re
     for (const [label, text] of reproductionLines(result, reproduction)) parts.push(`<p>${e(label[0]!.toUpperCase() + label.slice(1))}:</p><pre class="curl">${e(text)}</pre>`);
   }
   result.exchanges.forEach((exchange, index) => parts.push(exchangeBlock(exchange, index)));
-  return parts.join('\n');
+  parts.push(dependantsBlock(result, view));
+  return parts.filter(Boolean).join('\n');
 }
 
 /** What a collapsed row shows under its sentence: expected and got, one short line (the body has them in full). */
