@@ -12,7 +12,7 @@ import type { RecordedExchange, ReplayRecipe } from '../client/types.js';
 import { recipeBodyHolder } from '../client/replay-recipe.js';
 import type { CheckResult, RunSummary } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
-import { word, type RunInvocation } from './rerun.js';
+import { launcherOf, word, type RunInvocation } from './rerun.js';
 import { curlCommand } from './curl.js';
 
 export const REPRODUCTIONS_DIR = 'reproductions';
@@ -87,7 +87,7 @@ async function writeOne(ctx: ReporterContext, result: CheckResult, exchange: Rec
   await writeFile(file, text);
   if (body !== undefined) await writeFile(join(dir, `${name}.body`), body);
   const shown = relative(process.cwd(), file) || file;
-  const command = ['access-conformance', 'send', '--profile', profileWord(invocation), '--replay', word(shown.startsWith('..') ? file : shown)].join(' ');
+  const command = [launcherOf(invocation), 'send', '--profile', profileWord(invocation), '--replay', word(shown.startsWith('..') ? file : shown)].join(' ');
   return {
     command,
     file,
@@ -128,9 +128,9 @@ export function reproductionsLine(reproductions: ReadonlyMap<string, Reproductio
   if (count === 0) return undefined;
   // The embedded reference is gone with the run: its faults are served again by `serve`.
   const against = invocation?.kind === 'embedded'
-    ? `; against \`access-conformance serve${invocation.faults.map((fault) => ` --fault ${word(fault)}`).join('')}\`, which writes reports/sandbox.target.json`
+    ? `; against \`${launcherOf(invocation)} serve${invocation.faults.map((fault) => ` --fault ${word(fault)}`).join('')}\`, which writes reports/sandbox.target.json`
     : '';
-  return `reproductions: ${resolve(outDir, REPRODUCTIONS_DIR)} (${count}, one a failed check: \`access-conformance send --profile P --replay FILE\` sends one again${against})`;
+  return `reproductions: ${resolve(outDir, REPRODUCTIONS_DIR)} (${count}, one a failed check: \`${launcherOf(invocation)} send --profile P --replay FILE\` sends one again${against})`;
 }
 
 /**

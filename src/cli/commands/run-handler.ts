@@ -13,6 +13,7 @@ import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
 import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
 import { startTarget } from './run-target.js';
+import { currentLauncher } from '../launcher.js';
 import { isUrlSource } from '../../openapi/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 
@@ -41,7 +42,7 @@ export async function runHandler(options: RunOptions): Promise<number> {
       redact: createRedact(target.profile),
       scrub: createScrub(target.profile),
       artifacts: [],
-      invocation: { ...invocationOf(plan.target), ...(plan.openapi === undefined ? {} : { openapi: plan.openapi }) },
+      invocation: { ...invocationOf(plan.target), ...(plan.openapi === undefined ? {} : { openapi: plan.openapi }), launcher: currentLauncher() },
       ...(plan.har === undefined ? {} : { harPath: plan.har }),
     });
     const summary = await runConformance({
