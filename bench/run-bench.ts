@@ -10,9 +10,10 @@ import { referenceMemoryBench } from './reference-memory-bench.js';
 import { keyExportBench } from './key-export-stall.js';
 import { runWallBench } from './run-wall.js';
 import { stateBench } from './state-bench.js';
+import { openapiDescriptionBench } from './openapi-description.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);

@@ -45,6 +45,19 @@ export interface RunHeader {
   notes: string[];
   /** The IDs the run will check (catalogue order). */
   selectedIds: string[];
+  /**
+   * The run's operations (ruling 34), when it had a description or the profile's `"operations"`: where they
+   * came from, which it calls, and each it never calls with why (changes data, does not page, a path
+   * parameter the profile cannot fill).
+   */
+  operations?: RunOperations;
+}
+
+/** The header's account of the operations: what was read, called, and left alone. */
+export interface RunOperations {
+  description?: { source: string; openapi: string; infoVersion?: string; operations: number; paginated: number };
+  called: Array<{ method: string; path: string; operationId?: string; paginated: 'query' | 'body' | false }>;
+  notCalled: Array<{ method: string; path: string; operationId?: string; reason: string }>;
 }
 
 export interface CheckResult {
@@ -228,6 +241,8 @@ export interface RunAbort {
   /** What the user can do about it, when the cause was a harness error that said. */
   hint?: string;
   signal?: 'SIGINT' | 'SIGTERM';
+  /** The phase the run was in when it stopped (the CLI's run scope, or the engine's own phases). */
+  phase?: string;
 }
 
 type Awaitable<T> = T | Promise<T>;

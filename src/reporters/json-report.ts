@@ -52,6 +52,8 @@ export interface JsonReport {
   settings: RunHeader['settings'];
   capabilities: RunHeader['capabilities'];
   notes: string[];
+  /** The run's operations (ruling 34): the description read, the operations called, and each never called with why. */
+  operations?: RunHeader['operations'];
   results: JsonCheckResult[];
   totals: RunTotals;
   /** `code`: the harness error that stopped a run early (then `status` is "error"). */
@@ -87,6 +89,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
     settings: header.settings,
     capabilities: header.capabilities,
     notes: header.notes,
+    ...(header.operations ? { operations: header.operations } : {}),
     results: summary.results.map((r) => ({
       // Key order is the reading order: identity, outcome, then detail.
       id: r.id,
