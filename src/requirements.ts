@@ -10,6 +10,7 @@ import { tokenResponseRequirements } from './requirements/token-responses.js';
 import { apiAuthRequirements } from './requirements/api-auth.js';
 import { ownersRequirements } from './requirements/owners.js';
 import { paginationRequirements } from './requirements/pagination.js';
+import { operationsRequirements } from './requirements/operations.js';
 import { webhookCommonRequirements } from './requirements/webhook-common.js';
 import { webhookHmacRequirements } from './requirements/webhook-hmac.js';
 import { webhookJwtRequirements } from './requirements/webhook-jwt.js';
@@ -34,6 +35,7 @@ const areas = {
   ...apiAuthRequirements,
   ...ownersRequirements,
   ...paginationRequirements,
+  ...operationsRequirements,
   ...webhookCommonRequirements,
   ...webhookHmacRequirements,
   ...webhookJwtRequirements,
@@ -58,7 +60,7 @@ export interface Requirement extends RequirementSpec {
 }
 
 /** Bump when an ID is added, removed or its meaning changes; reports carry it. */
-export const CATALOGUE_VERSION = '1.2.0';
+export const CATALOGUE_VERSION = '1.3.0';
 
 export function requirement(id: RequirementId): Requirement {
   return { id, ...(catalogue[id] as RequirementSpec) };

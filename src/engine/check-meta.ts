@@ -14,6 +14,8 @@ import type {} from 'vitest';
 
 export interface CheckMeta {
   requirementId: string;
+  /** Set on one operation's check of a per-operation requirement (ruling 34). */
+  operation?: { method: string; path: string; operationId?: string };
   level: Level;
   group: string;
   /** Set when the check was skipped: why (also vitest's skip note). */
@@ -59,6 +61,8 @@ export interface RunContext {
   capabilities: { clock: boolean; runs: boolean };
   /** How a check changes the JWKS the harness serves (absent when it serves none: no serveJwks). */
   jwksControl?: JwksControl;
+  /** TEMPORARY until src/openapi's OperationPlan lands (i33-openapi): the run's planned operations. */
+  operations?: { called: ReadonlyArray<import('../requirements/operations.js').OperationFacts & Record<string, unknown>> };
 }
 
 /** A suite file the run's entry imports (suites/support/run-entry.ts), with the checks selected from it. */
