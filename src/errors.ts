@@ -58,6 +58,12 @@ export const HARNESS_ERROR_CODES = [
   'INTERRUPTED',
   // the target (appended): nearly every request of the run got the same answer (one status, or none)
   'UNIFORM_ANSWER',
+  // serve --state-dir (appended): the directory cannot be used, or another process holds it
+  'STATE_DIR',
+  'STATE_DIR_LOCKED',
+  // the service's OpenAPI description (appended): a file or URL that cannot be read, or is not an OpenAPI 3 document
+  'OPENAPI_UNREADABLE',
+  'OPENAPI_INVALID',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

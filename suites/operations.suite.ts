@@ -14,6 +14,7 @@ import { describeResponse, expectStatus, expectThat, fail } from './support/expe
 import { census, fetchOpPage, opItemKey, requestPage, walkOp, type OpPage, type SuiteOperation } from './support/operations.js';
 import { tokenForPrecondition } from './support/token-checks.js';
 import { expectSetupAccepted } from './support/webhook-expect.js';
+import { validateResponse } from '../src/openapi/index.js';
 import { OPERATION_BUDGET } from '../src/requirements/operations.js';
 
 const name = (op: SuiteOperation): string => `${op.method.toUpperCase()} ${op.path}`;

@@ -32,7 +32,7 @@ export const COMMANDS: ReadonlyArray<CommandEntry> = [
   ),
   lazyCommand(
     'list',
-    'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities)',
+    'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities), or with --openapi the operations of a description',
     async () => (await import('./commands/list.js')).listCommand,
   ),
   lazyCommand(

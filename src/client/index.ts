@@ -16,3 +16,4 @@ export { CLIENT_ASSERTION_TYPE, refreshMarginSeconds } from './tokens.js';
 export { CLOCK_CACHE_MS } from './hooks.js';
 export { retryAfterMs } from './rate-limit.js';
 export type * from './types.js';
+export { fetchDescriptionText } from './description-fetch.js';

@@ -7,6 +7,7 @@ import type { ClientSettings } from '../client/settings.js';
 import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import type { Level } from '../requirements/types.js';
+import type { OperationPlan } from '../openapi/types.js';
 import type { ResolvedProfile } from '../profile/types.js';
 // Brings vitest's types into a program that compiles src/ alone (docker/Dockerfile does): without an import
 // of its own, the augmentation below only worked when a test file had loaded 'vitest' first (TS2664).
@@ -61,8 +62,11 @@ export interface RunContext {
   capabilities: { clock: boolean; runs: boolean };
   /** How a check changes the JWKS the harness serves (absent when it serves none: no serveJwks). */
   jwksControl?: JwksControl;
-  /** TEMPORARY until src/openapi's OperationPlan lands (i33-openapi): the run's planned operations. */
-  operations?: { called: ReadonlyArray<import('../requirements/operations.js').OperationFacts & Record<string, unknown>> };
+  /**
+   * The operations the run checks one by one and those it leaves alone, with why (ruling 34), and the
+   * description's facts: absent when the profile names neither `"openapi"` nor `"operations"`.
+   */
+  operations?: OperationPlan;
 }
 
 /** A suite file the run's entry imports (suites/support/run-entry.ts), with the checks selected from it. */

@@ -20,6 +20,7 @@ import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneed
 import { findRootCauses } from './root-causes.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
+import { loadOperationPlan, operationsNote } from './operations.js';
 import { preflight } from './preflight.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
@@ -141,15 +142,15 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   try {
     // The deadline and signals hold from here: a preflight against a hung target is bounded too.
     const { capabilities, notes } = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
-    // TEMPORARY until i33-openapi's plan lands: the run's operations (RunContext.operations).
-    const operations = undefined as RunContext['operations'];
+    // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
+    const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
     collector.expandOperations(operations?.called, operationSelector(options.selection));
     const keys = collector.keys();
     header = {
       ...header,
       capabilities,
-      notes: [...controlsNote(added), ...notes, ...operationsCostNote(operations?.called, requirements)],
+      notes: [...controlsNote(added), ...notes, ...operationsNote(operations), ...operationsCostNote(operations?.called, requirements)],
       selection: { ...header.selection, selected: keys.length },
       selectedIds: keys,
     };
@@ -170,6 +171,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
           seed: options.seed,
           capabilities,
           ...(jwks.control ? { jwksControl: jwks.control } : {}),
+          ...(operations ? { operations } : {}),
         };
         const stopHeartbeat = startHeartbeat(collector, emitter, startedAt, options.heartbeatMs);
         try {

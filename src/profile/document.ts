@@ -2,6 +2,8 @@
  * The profile document as written (after schema validation, before resolution): secrets may still be
  * `{"env": NAME}` and signing keys `{"file": PATH}` / `{"env": NAME}`. Mirrors the schema.
  */
+import type { ProfileOperation } from './types.js';
+
 export type SecretRef = string | { env: string };
 
 export interface CredentialDoc {
@@ -53,6 +55,8 @@ export interface ProfileDocument {
   };
   hooks?: { baseUrl: string; token?: SecretRef };
   limits?: { webhookBodyBytes?: number };
+  openapi?: string;
+  operations?: ProfileOperation[];
 }
 
 export const CREDENTIAL_KEYS = ['primary', 'ipRestricted', 'expired'] as const;

@@ -9,3 +9,6 @@ export {
   type ProfileProblem,
 } from './schema.js';
 export type { ProfileDocument } from './document.js';
+export { FileRefused, readBoundedFile } from './read-file.js';
+export { jsonErrorLocation } from './sources.js';
+export { compileJsonSchema, type JsonSchemaCheck } from './json-schema.js';

@@ -37,16 +37,17 @@ function megabytes(bytes: number): string {
  * The UTF-8 text of a regular file of at most `maxBytes`. Throws FileRefused (not a regular file, too large,
  * too slow) or the errno error of open (ENOENT, EACCES...).
  */
-export async function readBoundedFile(path: string, options: { maxBytes?: number; timeoutMs?: number } = {}): Promise<string> {
+export async function readBoundedFile(path: string, options: { maxBytes?: number; timeoutMs?: number; what?: string } = {}): Promise<string> {
   const maxBytes = options.maxBytes ?? MAX_PROFILE_FILE_BYTES;
   const timeoutMs = options.timeoutMs ?? PROFILE_READ_TIMEOUT_MS;
+  const what = options.what ?? 'a profile file';
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused on the fstat below.
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   let timer: NodeJS.Timeout | undefined;
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new FileRefused(`it is ${kindOf(stats)}, not a regular file`, stats.isDirectory() ? 'EISDIR' : undefined);
-    if (stats.size > maxBytes) throw new FileRefused(`it is ${megabytes(stats.size)}, more than the ${megabytes(maxBytes)} a profile file may have`);
+    if (stats.size > maxBytes) throw new FileRefused(`it is ${megabytes(stats.size)}, more than the ${megabytes(maxBytes)} ${what} may have`);
     const read = (async () => {
       // Read one byte past the bound: a file that grew after the stat is still refused, never read whole.
       const buffer = Buffer.alloc(Math.min(maxBytes + 1, stats.size + 1));
@@ -56,7 +57,7 @@ export async function readBoundedFile(path: string, options: { maxBytes?: number
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
-      if (filled > maxBytes) throw new FileRefused(`it is more than the ${megabytes(maxBytes)} a profile file may have`);
+      if (filled > maxBytes) throw new FileRefused(`it is more than the ${megabytes(maxBytes)} ${what} may have`);
       return buffer.subarray(0, filled).toString('utf8');
     })();
     const late = new Promise<never>((_, reject) => {

@@ -3,6 +3,7 @@
  * resolution, checks the schema cannot express (URLs, credential formats, keys), defaults, and the list of
  * secrets to redact. Every problem of one kind is reported at once, and no message holds a secret value.
  */
+import { resolve as resolvePath } from 'node:path';
 import {
   ClientIdError,
   ClientSecretError,
@@ -46,7 +47,7 @@ export async function resolveProfile(raw: unknown, options: ResolveOptions): Pro
   const urls = checkDocument(doc, options.source);
   const values = await readValues(doc, new SourceReader(options.baseDir, options.env ?? process.env), options.source);
   const secrets = checkValues(doc, values, options.source);
-  return assemble(doc, urls, values, secrets);
+  return withOperations(assemble(doc, urls, values, secrets), doc, options.baseDir);
 }
 
 interface DocumentUrls {
@@ -181,6 +182,16 @@ function checkValues(doc: ProfileDocument, values: ReadValues, source: string | 
     if (listener.serveJwks?.tlsKey !== undefined) secrets.push(listener.serveJwks.tlsKey);
   }
   return secrets;
+}
+
+/**
+ * The OpenAPI description's source (a URL as written, a file made absolute against the profile's folder:
+ * loaded by the run, not here) and the operations named by hand, copied.
+ */
+function withOperations(resolved: ResolvedProfile, doc: ProfileDocument, baseDir: string): ResolvedProfile {
+  if (doc.openapi !== undefined) resolved.openapi = /^https?:\/\//i.test(doc.openapi) ? doc.openapi : resolvePath(baseDir, doc.openapi);
+  if (doc.operations !== undefined) resolved.operations = doc.operations.map((op) => structuredClone(op));
+  return resolved;
 }
 
 /** The resolved profile, defaults applied. */

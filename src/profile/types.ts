@@ -47,6 +47,25 @@ export interface CountedApp {
   count: number;
 }
 
+/** The profile's `"operations"` entry: an operation named by hand (added to, or refining, the description's). */
+export interface ProfileOperation {
+  method: string;
+  path: string;
+  operationId?: string;
+  /** Path parameter values, e.g. `{ "app_id": "…" }`. */
+  params?: Record<string, string>;
+  /** A search's base JSON body (the page fields are added to it). */
+  body?: Record<string, unknown>;
+  /** `query` or `body`; default: `query` for GET, `body` for POST. */
+  paginated?: 'query' | 'body';
+  /** The POST body's page field names; default the description's, else `page_size`/`page_token`. */
+  bodyFields?: { pageSize: string; pageToken: string };
+  /** The response's array property; default `list`. */
+  listProperty?: string;
+  /** The property each item wraps its object in. */
+  itemWrapper?: string;
+}
+
 export interface ResolvedProfile {
   version: 1;
   /** Free label for reports; defaults to the base URL's host. */
@@ -82,6 +101,13 @@ export interface ResolvedProfile {
   };
   hooks?: { baseUrl: string; token?: string };
   limits: { webhookBodyBytes: number };
+  /**
+   * The service's OpenAPI description (`"openapi"`): a URL, or a file path made absolute against the
+   * profile's folder. Loaded by the run (src/openapi/), not here.
+   */
+  openapi?: string;
+  /** Operations named by hand (`"operations"`), for the per-operation checks (ruling 34). */
+  operations?: ProfileOperation[];
   /**
    * Every secret value the profile holds (client secrets, HMAC secrets, hook token, private key parameters),
    * for redaction. Reporters and recorders replace each occurrence before anything is stored or printed.

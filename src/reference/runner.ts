@@ -6,7 +6,8 @@
  */
 import type { AutomationRun, Runner } from './types.js';
 
-function remembered(run: AutomationRun): AutomationRun {
+/** The run as it is kept: a run with its JSON text keeps only the text, parsed again when asked for. */
+export function rememberedRun(run: AutomationRun): AutomationRun {
   const { listenerId, eventId, at, contextJson } = run;
   if (contextJson === undefined) return run;
   return {
@@ -30,7 +31,7 @@ export function createMemoryRunner(options: { maxRunsPerListener?: number } = {}
         list = [];
         runs.set(run.listenerId, list);
       }
-      list.push(remembered(run));
+      list.push(rememberedRun(run));
       // Drop in batches so the hot path does not shift the array on every run once full.
       if (list.length > maxRuns + Math.max(1, maxRuns >> 4)) list.splice(0, list.length - maxRuns);
     },

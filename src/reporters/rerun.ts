@@ -7,10 +7,14 @@ import type { RunHeader } from '../engine/types.js';
 import { shellLiteral } from '../escape.js';
 
 /** How the run was started, as far as a rerun needs it. */
-export type RunInvocation =
+export type RunInvocation = (
   | { kind: 'profile'; path: string }
   | { kind: 'embedded'; faults: readonly string[] }
-  | { kind: 'image'; image: string };
+  | { kind: 'image'; image: string }
+) & {
+  /** `--openapi` as given: a rerun reads the same description. */
+  openapi?: string;
+};
 
 /** One shell word: bare when it needs no quoting, else single-quoted. */
 export function word(value: string): string {
@@ -24,7 +28,8 @@ export function rerunCommand(invocation: RunInvocation, header: Pick<RunHeader, 
       : invocation.kind === 'image'
         ? ['--image', word(invocation.image)]
         : invocation.faults.flatMap((fault) => ['--fault', word(fault)]);
-  return ['access-conformance', 'run', ...target, '--only', word(id), '--seed', word(header.seed), ...(header.strict ? ['--strict'] : [])].join(' ');
+  const openapi = invocation.openapi === undefined ? [] : ['--openapi', word(invocation.openapi)];
+  return ['access-conformance', 'run', ...target, ...openapi, '--only', word(id), '--seed', word(header.seed), ...(header.strict ? ['--strict'] : [])].join(' ');
 }
 
 /** The rerun line when the run's invocation is known (the CLI sets it; a library caller may not). */

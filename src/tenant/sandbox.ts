@@ -20,7 +20,7 @@ import { createReference, defaultDeps } from '../reference/reference.js';
 import type { Reference, ReferenceHandler, ReferenceResponse } from '../reference/types.js';
 import { generateTenant } from './generate.js';
 import { writeSandboxProfile } from './profile.js';
-import type { SandboxCustomize, Tenant } from './types.js';
+import type { SandboxCustomize, SandboxState, SandboxStateRecord, Tenant } from './types.js';
 
 export interface SandboxOptions {
   seed?: string;
@@ -45,6 +45,12 @@ export interface SandboxOptions {
   customize?: SandboxCustomize;
   /** Where the reference logs unexpected errors; default stderr. */
   logger?: (line: string) => void;
+  /**
+   * A state directory (`serve --state-dir`): its kept tenant is served again (same URLs, credentials,
+   * listeners and keys, so a profile written earlier stays valid), or the generated one is kept in it; its
+   * ports replace the reference's in-memory event store, runner and clock. The caller closes it.
+   */
+  state?: SandboxState;
 }
 
 export interface Sandbox {
@@ -57,6 +63,8 @@ export interface Sandbox {
   seed: string;
   /** The reference behind the handler (its deps: clock, stores, runner). */
   reference: Reference;
+  /** The state directory in use (`serve --state-dir`), if any. */
+  statePath?: string;
   close(): Promise<void>;
 }
 
@@ -67,12 +75,16 @@ const NOT_READY: ReferenceResponse = {
 };
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const seed = options.seed ?? randomSeed();
+  const kept = options.state?.kept;
+  if (kept !== undefined) checkKeptSettings(kept, options);
+  const seed = options.seed ?? kept?.tenant.seed ?? randomSeed();
   const host = options.host ?? '127.0.0.1';
   let handler: ReferenceHandler = async () => NOT_READY;
   let limitFor: (method: string, url: string) => number = () => 0;
   // The certificate names no port, so it is issued before the bind, for every name a client may use.
-  const ca = options.tls ? await createLocalCa(`access-conformance sandbox CA (${seed})`) : undefined;
+  const ca = kept !== undefined ? kept.ca : options.tls ? await createLocalCa(`access-conformance sandbox CA (${seed})`) : undefined;
+  // A kept tenant's URLs name the port it was served on: a restart binds that one again.
+  const port = kept !== undefined ? kept.port : (options.port ?? 0);
   const server = createReferenceServer({
     handler: (request) => handler(request),
     limitFor: (method, url) => limitFor(method, url),
@@ -82,24 +94,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
-        new HarnessError('USAGE', `cannot listen on ${host}:${options.port ?? 0}: ${error.code ?? error.message}`, {
+        new HarnessError('USAGE', `cannot listen on ${host}:${port}: ${error.code ?? error.message}`, {
           field: '--port',
-          hint: 'Choose another --port (0 picks a free one) or --host.',
+          hint:
+            kept !== undefined
+              ? `The tenant kept in ${options.state?.dir} is served on port ${port} (its profile names it): free that port, or use another --state-dir.`
+              : 'Choose another --port (0 picks a free one) or --host.',
           cause: error,
         }),
       ),
     );
-    server.listen(options.port ?? 0, host, () => resolveListen());
+    server.listen(port, host, () => resolveListen());
   });
   const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const boundPort = typeof address === 'object' && address !== null ? address.port : 0;
 
   let tempDir: string | undefined;
   try {
-    const generated = await generateTenant({
+    const generated = kept?.tenant ?? await generateTenant({
       seed,
       host,
-      port,
+      port: boundPort,
       publicBaseUrl: options.publicBaseUrl,
       jwksHost: options.jwksHost,
       jwksPort: options.jwksPort,
@@ -109,9 +124,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       secretDomain: options.secretDomain,
       ...(ca ? { ca, tls: true } : {}),
     });
+    if (options.state !== undefined && kept === undefined) {
+      await options.state.keep({ tenant: generated, ...(ca ? { ca } : {}), port: boundPort, settings: keptSettings(options, seed) });
+    }
     const customized = (await options.customize?.tenant?.(generated)) ?? generated;
     const tenant = options.jwksTimeoutMs === undefined ? customized : { ...customized, reference: { ...customized.reference, jwksTimeoutMs: options.jwksTimeoutMs } };
-    const base = defaultDeps(tenant.reference);
+    const base = { ...defaultDeps(tenant.reference), ...options.state?.deps };
     if (options.logger) base.logger = options.logger;
     const replaced = options.customize?.deps?.(base, tenant) ?? {};
     const reference = createReference(tenant.reference, { ...base, ...replaced });
@@ -136,6 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       tenant,
       seed,
       reference,
+      ...(options.state === undefined ? {} : { statePath: options.state.dir }),
       close() {
         closed ??= (async () => {
           reference.close();
@@ -160,4 +179,38 @@ function apiCertificate(ca: PemPair, host: string, options: SandboxOptions): Pro
   if (options.jwksHost !== undefined) names.add(options.jwksHost);
   const all = [...names];
   return issueServerCertificate(ca, { ipAddresses: all.filter((n) => isIP(n) !== 0), dnsNames: all.filter((n) => isIP(n) === 0) });
+}
+
+/** The options that shaped a kept tenant, by their `serve` flag names; a restart must repeat them. */
+function keptSettings(options: SandboxOptions, seed: string): SandboxStateRecord['settings'] {
+  return {
+    '--seed': seed,
+    '--host': options.host ?? '127.0.0.1',
+    '--public-url': options.publicBaseUrl ?? null,
+    '--jwks-host': options.jwksHost ?? null,
+    '--hooks': options.hooks ?? false,
+    '--secret-domain': options.secretDomain ?? null,
+    '--tls': options.tls ?? false,
+    jwksPort: options.jwksPort ?? null,
+    webhookBodyBytes: options.webhookBodyBytes ?? null,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? null,
+  };
+}
+
+/**
+ * A restart asks for the kept tenant as it was made: a setting given now that differs (another seed, hooks
+ * on where they were off, another port) would serve a tenant the profile does not describe, so it is refused.
+ */
+function checkKeptSettings(kept: SandboxStateRecord, options: SandboxOptions): void {
+  const now = keptSettings(options, options.seed ?? String(kept.settings['--seed']));
+  const differ = Object.entries(now)
+    .filter(([name, value]) => kept.settings[name] !== undefined && kept.settings[name] !== value)
+    .map(([name, value]) => `${name} ${JSON.stringify(kept.settings[name])} then, ${JSON.stringify(value)} now`);
+  if (options.port !== undefined && options.port !== 0 && options.port !== kept.port) differ.push(`--port ${kept.port} then, ${options.port} now`);
+  if (differ.length > 0) {
+    throw new HarnessError('USAGE', `the state directory ${options.state?.dir} keeps a tenant made with other settings (${differ.join('; ')})`, {
+      field: '--state-dir',
+      hint: 'Start with the settings it was made with (the port may be left out), or choose another --state-dir for a new tenant.',
+    });
+  }
 }

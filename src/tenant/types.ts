@@ -1,4 +1,5 @@
 /** The generated tenant: what the reference is configured with, and the secrets a client needs. */
+import type { PemPair } from '../crypto/certificates.js';
 import type { SigningJwk } from '../crypto/types.js';
 import type {
   HmacListenerConfig,
@@ -93,4 +94,28 @@ export interface SandboxCustomize {
    * the handler with `bodyExceeded` false (e.g. a fault that accepts oversized webhooks).
    */
   limitFor?: (limitFor: (method: string, url: string) => number, tenant: Tenant) => (method: string, url: string) => number;
+}
+
+/** What a sandbox with a state directory keeps so that a restart serves the same tenant. */
+export interface SandboxStateRecord {
+  /** The generated tenant (before any fault changed it): credentials, listeners, keys, secrets. */
+  tenant: Tenant;
+  /** The local CA of `--tls` (its key too: the restarted server's certificate is issued from it). */
+  ca?: PemPair;
+  /** The port the server was bound to: the tenant's URLs name it. */
+  port: number;
+  /** The settings that shaped the tenant; a restart with other values is refused. */
+  settings: Record<string, string | number | boolean | null>;
+}
+
+/** A state directory (src/state/, `serve --state-dir`) as the sandbox sees it. */
+export interface SandboxState {
+  dir: string;
+  /** What an earlier start kept; undefined on the first start. */
+  kept: SandboxStateRecord | undefined;
+  /** Keeps the record durably (called once, before the profile is written). */
+  keep(record: SandboxStateRecord): Promise<void>;
+  /** The reference's ports on the state database. */
+  deps: Pick<ReferenceDeps, 'clock' | 'eventStore' | 'runner'>;
+  close(): Promise<void>;
 }

@@ -6,17 +6,12 @@
  */
 import type { ApiCallOptions, TargetClient } from '../../src/client/types.js';
 import type { HttpResponse } from '../../src/client/types.js';
-import { OPERATION_BUDGET, operationKey, type OperationFacts } from '../../src/requirements/operations.js';
+import type { PlannedOperation } from '../../src/openapi/types.js';
+import { OPERATION_BUDGET, operationKey } from '../../src/requirements/operations.js';
 import { expectJsonObject, expectStatus, fail, jsonType } from './expect.js';
 
-/** What the suite reads of a planned operation (src/openapi's PlannedOperation). */
-export interface SuiteOperation extends OperationFacts {
-  operationId?: string;
-  params?: Record<string, string>;
-  baseBody?: Record<string, unknown>;
-  bodyFields?: { pageSize: string; pageToken: string; alsoAccepts?: { pageSize: string; pageToken: string } };
-  listProperty?: string;
-}
+/** A planned operation of the run (src/openapi: its path parameters filled, a search's base body). */
+export type SuiteOperation = PlannedOperation;
 
 export interface PageAsk {
   /** Left out when undefined; a string is sent as it is (in a body: as a JSON string). */

@@ -23,18 +23,20 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   data: [],
   crypto: ['errors', 'spec-numbers'],
   profile: ['crypto', 'errors', 'spelling', 'spec-numbers'],
+  openapi: ['profile', 'errors'],
   client: ['crypto', 'profile', 'data', 'errors', 'defaults'],
   reference: ['crypto', 'spec-numbers'],
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults', 'spec-numbers'],
+  state: ['reference', 'tenant', 'errors', 'spec-numbers'],
   faults: ['reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   variants: ['faults', 'reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
-  engine: ['client', 'profile', 'requirements', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling'],
+  engine: ['client', 'profile', 'openapi', 'requirements', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling'],
   reporters: ['engine', 'client', 'profile', 'requirements', 'escape', 'errors', 'package', 'defaults'],
   mutation: ['faults', 'variants', 'engine', 'reporters', 'tenant', 'client', 'profile', 'requirements', 'errors', 'package', 'defaults'],
   load: ['client', 'crypto', 'profile', 'tenant', 'escape', 'values', 'errors', 'package', 'defaults', 'spec-numbers'],
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'errors', 'package'],
-  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'variants', 'tenant', 'client', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
+  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'faults', 'variants', 'state', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
   action: ['errors', 'values'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };
@@ -55,6 +57,8 @@ const LIBRARY_ROOM: Record<string, string> = {
   ajv: 'profile',
   'ajv-formats': 'profile',
   'hdr-histogram-js': 'load',
+  yaml: 'openapi',
+  'classic-level': 'state',
 };
 
 const edges = readImportGraph(packageRoot());

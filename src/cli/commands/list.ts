@@ -6,13 +6,18 @@
 import { CATALOGUE_VERSION, allRequirements, describeAuthority, type Requirement } from '../../requirements.js';
 import { resolveSelection } from '../../engine/selection.js';
 import { defineCommand } from '../command.js';
-import { choiceRow, listRow, type OptionRow } from '../option-grammar.js';
+import { choiceRow, listRow, textRow, type OptionRow } from '../option-grammar.js';
+import { SHARED_OPTIONS } from '../shared-options.js';
+import { listUsage as usage, openapiListing, renderOpenapiJson, renderOpenapiText } from './list-openapi.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 export const LIST_OPTIONS = {
   format: choiceRow({ choices: FORMATS, default: 'text', describe: 'text, json, or a Markdown table (the README coverage table). e.g. --format markdown' }),
   only: listRow({ describe: 'List only these IDs or globs; a pattern that matches no requirement is an error. e.g. --only "PAG-*"' }),
+  openapi: textRow({ describe: 'List the operations of this OpenAPI description (YAML or JSON file; a URL with --profile) instead of the catalogue: where each pages, whether a run calls it and, when not, why (ruling 34). e.g. --openapi service.openapi.yaml' }),
+  // With --openapi (or alone, when the profile names "openapi"): the plan a run with this profile makes.
+  profile: SHARED_OPTIONS.profile,
 } as const satisfies Record<string, OptionRow<unknown>>;
 
 function cell(text: string): string {
@@ -67,11 +72,21 @@ export function renderJson(requirements: Requirement[]): string {
 
 export const listCommand = defineCommand({
   command: 'list',
-  describe: 'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities)',
+  describe: 'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities), or with --openapi the operations of a description',
   options: LIST_OPTIONS,
   builder: (y) =>
-    y.example('$0 list --format markdown > coverage.md', 'the coverage table').example('$0 list --only "WH-JWT-*"', 'the JWT webhook checks'),
+    y
+      .example('$0 list --format markdown > coverage.md', 'the coverage table')
+      .example('$0 list --only "WH-JWT-*"', 'the JWT webhook checks')
+      .example('$0 list --openapi service.openapi.yaml --format json', 'every operation of a description: paginated, called, and why not'),
   run: async (options) => {
+    if (options.openapi !== undefined || options.profile !== undefined) {
+      if (options.only.length > 0) throw usage('--only selects requirements; it does not apply to --openapi', '--only', 'drop --only, or drop --openapi');
+      if (options.format === 'markdown') throw usage('--openapi lists as text or json', '--format', 'use --format json');
+      const listing = await openapiListing(options.openapi, options.profile);
+      process.stdout.write(options.format === 'json' ? renderOpenapiJson(listing) : renderOpenapiText(listing));
+      return 0;
+    }
     const requirements = options.only.length === 0 ? allRequirements() : resolveSelection({ only: options.only, skip: [] }).requirements;
     const render = { text: renderText, json: renderJson, markdown: renderMarkdownTable }[options.format];
     process.stdout.write(render(requirements));

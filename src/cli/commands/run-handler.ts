@@ -13,6 +13,8 @@ import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
 import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
 import { startTarget } from './run-target.js';
+import { isUrlSource } from '../../openapi/index.js';
+import type { ResolvedProfile } from '../../profile/types.js';
 
 export async function runHandler(options: RunOptions): Promise<number> {
   const plan = parseRunArgs(options);
@@ -39,11 +41,11 @@ export async function runHandler(options: RunOptions): Promise<number> {
       redact: createRedact(target.profile),
       scrub: createScrub(target.profile),
       artifacts: [],
-      invocation: invocationOf(plan.target),
+      invocation: { ...invocationOf(plan.target), ...(plan.openapi === undefined ? {} : { openapi: plan.openapi }) },
       ...(plan.har === undefined ? {} : { harPath: plan.har }),
     });
     const summary = await runConformance({
-      profile: target.profile,
+      profile: withOpenapi(target.profile, plan.openapi),
       selection: { only: plan.only, skip: plan.skip },
       seed,
       client: plan.client,
@@ -70,6 +72,12 @@ export async function runHandler(options: RunOptions): Promise<number> {
     stopOnSignal();
     await target.close();
   }
+}
+
+/** `--openapi` replaces the profile's `"openapi"`: a file relative to the current directory, or a URL. */
+function withOpenapi(profile: ResolvedProfile, openapi: string | undefined): ResolvedProfile {
+  if (openapi === undefined) return profile;
+  return { ...profile, openapi: isUrlSource(openapi) ? openapi : resolve(openapi) };
 }
 
 /** What a failed check's rerun line repeats of this run's target (reporters/rerun.ts). */

@@ -27,6 +27,10 @@ const reporters: OptionRow<ReporterName[]> = {
 
 export const RUN_OPTIONS = {
   profile: SHARED_OPTIONS.profile,
+  openapi: textRow({
+    describe:
+      'The service\'s OpenAPI description (YAML or JSON file, or an http(s) URL fetched with --timeout), replacing the profile\'s "openapi": its list and search operations are checked one by one and the description itself is checked (ruling 34); operations that create, change or delete are never called. e.g. --openapi service.openapi.yaml',
+  }),
   only: listRow({ describe: 'Check only these requirement IDs or globs, comma-separated or repeated; a pattern that matches no requirement is an error. e.g. --only "WH-HMAC-*,TOK-03"' }),
   skip: listRow({ describe: 'Leave out these IDs or globs (applied after --only); a pattern that matches no requirement is an error. e.g. --skip "IDEM-*"' }),
   strict: SHARED_OPTIONS.strict,

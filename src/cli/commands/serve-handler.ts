@@ -2,7 +2,7 @@
  * What `serve` does once its flags parsed: validate them, start the sandbox, print the cheat-sheet, wait
  * for SIGINT or SIGTERM.
  */
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors.js';
 import { formatDuration } from '../../values.js';
 import { shellLiteral } from '../../escape.js';
@@ -21,12 +21,18 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
     return 0;
   }
   const options = validate(args);
-  const sandbox = await startSandbox({ ...options, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
-  process.stdout.write(describeSandbox(sandbox, options.faults));
-  const why = await waitForSignal(args.maxDuration);
-  if (why === 'deadline') process.stdout.write(`--max-duration reached after ${formatDuration(args.maxDuration ?? 0)}\n`);
-  process.stdout.write('Stopping the sandbox...\n');
-  await sandbox.close();
+  // Loaded only when asked for: without --state-dir, serve never loads the database.
+  const state = options.stateDir === undefined ? undefined : await (await import('../../state/index.js')).openStateDir(options.stateDir);
+  try {
+    const sandbox = await startSandbox({ ...options, state, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
+    process.stdout.write(describeSandbox(sandbox, options.faults));
+    const why = await waitForSignal(args.maxDuration);
+    if (why === 'deadline') process.stdout.write(`--max-duration reached after ${formatDuration(args.maxDuration ?? 0)}\n`);
+    process.stdout.write('Stopping the sandbox...\n');
+    await sandbox.close();
+  } finally {
+    await state?.close();
+  }
   return 0;
 }
 
@@ -46,6 +52,8 @@ interface SandboxSettings {
   tls: boolean;
   /** Faults, variants or stacks (`--fault`), first named innermost. */
   faults: ServedWrapper[];
+  /** --state-dir: the database directory, absolute. */
+  stateDir?: string;
 }
 
 function validate(args: ServeOptions): SandboxSettings {
@@ -92,7 +100,13 @@ function validate(args: ServeOptions): SandboxSettings {
     secretDomain,
     tls: args.tls,
     faults,
+    ...(args.stateDir === undefined ? {} : { stateDir: stateDirPath(args.stateDir) }),
   };
+}
+
+function stateDirPath(value: string): string {
+  if (value.trim() === '') throw new HarnessError('USAGE', '--state-dir needs a directory path', { field: '--state-dir' });
+  return resolve(value);
 }
 
 /** What a user needs to start talking to the sandbox: addresses and IDs, never a secret. */
@@ -110,6 +124,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     `  secrets:   service domain "${tenant.secretDomain}" (--secret-domain to change)\n`,
     `  profile:   ${shownProfile}  (holds this sandbox's secrets)\n`,
     `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
+    ...(sandbox.statePath === undefined ? [] : [`  state:     ${sandbox.statePath} (tenant, records, runs and clock kept across restarts)\n`]),
     `  faults:    ${faults.length > 0 ? faults.map((f) => (f.kind === 'fault' ? f.name : `${f.name} (legitimate ${f.kind})`)).join(', ') : 'none'}\n`,
     ...(tenant.reference.jwksTimeoutMs === undefined ? [] : [`  timeout:   the reference waits up to ${formatDuration(tenant.reference.jwksTimeoutMs)} for a JWKS document (--timeout)\n`]),
     `Token endpoint: POST ${sandbox.baseUrl}/auth/v1/token (client_credentials; client_secret or EdDSA client_assertion with aud "${tenant.tenantDomain}")\n`,

@@ -1,0 +1,38 @@
+/**
+ * The run's operations (ruling 34): the description the profile names (`"openapi"`, or `run --openapi`,
+ * which the CLI writes into the profile), loaded once in the main thread (a URL through the client with the
+ * run's timeout and TLS settings), classified and planned with the profile's app IDs and `"operations"`.
+ * The plan goes whole to the suite thread as `RunContext.operations`.
+ */
+import { fetchDescriptionText } from '../client/index.js';
+import type { ClientSettings } from '../client/settings.js';
+import { loadDescription, MAX_DESCRIPTION_FILE_BYTES, planOperations, type LoadedDescription, type OperationPlan } from '../openapi/index.js';
+import type { ResolvedProfile } from '../profile/types.js';
+
+/** The description a profile names, loaded (files are already absolute in a resolved profile). */
+export async function loadProfileDescription(profile: ResolvedProfile, client: ClientSettings, options: { withSchemas?: boolean } = {}): Promise<LoadedDescription | undefined> {
+  if (profile.openapi === undefined) return undefined;
+  return loadDescription(profile.openapi, {
+    fetchText: (url) => fetchDescriptionText(profile, client, url, MAX_DESCRIPTION_FILE_BYTES),
+    ...(options.withSchemas === undefined ? {} : { withSchemas: options.withSchemas }),
+  });
+}
+
+/** The run's plan, or undefined when the profile names neither a description nor operations. */
+export async function loadOperationPlan(profile: ResolvedProfile, client: ClientSettings): Promise<OperationPlan | undefined> {
+  const description = await loadProfileDescription(profile, client);
+  if (description === undefined && (profile.operations ?? []).length === 0) return undefined;
+  return planOperations({
+    ...(description ? { description } : {}),
+    ...(profile.operations ? { profileOperations: profile.operations } : {}),
+    profile,
+  });
+}
+
+/** The header's line about the run's operations: where they come from, how many are called and not. */
+export function operationsNote(plan: OperationPlan | undefined): string[] {
+  if (plan === undefined) return [];
+  const facts = plan.description;
+  const from = facts ? `OpenAPI ${facts.openapi} description ${facts.source} (${facts.counts.operations} operations, ${facts.counts.paginated} paginated)` : 'the profile\'s "operations"';
+  return [`operations from ${from}: ${plan.called.length} checked one by one, ${plan.notCalled.length} not called (list --openapi says why for each; operations that create, change or delete are never called)`];
+}

@@ -1,0 +1,74 @@
+/**
+ * `list --openapi` as a user runs it: the built CLI, from the repository root, on the real description by
+ * its relative path (skipped, saying why, where ../shared/ is absent), and on broken files (exit 2).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/support.js';
+import { fixtureDoc, material } from '../profile/support.js';
+import { HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, REAL_DESCRIPTION_RELATIVE, SMALL_YAML } from './support.js';
+
+interface Listed {
+  method: string;
+  path: string;
+  operationId?: string;
+  paginated: 'query' | 'body' | false;
+  called: boolean;
+  reason?: string;
+}
+
+describe('list --openapi', () => {
+  it.skipIf(!HAS_REAL_DESCRIPTION)(`the real description, --format json: 203 classified, 53 paginated, nothing that changes data called${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`, async () => {
+    const result = await runCli(['list', '--openapi', REAL_DESCRIPTION_RELATIVE, '--format', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const listing = JSON.parse(result.stdout) as { openapi: string; counts: Record<string, number>; operations: Listed[] };
+    expect(listing.openapi).toBe('3.1.0');
+    expect(listing.operations).toHaveLength(203);
+    for (const op of listing.operations) {
+      expect(Object.keys(op)).toEqual(expect.arrayContaining(['method', 'path', 'paginated', 'called']));
+      expect(op.reason === undefined, `${op.method} ${op.path}`).toBe(op.called);
+    }
+    expect(listing.operations.filter((op) => op.paginated === 'query')).toHaveLength(29);
+    expect(listing.operations.filter((op) => op.paginated === 'body')).toHaveLength(24);
+    expect(listing.operations.filter((op) => op.called && !(op.method === 'GET' || op.method === 'POST'))).toEqual([]);
+    expect(listing.operations.filter((op) => op.called && op.paginated === false)).toEqual([]);
+    expect(listing.counts).toMatchObject({ operations: 203, paginated: 53, called: 53, notCalled: 150 });
+  });
+
+  it('text groups the operations: called first, then each reason for not calling', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-openapi-'));
+    writeFileSync(join(dir, 'small.yaml'), SMALL_YAML);
+    const result = await runCli(['list', '--openapi', join(dir, 'small.yaml')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/10 operations: 5 paginated \(3 in the query of a GET, 2 in the JSON body of a POST\)/);
+    expect(result.stdout).toMatch(/Called \(4\):\n {2}GET {4}\/api\/v1\/apps {2}c1\.api\.app\.v1\.Apps\.List {2}\(query\)/);
+    expect(result.stdout).toMatch(/Not called \(1\): DELETE creates, changes or deletes data/);
+  });
+
+  it('with --profile: the plan of a run (path parameters from the profile, or why not)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-openapi-'));
+    writeFileSync(join(dir, 'small.yaml'), SMALL_YAML);
+    const { env } = await material();
+    writeFileSync(join(dir, 'target.json'), JSON.stringify({ ...fixtureDoc(), openapi: 'small.yaml' }));
+    const result = await runCli(['list', '--profile', join(dir, 'target.json'), '--format', 'json'], { env });
+    expect(result.stderr).toBe('');
+    const listing = JSON.parse(result.stdout) as { plannedWith: string; operations: Array<Listed & { params?: Record<string, string> }> };
+    expect(listing.plannedWith).toBe('profile');
+    expect(listing.operations.find((op) => op.path === '/api/v1/apps/{app_id}/entitlements')?.params).toEqual({ app_id: 'app-large' });
+    expect(listing.operations.find((op) => op.path.endsWith('/grants'))?.reason).toMatch(/path parameter \{user_id\} cannot be filled from the profile/);
+  });
+
+  it('a broken or missing file: exit 2 with the stable code, the file and the line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-openapi-'));
+    writeFileSync(join(dir, 'broken.yaml'), 'openapi: 3.1.0\npaths:\n  /a: [unclosed\n');
+    const broken = await runCli(['list', '--openapi', join(dir, 'broken.yaml')]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/error\[OPENAPI_INVALID\].*broken\.yaml is not valid YAML \(at line \d+, column \d+\)/);
+    const missing = await runCli(['list', '--openapi', join(dir, 'nope.yaml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/error\[OPENAPI_UNREADABLE\].*nope\.yaml cannot be read: there is no such file/);
+  });
+});
