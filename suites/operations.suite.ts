@@ -198,6 +198,10 @@ group.concurrent('Ruling 34: every list and search operation', () => {
     if (errors.length > 0) fail(`${what}: does not match the description's response schema: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`, 'the 200 response schema of the description', describeResponse(page.res));
   });
 
+  checkEach('OPS-18', async (ctx, op) => {
+    await fetchOpPage(ctx.client, op, {}, `${name(op)}, first page with a fresh token`);
+  });
+
   checkEach('OPS-17', async (ctx, op) => {
     const wrapper = op.itemWrapper!;
     const what = `${name(op)}, first page at page size 100`;

@@ -63,7 +63,7 @@ export class RunCollector implements RunSink {
       state.requirements.push(check);
       this.byId.set(req.id, { check, state });
     }
-    this.gate = new ControlGate(new Set(this.byId.keys()));
+    this.gate = new ControlGate({ has: (key) => this.byId.has(key) });
   }
 
   /**

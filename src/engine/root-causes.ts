@@ -15,6 +15,7 @@
 import { controlsOf, parentsOf } from '../requirements/controls.js';
 import type { CheckResult, RootCause } from './types.js';
 import { resultKey } from './result-key.js';
+import { relatedKey } from './controls.js';
 
 /** Results that can be a cause or a dependant: did not pass, were not skipped, and can fail the run. */
 function counts(result: CheckResult | undefined): result is CheckResult {
@@ -36,7 +37,7 @@ function parentOf(result: CheckResult, byId: ReadonlyMap<string, CheckResult>): 
   const named = result.blockedBy && !result.blockedBy.ownRequest ? byId.get(result.blockedBy.control) : undefined;
   if (counts(named)) return named;
   const seen = new Set<string>([resultKey(result)]);
-  let frontier: string[] = parentsOf(result.id);
+  let frontier: string[] = parentsOf(result.id).map((id) => relatedKey(id, result.operation));
   while (frontier.length > 0) {
     const next: string[] = [];
     for (const id of frontier) {

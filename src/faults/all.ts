@@ -9,6 +9,7 @@ import * as apiAuth from './api-auth/index.js';
 import * as automations from './automations/index.js';
 import * as credentials from './credentials/index.js';
 import * as idempotency from './idempotency/index.js';
+import * as operations from './operations/index.js';
 import * as owners from './owners/index.js';
 import * as pagination from './pagination/index.js';
 import * as tokens from './tokens/index.js';
@@ -22,6 +23,7 @@ const FOLDERS: Record<FaultArea, Record<string, FaultDeclaration>> = {
   automations,
   credentials,
   idempotency,
+  operations,
   owners,
   pagination,
   tokens,

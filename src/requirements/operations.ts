@@ -107,7 +107,7 @@ export const operationsRequirements = {
     section: '4.4',
     ruling: 32,
     level: 'MUST',
-    text: 'A page size beyond the integer range (4294967306) is answered with a page acting as 100, never a wrapped size; a 400 is accepted (INFO).',
+    text: 'A page size beyond the integer range (4294967306) is answered with a page acting as 100, never a wrapped size; a refusal of the value is accepted and noted (INFO).',
     group: 'operations',
     needs: [],
     authority: ruling(32),
@@ -182,6 +182,16 @@ export const operationsRequirements = {
     needs: [],
     authority: ruling(34),
     perOperation: 'wrapped',
+  },
+  'OPS-18': {
+    section: '5.1',
+    ruling: 34,
+    level: 'MUST',
+    text: 'Every list and search operation accepts a call with a fresh token: its first page is 200 with a JSON object (the positive control of its refusals).',
+    group: 'operations',
+    needs: [],
+    authority: bearerHeader,
+    perOperation: 'every',
   },
 } as const satisfies Catalogue;
 

@@ -19,7 +19,7 @@ const ID_PATTERN = /^[A-Z]+(-[A-Z0-9]+)*-X?\d{2}$/;
 const LEVELS = new Set(['MUST', 'SHOULD', 'INFO']);
 /** A service.md section number (`4.4`, `7`) or `rulings` when only a ruling states it. */
 const SECTION_PATTERN = /^(\d+(\.\d+)*|rulings)$/;
-const RULINGS = 30;
+const RULINGS = 34;
 
 const suiteFiles = readdirSync(suitesDir).filter((name) => name.endsWith(SUFFIX)).sort();
 const groups = new Set(suiteFiles.map((name) => name.slice(0, -SUFFIX.length)));
@@ -43,7 +43,7 @@ function idLiterals(): Array<{ id: string; file: string }> {
 
 /** The files that call check() with some argument: the suites that define checks at all. */
 function filesCallingCheck(): Set<string> {
-  return new Set(suiteFiles.filter((file) => /\bcheck\(/.test(readFileSync(join(suitesDir, file), 'utf8'))));
+  return new Set(suiteFiles.filter((file) => /\bcheck(Each)?\(/.test(readFileSync(join(suitesDir, file), 'utf8'))));
 }
 
 describe('requirement catalogue', () => {

@@ -18,3 +18,4 @@ export * from './page-size-pydantic-int.js';
 export * from './token-client-auth-first.js';
 export * from './token-errors-fastapi-detail.js';
 export * from './unknown-listener-401.js';
+export * from './search-body-camel-case-only.js';
