@@ -13,18 +13,24 @@
  *    (15 s steps); its saturated throughput, then the highest share of it served with p99 < 50 ms (confirmed REPEAT
  *    times).
  *
- * Every figure is the median of REPEAT runs in this one invocation. Results go to stdout and to
+ * 4. The cost of live metrics: the driver's saturated rate against the minimal server without and with
+ *    `--metrics-listen` (scraped once a second, as Prometheus would at a short interval), in interleaved
+ *    rounds of the same invocation.
+ *
+ * BENCH_ONLY=1,4 runs only those sections. Every figure is the median of REPEAT runs in this one invocation. Results go to stdout and to
  * reports/bench/load.json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, get } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { runLoad, type LoadReport } from '../src/load/index.js';
+import { runLoad, type LoadOptions, type LoadReport } from '../src/load/index.js';
+import { LoadMetrics } from '../src/load/metrics.js';
+import { LoadStats } from '../src/load/stats.js';
 import { loadProfile } from '../src/profile/index.js';
 import type { ResolvedProfile } from '../src/profile/types.js';
 import { startSandbox } from '../src/tenant/sandbox.js';
@@ -194,9 +200,33 @@ async function highestPassing(label: string, rates: number[], run: (rate: number
  * completes per second is its capacity on this machine (open-model counterpart of a closed-loop maximum).
  * Arrivals beyond max-in-flight are dropped without being built.
  */
-async function saturation(profile: ResolvedProfile, asked: number): Promise<LoadReport> {
-  const { report } = await runLoad({ profile, rate: asked, durationMs: STEP_MS, connections: CONNECTIONS, bodyBytes: BODY_BYTES, maxInFlight: CONNECTIONS * 4, outDir: null, seed: 'bench' });
+async function saturation(profile: ResolvedProfile, asked: number, extra: Partial<LoadOptions> = {}): Promise<LoadReport> {
+  const { report } = await runLoad({ profile, rate: asked, durationMs: STEP_MS, connections: CONNECTIONS, bodyBytes: BODY_BYTES, maxInFlight: CONNECTIONS * 4, outDir: null, seed: 'bench', ...extra });
   return report;
+}
+
+/** Saturated, with --metrics-listen on 127.0.0.1:0 scraped every second; the scrapes' count and last size. */
+async function saturationScraped(profile: ResolvedProfile, asked: number): Promise<{ report: LoadReport; scrapes: number; bytes: number }> {
+  let scrapes = 0;
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const report = await saturation(profile, asked, {
+    metricsListen: { host: '127.0.0.1', port: 0 },
+    onMetricsListening: (url) => {
+      timer = setInterval(() => {
+        get(url, (res) => {
+          let size = 0;
+          res.on('data', (chunk: Buffer) => (size += chunk.length));
+          res.on('end', () => {
+            scrapes += 1;
+            bytes = size;
+          });
+        }).on('error', () => {});
+      }, 1000);
+    },
+  });
+  clearInterval(timer);
+  return { report, scrapes, bytes };
 }
 
 async function autocannonMax(url: string, seconds: number): Promise<{ rps: number; p99: number; non2xx: number }> {
@@ -221,24 +251,10 @@ function wrkMax(url: string, seconds: number): number | string {
 
 // ---------------------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
-  if (HAS_TASKSET) spawnSync('taskset', ['-a', '-cp', '0', String(process.pid)]);
-  mkdirSync(join(process.cwd(), 'reports', 'bench'), { recursive: true });
-  const machine = {
-    cpus: cpus().length,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-    loadAverageAtStart: loadavg().map((v) => Number(v.toFixed(2))),
-    pinned: HAS_TASKSET ? 'driver on core 0, servers on core 1 (taskset)' : 'not pinned: driver and server are separate processes, the scheduler spreads them over the 2 cores',
-  };
-  log(`machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}; ${machine.pinned}`);
-  const seconds = STEP_MS / 1000;
-
+async function capacitySection(seconds: number): Promise<Record<string, unknown>> {
   // 1. Capacity against the minimal server.
   log('\n1. driver capacity: minimal 200-at-once server in a child process');
   const minimal = await startChild('minimal');
-  let capacity: Record<string, unknown>;
   try {
     const profile = fixtureProfile(minimal.value);
     await drive(profile, 1000, 2000); // warm-up: JIT, connections
@@ -262,7 +278,7 @@ async function main(): Promise<void> {
     const rates = [0.5, 0.6, 0.7, 0.8, 0.9, 1].map((f) => Math.round(saturated * f));
     const found = await highestPassing('driver', rates, (rate) => drive(profile, rate), sustained);
     const wrkNumbers = wrk.filter((v): v is number => typeof v === 'number');
-    capacity = {
+    const capacity = {
       autocannonPerSecond: Math.round(autocannonRate),
       autocannonRuns: ac.map(Math.round),
       wrkPerSecond: wrkNumbers.length ? Math.round(median(wrkNumbers)) : wrk[0],
@@ -276,14 +292,16 @@ async function main(): Promise<void> {
       goalMet: saturated >= 0.8 * autocannonRate,
     };
     log(`  => driver ${Math.round(saturated)}/s saturated, ${found}/s sustained on schedule, vs autocannon ${Math.round(autocannonRate)}/s: ${((saturated / autocannonRate) * 100).toFixed(0)}% / ${((found / autocannonRate) * 100).toFixed(0)}% (goal ≥ 80%)`);
+    return capacity;
   } finally {
     await minimal.stop();
   }
+}
 
+async function accuracySection(): Promise<Record<string, unknown>> {
   // 2. Latency accuracy on the stalling server.
   log('\n2. latency accuracy: server stalling 200 ms every second, driver at 200/s');
   const stalling = await startChild('stalling');
-  let accuracy: Record<string, unknown>;
   try {
     const profile = fixtureProfile(stalling.value);
     const expected = 200 * (1 - 0.01 / 0.2);
@@ -296,7 +314,7 @@ async function main(): Promise<void> {
     const ac = await autocannonMax(stalling.value, 10);
     const p99 = median(runs.map((r) => r.latencyMs.p99));
     const p90 = median(runs.map((r) => r.latencyMs.p90));
-    accuracy = {
+    const accuracy = {
       expectedP99Ms: expected,
       reportedP99Ms: Number(p99.toFixed(1)),
       p99ErrorPercent: Number((((p99 - expected) / expected) * 100).toFixed(1)),
@@ -305,10 +323,13 @@ async function main(): Promise<void> {
       autocannonClosedLoopP99Ms: ac.p99,
     };
     log(`  => p99 ${p99.toFixed(1)} ms vs ${expected} ms expected (${accuracy.p99ErrorPercent}%); autocannon (closed loop) reports p99 ${ac.p99} ms on the same server`);
+    return accuracy;
   } finally {
     await stalling.stop();
   }
+}
 
+async function hotPathSection(): Promise<Record<string, unknown>> {
   // 3. The reference's HMAC hot path. Each measurement gets a fresh reference: the 7-day event store grows
   // with every accepted event, and a store already holding the previous runs' events would make later
   // runs pay for earlier ones (longer GC pauses).
@@ -349,8 +370,103 @@ async function main(): Promise<void> {
     medianP99Ms: confirm.length ? Number(median(confirm.map((r) => r.latencyMs.p99)).toFixed(2)) : null,
   };
   log(`  => saturated ${Math.round(saturatedRef)}/s; ${found}/s with p99 < 50 ms (${hotPath.confirmedRuns}/${REPEAT} confirmations, median p99 ${hotPath.medianP99Ms} ms)`);
+  return hotPath;
+}
 
-  const result = { at: new Date().toISOString(), machine: { ...machine, loadAverageAtEnd: loadavg().map((v) => Number(v.toFixed(2))) }, stepSeconds: seconds, repeat: REPEAT, connections: CONNECTIONS, bodyBytes: BODY_BYTES, capacity, accuracy, hotPath };
+async function metricsSection(seconds: number): Promise<Record<string, unknown>> {
+  // 4. The cost of --metrics-listen: same server, same asked rate, rounds interleaved.
+  log(`\n4. live metrics: driver saturated against the minimal server, without and with --metrics-listen (scraped every 1 s), ${seconds} s runs`);
+  const minimal = await startChild('minimal');
+  try {
+    const profile = fixtureProfile(minimal.value);
+    await drive(profile, 1000, 2000); // warm-up: JIT, connections
+    const without: number[] = [];
+    const withMetrics: number[] = [];
+    let scrapeBytes = 0;
+    for (let i = 0; i < REPEAT; i += 1) {
+      const a = await saturation(profile, 100_000);
+      without.push(a.rates.achievedPerSecond);
+      const b = await saturationScraped(profile, 100_000);
+      withMetrics.push(b.report.rates.achievedPerSecond);
+      scrapeBytes = b.bytes;
+      log(`  round ${i + 1}: without ${a.rates.achievedPerSecond.toFixed(0)}/s · with --metrics-listen ${b.report.rates.achievedPerSecond.toFixed(0)}/s (${b.scrapes} scrapes of ${b.bytes} B)`);
+    }
+    const off = median(without);
+    const on = median(withMetrics);
+    const perAnswer = recordingCost();
+    log(`  recording one answer (LoadStats.onResponse), CPU per call: ${perAnswer.withoutNs} ns without, ${perAnswer.withNs} ns with the metrics' histogram (${perAnswer.calls} calls, median of ${REPEAT})`);
+    const metrics = {
+      recordingNsWithout: perAnswer.withoutNs,
+      recordingNsWith: perAnswer.withNs,
+      saturatedWithoutPerSecond: Math.round(off),
+      saturatedWithPerSecond: Math.round(on),
+      withoutRuns: without.map(Math.round),
+      withRuns: withMetrics.map(Math.round),
+      withOverWithout: Number((on / off).toFixed(3)),
+      scrapeBytes,
+    };
+    log(`  => ${Math.round(on)}/s with metrics vs ${Math.round(off)}/s without: ${((on / off) * 100).toFixed(1)}%`);
+    return metrics;
+  } finally {
+    await minimal.stop();
+  }
+}
+
+/**
+ * The hot path alone, free of the machine's noise: CPU time of LoadStats.onResponse per call without and
+ * with the metrics' latency tap (same latencies, interleaved, median of REPEAT).
+ */
+function recordingCost(): { withoutNs: number; withNs: number; calls: number } {
+  const calls = 1_000_000;
+  const latencies = Float64Array.from({ length: 4096 }, (_, i) => 0.2 + ((i * 7919) % 4096) / 40);
+  const time = (stats: LoadStats): number => {
+    const start = process.cpuUsage();
+    for (let i = 0; i < calls; i += 1) stats.onResponse(latencies[i & 4095]!, 200);
+    const used = process.cpuUsage(start);
+    return ((used.user + used.system) * 1000) / calls;
+  };
+  const without: number[] = [];
+  const withTap: number[] = [];
+  for (let i = 0; i < REPEAT + 1; i += 1) {
+    const plain = new LoadStats(() => true);
+    const tapped = new LoadStats(() => true);
+    new LoadMetrics('webhook-hmac').attach(tapped);
+    const a = time(plain);
+    const b = time(tapped);
+    // The first round warms the JIT up.
+    if (i === 0) continue;
+    without.push(a);
+    withTap.push(b);
+  }
+  return { withoutNs: Math.round(median(without)), withNs: Math.round(median(withTap)), calls };
+}
+
+/** BENCH_ONLY=1,4: the sections to run (default all). */
+function wanted(section: number): boolean {
+  const only = process.env.BENCH_ONLY;
+  return only === undefined || only.split(',').map((s) => s.trim()).includes(String(section));
+}
+
+async function main(): Promise<void> {
+  if (HAS_TASKSET) spawnSync('taskset', ['-a', '-cp', '0', String(process.pid)]);
+  mkdirSync(join(process.cwd(), 'reports', 'bench'), { recursive: true });
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverageAtStart: loadavg().map((v) => Number(v.toFixed(2))),
+    pinned: HAS_TASKSET ? 'driver on core 0, servers on core 1 (taskset)' : 'not pinned: driver and server are separate processes, the scheduler spreads them over the 2 cores',
+  };
+  log(`machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}; ${machine.pinned}`);
+  const seconds = STEP_MS / 1000;
+
+  const capacity = wanted(1) ? await capacitySection(seconds) : undefined;
+  const accuracy = wanted(2) ? await accuracySection() : undefined;
+  const hotPath = wanted(3) ? await hotPathSection() : undefined;
+  const metrics = wanted(4) ? await metricsSection(seconds) : undefined;
+
+  const result = { at: new Date().toISOString(), machine: { ...machine, loadAverageAtEnd: loadavg().map((v) => Number(v.toFixed(2))) }, stepSeconds: seconds, repeat: REPEAT, connections: CONNECTIONS, bodyBytes: BODY_BYTES, capacity, accuracy, hotPath, metrics };
   writeFileSync(join(process.cwd(), 'reports', 'bench', 'load.json'), `${JSON.stringify(result, null, 2)}\n`);
   log('\nwritten: reports/bench/load.json');
 }

@@ -24,6 +24,7 @@ import { contextFidelityRequirements } from './requirements/context-fidelity.js'
 import { apiAttackRequirements } from './requirements/api-attacks.js';
 import { webhookJwtAttackRequirements } from './requirements/webhook-jwt-attacks.js';
 import { tokenAttackRequirements } from './requirements/token-attacks.js';
+import { descriptionRequirements } from './requirements/description.js';
 
 export type { Authority, Level, Need, RequirementSpec } from './requirements/types.js';
 export { describeAuthority } from './requirements/authority.js';
@@ -49,6 +50,7 @@ const areas = {
   ...apiAttackRequirements,
   ...webhookJwtAttackRequirements,
   ...tokenAttackRequirements,
+  ...descriptionRequirements,
 } as const;
 
 export const catalogue = areas satisfies Record<string, RequirementSpec>;

@@ -143,3 +143,29 @@ export function formatDuration(ms: number): string {
   if (ms >= 1000) return `${Number((ms / 1000).toFixed(1))} s`;
   return `${Math.round(ms)} ms`;
 }
+
+export interface ListenAddress {
+  /** As bound: an IPv6 literal without its brackets. */
+  host: string;
+  /** 0 = any free port (the bound one is printed). */
+  port: number;
+}
+
+const LISTEN_ADDRESS = /^(?:\[([0-9a-f:.%a-z]+)\]|([a-z0-9.-]+)):(\d{1,5})$/i;
+
+/**
+ * `HOST:PORT` of a socket the user asks the harness to open: `127.0.0.1:9464`, `localhost:0`,
+ * `[::1]:9464`, `0.0.0.0:9464`. The host is required (no default bind to every interface: the user names
+ * what is exposed); an IPv6 literal goes in brackets.
+ */
+export function parseListenAddress(value: string, options: ValueOptions): ListenAddress {
+  const text = value.trim();
+  const match = LISTEN_ADDRESS.exec(text);
+  const hint = 'Write HOST:PORT, e.g. 127.0.0.1:9464, localhost:0 (any free port) or [::1]:9464';
+  if (!match) throw bad(options, `${options.flag} "${text}" is not HOST:PORT`, hint);
+  const port = Number(match[3]);
+  if (port > 65_535) throw bad(options, `${options.flag} port ${port} is out of range (0 to 65535)`, hint);
+  const host = match[1] ?? match[2]!;
+  if (match[1] !== undefined && !host.includes(':')) throw bad(options, `${options.flag} "${text}": brackets are for IPv6 addresses`, hint);
+  return { host, port };
+}

@@ -96,6 +96,27 @@ export interface BuildReportInput {
   interruption?: Interruption;
 }
 
+/**
+ * What thresholds are checked against, from the tallies so far: at the end of the run (the report), and
+ * each second while it runs (`--stream`, `--abort-on-fail`).
+ */
+export function thresholdValues(stats: LoadStats, latency: LatencySummary, elapsedMs: number): ThresholdValues {
+  const due = stats.sent + stats.dropped;
+  return {
+    p50: latency.p50,
+    p90: latency.p90,
+    p95: latency.p95,
+    p99: latency.p99,
+    'p99.9': latency.p999,
+    max: latency.max,
+    mean: latency.mean,
+    errors: stats.completed > 0 ? stats.errors / stats.completed : NaN,
+    rate: stats.completed / Math.max(elapsedMs / 1000, 0.001),
+    dropped: due > 0 ? stats.dropped / due : 0,
+    behind: stats.sent > 0 ? stats.behind / stats.sent : 0,
+  };
+}
+
 export function buildReport(input: BuildReportInput): LoadReport {
   const { stats, result, schedule } = input;
   const elapsedSeconds = result.elapsedMs / 1000;
@@ -109,20 +130,7 @@ export function buildReport(input: BuildReportInput): LoadReport {
   const plannedSeconds = schedule.durationMs / 1000;
   const askedPerSecond = result.stopReason === 'completed' ? schedule.total / plannedSeconds : due / sendingSeconds;
   const achievedPerSecond = stats.completed / Math.max(elapsedSeconds, 0.001);
-  const values: ThresholdValues = {
-    p50: latency.p50,
-    p90: latency.p90,
-    p95: latency.p95,
-    p99: latency.p99,
-    'p99.9': latency.p999,
-    max: latency.max,
-    mean: latency.mean,
-    errors: stats.completed > 0 ? stats.errors / stats.completed : NaN,
-    rate: achievedPerSecond,
-    dropped: due > 0 ? stats.dropped / due : 0,
-    behind: stats.sent > 0 ? stats.behind / stats.sent : 0,
-  };
-  const thresholds = evaluateThresholds(input.thresholds, values);
+  const thresholds = evaluateThresholds(input.thresholds, thresholdValues(stats, latency, result.elapsedMs));
   return {
     format: LOAD_REPORT_FORMAT,
     formatVersion: LOAD_REPORT_FORMAT_VERSION,

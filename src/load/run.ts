@@ -19,6 +19,9 @@ import { pagesSource, tokenSource } from './source-api.js';
 import { duplicatesSource, hmacSource, jwtSource } from './source-webhooks.js';
 import type { RequestSource, Scenario } from './source.js';
 import { LoadStats } from './stats.js';
+import { LoadMetrics } from './metrics.js';
+import { startMetricsServer } from './metrics-server.js';
+import type { ListenAddress } from '../values.js';
 import { openTarget, type LoadTarget } from './target.js';
 import { parseThreshold } from './thresholds.js';
 
@@ -53,6 +56,10 @@ export interface LoadOptions {
   signal?: AbortSignal;
   /** Progress lines, one per second. */
   onProgress?: (line: string) => void;
+  /** Serve Prometheus metrics of the run at http://HOST:PORT/metrics while it runs (metrics.ts). */
+  metricsListen?: ListenAddress;
+  /** Told the metrics URL once bound (the real port when 0 was asked). */
+  onMetricsListening?: (url: string) => void;
 }
 
 export interface LoadOutcome {
@@ -151,6 +158,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const cleanup = async (): Promise<void> => {
     for (const step of cleanups.reverse()) await step().catch(() => {});
   };
+  // Bound before the target starts: a taken port is a usage error (exit 2) before any request is sent.
+  const metrics = options.metricsListen ? new LoadMetrics(scenario) : undefined;
+  if (metrics && options.metricsListen) {
+    const server = await startMetricsServer(options.metricsListen, metrics);
+    cleanups.push(() => server.close());
+    options.onMetricsListening?.(server.url);
+  }
   let reportTarget: LoadReport['target'] = { name: options.profile?.name ?? '(not started)', baseUrl: options.profile?.baseUrl ?? '', embedded: !options.profile && !options.profilePath };
   try {
     try {
@@ -193,6 +207,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       }
 
       const stats = new LoadStats((status) => source.expected(status));
+      metrics?.attach(stats);
       const result = await drive({
         schedule,
         source,

@@ -75,6 +75,8 @@ export class LoadStats {
   /** Requests still in flight when the run was interrupted. */
   cancelled = 0;
   rows: IntervalRow[] = [];
+  /** Also given each recorded latency in ms (the live metrics' histogram, metrics.ts); unset: no cost. */
+  latencyTap: ((ms: number) => void) | undefined;
 
   private interval = newHistogram();
   private rowSent = 0;
@@ -109,6 +111,7 @@ export class LoadStats {
       this.rowErrors += 1;
     }
     this.interval.recordValue(toMicros(latencyMs));
+    this.latencyTap?.(latencyMs);
   }
 
   onFailure(latencyMs: number, code: string): void {
@@ -117,7 +120,10 @@ export class LoadStats {
     this.errors += 1;
     this.rowErrors += 1;
     this.failures.set(code, (this.failures.get(code) ?? 0) + 1);
-    if (code === 'TIMEOUT') this.interval.recordValue(toMicros(latencyMs));
+    if (code === 'TIMEOUT') {
+      this.interval.recordValue(toMicros(latencyMs));
+      this.latencyTap?.(latencyMs);
+    }
   }
 
   /** Closes the current row at `nowMs` (since start) and folds its histogram into the overall one. */

@@ -57,6 +57,7 @@ const LIBRARY_ROOM: Record<string, string> = {
   ajv: 'profile',
   'ajv-formats': 'profile',
   'hdr-histogram-js': 'load',
+  'prom-client': 'load',
   yaml: 'openapi',
   'classic-level': 'state',
 };

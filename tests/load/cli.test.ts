@@ -3,89 +3,23 @@
  * crossed, 2 for a usage error, Ctrl-C (SIGINT) still writes the partial report, and `load prepare` writes
  * a corpus and states its validity window.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/tenant/index.js';
-import { fixtureProfile, startStatusServer, type FixtureServer } from './support/fixtures.js';
-import { writeFile } from 'node:fs/promises';
+import { cli, fixtureTarget } from './support/load-cli.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin/access-conformance.js');
-
-interface Cli {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cliEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('ACCESS_CONFORMANCE_')) env[key] = value;
-  return env;
-}
-
-/** Runs the CLI; `onStderr` may act on its output (e.g. send SIGINT once progress shows). */
-function cli(args: string[], onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void, timeoutMs = 30_000): Promise<Cli> {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) throw new Error('dist/ is missing: run `npx tsc -p .` (npm test does it in pretest)');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      onStderr?.(stderr, (signal) => child.kill(signal));
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`load ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-let work: string;
-let server: FixtureServer;
-let profilePath: string;
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'ac-load-cli-'));
-  server = await startStatusServer(200);
-  profilePath = join(work, 'fixture.target.json');
-  const p = fixtureProfile(server.baseUrl);
-  await writeFile(
-    profilePath,
-    JSON.stringify({
-      version: 1,
-      name: p.name,
-      baseUrl: p.baseUrl,
-      credentials: { primary: p.credentials.primary },
-      webhooks: { hmac: { listenerId: 'wh_fixture', secret: { env: 'FIXTURE_HMAC_SECRET' } } },
-    }),
-  );
-  process.env.FIXTURE_HMAC_SECRET = 'fixture-hmac-secret';
-});
-afterAll(async () => {
-  delete process.env.FIXTURE_HMAC_SECRET;
-  await server?.close();
-  await rm(work, { recursive: true, force: true });
-});
+const target = fixtureTarget('ac-load-cli-');
 
 describe('load (CLI)', () => {
   it('exits 0 when thresholds hold and 1 when one is crossed, printing the figures', async () => {
-    const out = join(work, 'thresholds');
-    const held = await cli(['load', '--profile', profilePath, '--rate', '100', '--duration', '1s', '--out', out, '--threshold', 'errors<1%', '--threshold', 'p99<10s']);
+    const out = join(target.work, 'thresholds');
+    const held = await cli(['load', '--profile', target.profilePath, '--rate', '100', '--duration', '1s', '--out', out, '--threshold', 'errors<1%', '--threshold', 'p99<10s']);
     expect(held.code, held.stderr).toBe(0);
     expect(held.stdout).toMatch(/latency\s+p50 .* p90 .* p99 .* p99\.9 .* max /);
     expect(held.stdout).toContain('threshold  ok   errors<1%');
-    const crossed = await cli(['load', '--profile', profilePath, '--rate', '100', '--duration', '1s', '--out', out, '--threshold', 'p50<1us', '--quiet']);
+    const crossed = await cli(['load', '--profile', target.profilePath, '--rate', '100', '--duration', '1s', '--out', out, '--threshold', 'p50<1us', '--quiet']);
     expect(crossed.code, crossed.stderr).toBe(1);
     expect(crossed.stdout).toContain('threshold  FAIL p50<1us');
     expect(crossed.stderr).toBe('');
@@ -95,10 +29,10 @@ describe('load (CLI)', () => {
   }, 30_000);
 
   it('exits 2 for usage errors: no rate, a bad threshold, flags of the other action', async () => {
-    const noRate = await cli(['load', '--profile', profilePath, '--duration', '2s']);
+    const noRate = await cli(['load', '--profile', target.profilePath, '--duration', '2s']);
     expect(noRate.code).toBe(2);
     expect(noRate.stderr).toContain('error[LOAD_CONFIG] at --rate');
-    const badThreshold = await cli(['load', '--profile', profilePath, '--rate', '5', '--duration', '1s', '--threshold', 'p99<fast']);
+    const badThreshold = await cli(['load', '--profile', target.profilePath, '--rate', '5', '--duration', '1s', '--threshold', 'p99<fast']);
     expect(badThreshold.code).toBe(2);
     expect(badThreshold.stderr).toContain('at --threshold');
     const wrongAction = await cli(['load', '--rate', '5', '--duration', '1s', '--count', '10']);
@@ -107,9 +41,9 @@ describe('load (CLI)', () => {
   }, 30_000);
 
   it('Ctrl-C (SIGINT) stops sending, writes the partial report that says interrupted, and exits 130 (never 0)', async () => {
-    const out = join(work, 'interrupted');
+    const out = join(target.work, 'interrupted');
     let sent = false;
-    const result = await cli(['load', '--profile', profilePath, '--rate', '50', '--duration', '60s', '--out', out], (stderr, kill) => {
+    const result = await cli(['load', '--profile', target.profilePath, '--rate', '50', '--duration', '60s', '--out', out], (stderr, kill) => {
       // Interrupt once the run is visibly under way (two progress lines).
       if (!sent && (stderr.match(/\/s \(asked/g) ?? []).length >= 2) {
         sent = true;
@@ -148,26 +82,26 @@ describe('load prepare (CLI)', () => {
   });
 
   it('writes a corpus, prints its validity window, and the driver replays it with 200s', async () => {
-    const corpus = join(work, 'corpus.json');
+    const corpus = join(target.work, 'corpus.json');
     const prepared = await cli(['load', 'prepare', '--profile', sandbox.profilePath, '--scenario', 'webhook-jwt', '--alg', 'EdDSA', '--count', '60', '--out', corpus, '--exp-in', '5m', '--quiet']);
     expect(prepared.code, prepared.stderr).toBe(0);
     expect(prepared.stdout).toMatch(/60 EdDSA webhook requests for http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks\/incoming\//);
     expect(prepared.stdout).toMatch(/validity: signed \S+Z, valid until \S+Z \((29\d|300) s left\)/);
     expect(prepared.stdout).toContain('k6 run -e CORPUS=');
-    const replay = await cli(['load', '--profile', sandbox.profilePath, '--scenario', 'webhook-jwt', '--corpus', corpus, '--rate', '40', '--duration', '1s', '--out', join(work, 'replay'), '--quiet']);
+    const replay = await cli(['load', '--profile', sandbox.profilePath, '--scenario', 'webhook-jwt', '--corpus', corpus, '--rate', '40', '--duration', '1s', '--out', join(target.work, 'replay'), '--quiet']);
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stdout).toContain('answers    200: 40 (expected 200)');
     // Too short for a 2-second run at 40/s: refused before sending, with the reason.
-    const tooSmall = await cli(['load', '--profile', sandbox.profilePath, '--scenario', 'webhook-jwt', '--corpus', corpus, '--rate', '40', '--duration', '2s', '--out', join(work, 'replay')]);
+    const tooSmall = await cli(['load', '--profile', sandbox.profilePath, '--scenario', 'webhook-jwt', '--corpus', corpus, '--rate', '40', '--duration', '2s', '--out', join(target.work, 'replay')]);
     expect(tooSmall.code).toBe(2);
     expect(tooSmall.stderr).toContain('error[CORPUS_INVALID] at --corpus: the corpus holds 60 requests but the run plans 80');
   }, 45_000);
 
   it('refuses without a profile, or for another scenario', async () => {
-    const noProfile = await cli(['load', 'prepare', '--scenario', 'webhook-jwt', '--count', '5', '--out', join(work, 'x.json')]);
+    const noProfile = await cli(['load', 'prepare', '--scenario', 'webhook-jwt', '--count', '5', '--out', join(target.work, 'x.json')]);
     expect(noProfile.code).toBe(2);
     expect(noProfile.stderr).toContain('needs --profile');
-    const other = await cli(['load', 'prepare', '--scenario', 'webhook-hmac', '--count', '5', '--out', join(work, 'x.json')]);
+    const other = await cli(['load', 'prepare', '--scenario', 'webhook-hmac', '--count', '5', '--out', join(target.work, 'x.json')]);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('webhook-jwt corpora only');
   }, 30_000);

@@ -47,6 +47,9 @@ async function load(options: LoadCliOptions): Promise<number> {
       seed: options.seed,
       signal: interrupt.signal,
       onProgress: options.quiet ? undefined : (line) => process.stderr.write(line),
+      metricsListen: options.metricsListen,
+      // Printed even with --quiet: with port 0 it is the only way to learn where to scrape.
+      onMetricsListening: (url) => process.stderr.write(`metrics: ${url}\n`),
     });
     process.stdout.write(summaryText(outcome.report, outcome.written));
     return outcome.report.exitCode;

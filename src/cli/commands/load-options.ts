@@ -7,7 +7,7 @@
 import { HarnessError } from '../../errors.js';
 import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS, WEBHOOK_JWT_MAX_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
 import { parseStages, type Stage } from '../../load/parse.js';
-import { parseRate } from '../../values.js';
+import { parseListenAddress, parseRate } from '../../values.js';
 import { booleanRow, choiceRow, customRow, durationRow, integerRow, listRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
 import { SHARED_OPTIONS, durationText } from '../shared-options.js';
 
@@ -48,6 +48,11 @@ export const LOAD_OPTIONS = {
     describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off); --strict adds ${STRICT_THRESHOLDS.map((t) => `'${t}'`).join(' and ')}`,
   }),
   strict: SHARED_OPTIONS.strict,
+  'metrics-listen': customRow({
+    parse: (value, flag) => parseListenAddress(value, { flag, code: 'LOAD_CONFIG' }),
+    describe:
+      'Serve Prometheus metrics at http://HOST:PORT/metrics while the load runs (requests by status, latency histogram, in flight, dropped, errors by kind). Binds only what you name: 127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464; port 0 picks a free one (printed)',
+  }),
   out: SHARED_OPTIONS.out,
   seed: SHARED_OPTIONS.seed,
   quiet: SHARED_OPTIONS.quiet,

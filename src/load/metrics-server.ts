@@ -1,0 +1,70 @@
+/**
+ * The HTTP endpoint of `load --metrics-listen HOST:PORT`: GET /metrics answers the Prometheus text
+ * exposition of the run's registry (metrics.ts); anything else 404. It binds only the address the user
+ * named, answers only what it renders itself, and bounds every wait (a scraper that stalls cannot hold the
+ * run's end).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HarnessError } from '../errors.js';
+import type { ListenAddress } from '../values.js';
+import type { LoadMetrics } from './metrics.js';
+
+export interface MetricsServer {
+  /** e.g. http://127.0.0.1:9464/metrics (the bound port when 0 was asked). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A scrape that has not sent its request in this time is dropped. */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export async function startMetricsServer(address: ListenAddress, metrics: LoadMetrics, flag = '--metrics-listen'): Promise<MetricsServer> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found: the metrics are at GET /metrics\n');
+      return;
+    }
+    metrics.text().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      () => res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('the metrics could not be rendered\n'),
+    );
+  });
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(bindError(error, address, flag)));
+    server.listen(address.port, address.host, () => resolve());
+  });
+  const bound = server.address() as AddressInfo;
+  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return {
+    url: `http://${host}:${bound.port}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function bindError(error: NodeJS.ErrnoException, address: ListenAddress, flag: string): HarnessError {
+  const where = `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
+  const why: Record<string, string> = {
+    EADDRINUSE: 'the port is in use',
+    EACCES: 'permission denied (ports below 1024 need privileges)',
+    EADDRNOTAVAIL: 'no interface of this machine has that address',
+    ENOTFOUND: 'the host name does not resolve',
+    EAI_AGAIN: 'the host name does not resolve',
+  };
+  return new HarnessError('LOAD_CONFIG', `${flag} ${where}: cannot listen: ${why[error.code ?? ''] ?? error.message}`, {
+    field: flag,
+    hint: 'Name an address of this machine and a free port, e.g. 127.0.0.1:9464, or port 0 for any free one.',
+    cause: error,
+  });
+}
