@@ -40,6 +40,12 @@ export function summaryText(report: LoadReport, written?: WrittenReport): string
   if (c.starved > 0) lines.push(`  starved    the sender waited ${c.starved} times for signed requests`);
   lines.push(`  latency    p50 ${formatMs(l.p50)} · p90 ${formatMs(l.p90)} · p99 ${formatMs(l.p99)} · p99.9 ${formatMs(l.p999)} · max ${formatMs(l.max)}`);
   for (const t of report.thresholds) {
+    if (Number.isNaN(t.actual)) {
+      // No request was answered: nothing to compare. An interrupted run's thresholds were never evaluated.
+      const why = report.interrupted ? 'not evaluated: interrupted before any request was answered' : 'no data: no request was answered';
+      lines.push(`  threshold  ${report.interrupted ? 'n/a ' : 'FAIL'} ${t.expression} (${why})`);
+      continue;
+    }
     const actual = t.metric === 'errors' || t.metric === 'dropped' || t.metric === 'behind'
       ? `${(t.actual * 100).toFixed(3)} %`
       : t.metric === 'rate'
