@@ -36,7 +36,7 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 .s-passed .state, .state.s-passed { color: var(--pass); } .s-failed .state, .state.s-failed { color: var(--fail); }
 .s-warning .state, .state.s-warning { color: var(--warn); } .s-skipped .state, .state.s-skipped { color: var(--skip); }
 .s-errored .state, .state.s-errored { color: var(--err); } .s-observation .state, .s-expected .state { color: var(--info); }
-.id { font-family: ui-monospace, monospace; font-weight: 600; white-space: nowrap; color: inherit; }
+.id { font-family: ui-monospace, monospace; font-weight: 600; color: inherit; min-width: 0; }
 .level, .group { font-size: 12px; color: #57606a; white-space: nowrap; }
 .text { flex: 1 1 260px; min-width: 0; }
 .body { padding: 8px 12px; }
