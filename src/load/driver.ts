@@ -139,11 +139,11 @@ class SendLoop {
     else this.drainTimer = setTimeout(() => this.finish(), drainMs);
   }
 
-  private complete(intended: number, status: number, error: string | undefined): void {
+  private complete(intended: number, status: number, error: string | undefined, bytes: number, body: Buffer | undefined): void {
     if (this.finished) return;
     this.inFlight -= 1;
     const latency = performance.now() - intended;
-    if (error === undefined) this.options.stats.onResponse(latency, status);
+    if (error === undefined) this.options.stats.onResponse(latency, status, body, bytes);
     // A transport failure after an interruption is the harness shutting down, not the target: cancelled.
     else if (error === 'CANCELLED' || this.stopReason === 'interrupted') this.options.stats.cancelled += 1;
     else this.options.stats.onFailure(latency, error);
@@ -189,7 +189,7 @@ class SendLoop {
       const from = intended > now ? now : intended;
       stats.onSent(now - from);
       this.inFlight += 1;
-      transport.send(req, (status, error) => this.complete(from, status, error));
+      transport.send(req, (status, error, bytes, body) => this.complete(from, status, error, bytes, body));
       this.nextAt = schedule.next();
       burst += 1;
       if (burst >= MAX_BURST) {

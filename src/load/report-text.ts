@@ -1,4 +1,5 @@
 /** Console output of `load`: the progress line each second and the final summary (stderr / stdout). */
+import { ERROR_SAMPLE_BODY_BYTES, ERROR_SAMPLES_PER_KIND } from './error-samples.js';
 import { describeInterruption } from './interruption.js';
 import { formatMs } from './parse.js';
 import type { LoadReport } from './report.js';
@@ -17,6 +18,17 @@ export function progressLine(row: IntervalRow, state: { inFlight: number; elapse
 
 function pct(n: number, of: number): string {
   return of > 0 ? `${((n / of) * 100).toFixed(3)} %` : '-';
+}
+
+/** The error samples, each body on one line: JSON-quoted, so a target's control characters cannot reach the terminal. */
+function sampleLines(report: LoadReport): string[] {
+  if (report.errorSamples.length === 0) return [];
+  const lines = [`  error samples (the first ${ERROR_SAMPLES_PER_KIND} of each kind; bodies redacted, cut at ${ERROR_SAMPLE_BODY_BYTES} bytes)`];
+  for (const sample of report.errorSamples) {
+    const body = sample.body === undefined ? '(no body)' : `${JSON.stringify(sample.body)}${sample.truncated ? ' …' : ''}`;
+    lines.push(`    ${sample.kind}: ${body}`);
+  }
+  return lines;
 }
 
 export function summaryText(report: LoadReport, written?: WrittenReport): string {
@@ -53,6 +65,8 @@ export function summaryText(report: LoadReport, written?: WrittenReport): string
         : formatMs(t.actual);
     lines.push(`  threshold  ${t.ok ? 'ok  ' : 'FAIL'} ${t.expression} (actual ${actual})`);
   }
+  if (typeof report.details.targetClock === 'string') lines.push(`  clock      the target's time is local time ${report.details.targetClock}; every timestamp and JWT was built from it`);
+  lines.push(...sampleLines(report));
   if (written) lines.push(`  reports    ${written.json} · ${written.html}`);
   return `${lines.join('\n')}\n`;
 }

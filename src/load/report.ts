@@ -5,6 +5,7 @@
  */
 import { toolVersion } from '../package.js';
 import type { DriveResult, StopReason } from './driver.js';
+import type { ErrorSample } from './error-samples.js';
 import type { Interruption } from './interruption.js';
 import type { Stage } from './parse.js';
 import type { ArrivalSchedule } from './schedule.js';
@@ -78,6 +79,8 @@ export interface LoadReport {
   distribution: Array<[number, number]>;
   timeline: IntervalRow[];
   thresholds: ThresholdResult[];
+  /** The first few errors of each kind with the start of their bodies, redacted (error-samples.ts). */
+  errorSamples: ErrorSample[];
   /** Every threshold held. */
   passed: boolean;
   /** The code `load` ends with: 0 thresholds held, 1 one was crossed, 130 / 143 (2) interrupted; never 0 when interrupted. */
@@ -167,6 +170,7 @@ export function buildReport(input: BuildReportInput): LoadReport {
     distribution: stats.spectrum(),
     timeline: stats.rows,
     thresholds,
+    errorSamples: stats.samples?.list() ?? [],
     passed: thresholds.every((t) => t.ok),
     exitCode: input.interruption ? input.interruption.exitCode : thresholds.every((t) => t.ok) ? 0 : 1,
   };

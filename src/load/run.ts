@@ -4,7 +4,8 @@
  */
 import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS } from './constants.js';
 import { createLoadTransport, type LoadTransport } from './load-transport.js';
-import { startProfileJwksServers } from '../client/index.js';
+import { profileSecrets, redact, startProfileJwksServers } from '../client/index.js';
+import { ErrorSamples } from './error-samples.js';
 import { HarnessError } from '../errors.js';
 import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';
 import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
@@ -24,6 +25,7 @@ import { startMetricsServer } from './metrics-server.js';
 import type { ListenAddress } from '../values.js';
 import { openTarget, type LoadTarget } from './target.js';
 import { parseThreshold } from './thresholds.js';
+import { describeClock, targetClockOffset } from './target-clock.js';
 
 export interface LoadOptions {
   scenario?: Scenario;
@@ -102,8 +104,17 @@ function buildSchedule(options: LoadOptions): { schedule: ArrivalSchedule; peakR
   return { schedule, peakRate, capped: schedule.total < uncapped };
 }
 
-function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedProfile, transport: LoadTransport, peakRate: number, corpus: Corpus | undefined): RequestSource {
+function makeSource(
+  scenario: Scenario,
+  options: LoadOptions,
+  profile: ResolvedProfile,
+  transport: LoadTransport,
+  peakRate: number,
+  corpus: Corpus | undefined,
+  clockOffsetSeconds: number,
+): RequestSource {
   const common = {
+    clockOffsetSeconds,
     profile,
     transport,
     peakRate,
@@ -119,7 +130,7 @@ function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedP
     case 'webhook-jwt':
       return jwtSource({ ...common, alg: options.alg, corpus });
     case 'token':
-      return tokenSource({ profile, peakRate, tokenMethod: options.tokenMethod });
+      return tokenSource({ profile, peakRate, tokenMethod: options.tokenMethod, clockOffsetSeconds });
     case 'pages':
       return pagesSource({ profile, peakRate, pageSize: options.pageSize ?? LOAD_DEFAULTS.pageSize });
   }
@@ -185,7 +196,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
         cleanups.push(() => jwks.close());
       }
 
+      // The stats are made once set-up is done; the transport asks them which answers' bodies to keep.
+      let stats: LoadStats | undefined;
+      const secrets = profileSecrets(profile);
       const transport = createLoadTransport({
+        keepBodyOf: (status) => stats?.wantsBody(status) ?? false,
         origin: profile.baseUrl,
         connections,
         timeoutMs,
@@ -196,7 +211,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       let cancelled = false;
       cleanups.push(() => (cancelled ? transport.destroy() : transport.close()));
 
-      const source = makeSource(scenario, options, profile, transport, peakRate, corpus);
+      // The target's time, not local time, for every timestamp and JWT the run signs (target-clock.ts).
+      const clock = await untilInterrupted(targetClockOffset(profile), options.signal);
+      const clockDetails: Record<string, string> = profile.hooks ? { targetClock: describeClock(clock) } : {};
+      const source = makeSource(scenario, options, profile, transport, peakRate, corpus, clock.offsetSeconds);
       cleanups.push(() => source.close());
       // Set-up (priming, a first token) stops on Ctrl-C too, not only the measured sends.
       try {
@@ -206,7 +224,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
         throw error;
       }
 
-      const stats = new LoadStats((status) => source.expected(status));
+      stats = new LoadStats((status) => source.expected(status), undefined, new ErrorSamples((text) => redact(text, secrets)));
       metrics?.attach(stats);
       const result = await drive({
         schedule,
@@ -225,7 +243,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       const report = buildReport({
         config,
         target: reportTarget,
-        details: { ...source.details, ...(target.embedded ? { reference: target.where } : {}) },
+        details: { ...source.details, ...clockDetails, ...(target.embedded ? { reference: target.where } : {}) },
         expectedStatus: source.expectedLabel,
         schedule,
         stats,
