@@ -32,8 +32,8 @@ const FULL_LANE_ONLY = [
 ];
 const TIMING = ['tests/load/driver.test.ts'];
 // The k6 lane (`npm run test:k6`; part of `npm test`): the scripts in load/ under a real k6 against `serve`.
-// It runs beside the other files on purpose: its thresholds must hold on a busy machine. .ci/run runs it
-// again with each shipped k6 build (K6_BIN) that `npm test` did not use.
+// It runs beside the other files on purpose: its thresholds must hold on a busy machine. Its k6 is the
+// user's own (K6_BIN, else PATH); without one it skips, saying so (tests/load/support/k6-bin.ts).
 const K6_LANE = ['tests/load/k6-lane.test.ts', 'tests/load/k6-segments.test.ts'];
 const FILE_WORKERS = 3;
 

@@ -37,11 +37,12 @@ export async function startServerChild(
   return { info, child, stop: () => child.disconnect() };
 }
 
-export function presign(secret: string, path: string, count: number): AutocannonRequest[] {
+/** `count` signed webhooks, each with a fresh event ID, or with the given `eventIds` (duplicates on purpose). */
+export function presign(secret: string, path: string, count: number, eventIds?: readonly string[]): AutocannonRequest[] {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const body = JSON.stringify({ user: { id: 'u-123', email: 'someone@example.com' }, action: 'grant', entitlement: 'e-456', note: 'x'.repeat(80) });
-  return Array.from({ length: count }, () => {
-    const eventId = randomUUID();
+  return Array.from({ length: count }, (_, index) => {
+    const eventId = eventIds?.[index] ?? randomUUID();
     const signature = createHmac('sha256', secret).update(`${timestamp}.${eventId}.${body}`).digest('base64url');
     return {
       method: 'POST',

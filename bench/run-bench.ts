@@ -9,9 +9,11 @@ import { referenceBench } from './reference-bench.js';
 import { referenceMemoryBench } from './reference-memory-bench.js';
 import { keyExportBench } from './key-export-stall.js';
 import { runWallBench } from './run-wall.js';
+import { stateBench } from './state-bench.js';
+import { openapiDescriptionBench } from './openapi-description.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);

@@ -23,6 +23,7 @@ import { contextFidelityRequirements } from './requirements/context-fidelity.js'
 import { apiAttackRequirements } from './requirements/api-attacks.js';
 import { webhookJwtAttackRequirements } from './requirements/webhook-jwt-attacks.js';
 import { tokenAttackRequirements } from './requirements/token-attacks.js';
+import { descriptionRequirements } from './requirements/description.js';
 
 export type { Authority, Level, Need, RequirementSpec } from './requirements/types.js';
 export { describeAuthority } from './requirements/authority.js';
@@ -47,6 +48,7 @@ const areas = {
   ...apiAttackRequirements,
   ...webhookJwtAttackRequirements,
   ...tokenAttackRequirements,
+  ...descriptionRequirements,
 } as const;
 
 export const catalogue = areas satisfies Record<string, RequirementSpec>;
@@ -58,7 +60,7 @@ export interface Requirement extends RequirementSpec {
 }
 
 /** Bump when an ID is added, removed or its meaning changes; reports carry it. */
-export const CATALOGUE_VERSION = '1.2.0';
+export const CATALOGUE_VERSION = '1.3.0';
 
 export function requirement(id: RequirementId): Requirement {
   return { id, ...(catalogue[id] as RequirementSpec) };

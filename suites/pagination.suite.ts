@@ -1,9 +1,13 @@
 /**
- * §4.4 Pagination (rulings 9–12) on `GET /api/v1/apps/{app_id}/entitlements`: page_size defaults and
- * clamping, the first page_token, walks that return every item exactly once, `""` exactly on the page with
- * the last item (also when the items fill it exactly), the wrapped item shape, and invalid tokens (SHOULD).
+ * §4.4 Pagination (rulings 9–12, 32–34) on `GET /api/v1/apps/{app_id}/entitlements`: page_size defaults and
+ * clamping (0 as 10 or 25; values beyond any integer type as 100, or refused), the first page_token, walks
+ * that return every item exactly once, `""` exactly on the page with the last item (also when the items fill
+ * it exactly), the wrapped item shape, an empty page's `list`, and invalid tokens (SHOULD).
  */
 import type { CountedApp } from '../src/profile/types.js';
+import type { HttpResponse } from '../src/client/types.js';
+import type { RequirementId } from '../src/requirements.js';
+import { PAGE_SIZES_BEYOND_RANGE } from '../src/requirements/pagination.js';
 import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { expectField, expectJsonObject, expectStatus, expectThat, fail, jsonType } from './support/expect.js';
@@ -29,6 +33,48 @@ async function expectPageLength(ctx: CheckContext, sent: number | undefined, eff
   const what = sent === undefined ? 'first page without page_size' : `first page with page_size=${sent}`;
   const page = await fetchPage(ctx.client, app.appId, { pageSize: sent }, what);
   expectThat(page.list.length === effective, `${what}: holds ${page.list.length} items`, `${effective} items`, `${page.list.length} items`);
+}
+
+/** The page lengths `sent` may act as, any of them: the first page of the large app holds one of them. */
+async function expectPageLengthOneOf(ctx: CheckContext, sent: number, effective: readonly number[]): Promise<void> {
+  const app = large(ctx);
+  const largest = Math.max(...effective);
+  if (app.count <= largest) {
+    ctx.skip(`the profile's large app holds ${app.count} items; a page of ${largest} cannot be told from a larger one`);
+  }
+  const what = `first page with page_size=${sent}`;
+  const page = await fetchPage(ctx.client, app.appId, { pageSize: sent }, what);
+  const allowed = effective.join(' or ');
+  expectThat(effective.includes(page.list.length), `${what}: holds ${page.list.length} items`, `${allowed} items`, `${page.list.length} items`);
+}
+
+/** The number of items of an accepted page, or undefined when the body is no page. */
+function pageLength(res: HttpResponse): number | undefined {
+  const list = (res.json() as { list?: unknown } | undefined)?.list;
+  return Array.isArray(list) ? list.length : undefined;
+}
+
+/** The values of ruling 32, by the ID of their MUST check (the catalogue's order). */
+const BEYOND_RANGE: ReadonlyArray<[RequirementId, string]> = [
+  ['PAGE-31', PAGE_SIZES_BEYOND_RANGE[0].value],
+  ['PAGE-32', PAGE_SIZES_BEYOND_RANGE[1].value],
+  ['PAGE-33', PAGE_SIZES_BEYOND_RANGE[2].value],
+  ['PAGE-34', PAGE_SIZES_BEYOND_RANGE[3].value],
+];
+
+/** Ruling 32: a page_size beyond the integer range acts as 100 when accepted; a 400 passes and is noted. */
+async function expectBeyondRange(ctx: CheckContext, pageSize: string): Promise<void> {
+  const app = large(ctx);
+  if (app.count <= 100) ctx.skip(`the profile's large app holds ${app.count} items; a page of 100 cannot be told from a larger one`);
+  const what = `first page with page_size=${pageSize}`;
+  const res = await ctx.client.entitlementsPage(app.appId, { pageSize, label: what });
+  expectStatus(res, (status) => status === 200 || status === 400, what, '200 with a page of 100, or 400');
+  if (res.status === 400) {
+    ctx.note(`${what}: refused 400 (allowed: the service's integer type cannot hold it)`);
+    return;
+  }
+  const length = pageLength(res);
+  expectThat(length === 100, `${what}: accepted, but the page holds ${length ?? 'no list of'} items`, '100 items (a value above 100 acts as 100)', `${length ?? 'no list'}`);
 }
 
 /** A SHOULD-400 probe on the first page. */
@@ -63,7 +109,7 @@ function dividingPageSize(count: number): number | undefined {
 
 group.concurrent('§4.4 Pagination', () => {
   check('PAGE-01', async (ctx) => expectPageLength(ctx, undefined, 25));
-  check('PAGE-02', async (ctx) => expectPageLength(ctx, 0, 10));
+  check('PAGE-02', async (ctx) => expectPageLengthOneOf(ctx, 0, [10, 25]));
   check('PAGE-03', async (ctx) => expectPageLength(ctx, 1, 10));
   check('PAGE-04', async (ctx) => expectPageLength(ctx, 9, 10));
   check('PAGE-05', async (ctx) => expectPageLength(ctx, 10, 10));
@@ -159,6 +205,7 @@ group.concurrent('§4.4 Pagination', () => {
     const what = 'first page of the empty app';
     const page = await fetchPage(ctx.client, ctx.profile.apps.entitlements.empty!.appId, {}, what);
     expectThat(page.list.length === 0, `${what}: list is not empty`, 'list: []', `${page.list.length} item(s)`);
+    expectThat(Array.isArray(page.rawList), `${what}: list is ${page.rawList === null ? 'null' : 'absent'}`, 'list: []', page.rawList === null ? 'list: null' : 'no list member');
   });
 
   check('PAGE-25', async (ctx) => {
@@ -190,6 +237,19 @@ group.concurrent('§4.4 Pagination', () => {
     const list = expectField(body, 'list', what);
     expectThat(Array.isArray(list), `${what}: list is not an array`, 'an array', jsonType(list));
     expectField(body, 'nextPageToken', what);
+  });
+
+  check('PAGE-30', async (ctx) => expectPageLength(ctx, 0, 10));
+
+  for (const [id, pageSize] of BEYOND_RANGE) check(id, async (ctx) => expectBeyondRange(ctx, pageSize));
+
+  check('PAGE-35', async (ctx) => {
+    const app = large(ctx);
+    for (const [, pageSize] of BEYOND_RANGE) {
+      const what = `first page with page_size=${pageSize}`;
+      const res = await ctx.client.entitlementsPage(app.appId, { pageSize, label: what });
+      ctx.note(`${what}: ${res.status === 200 ? `accepted, ${pageLength(res) ?? 'no list of'} items` : `refused ${res.status}`}`);
+    }
   });
 
   check('PAGE-28', async (ctx) => {

@@ -1,8 +1,9 @@
 /**
  * §4.1 / §5.3 against known attacks (docs/attacks.md): client assertions carrying or pointing at an
- * attacker's key, `kid` injection, `crit`, EdDSA signature edge cases, inexact `iss`/`sub` comparison, and
- * client credentials outside the form body. Each check sends the variants of its attack concurrently;
- * every one must be refused (ruling 5: any 4xx and no access_token).
+ * attacker's key, `kid` injection, `crit`, EdDSA signature edge cases, inexact `iss`/`sub` comparison,
+ * NumericDate claims of another type (rulings 25, 31), and client credentials outside the form body. Each
+ * check sends the variants of its attack concurrently; every one must be refused (ruling 5: any 4xx and no
+ * access_token).
  */
 import type { AssertionOptions, HttpResponse, TokenRequestOptions } from '../src/client/types.js';
 import { buildClientAssertion, spliceSignature, toPublicJwk, type SignatureTamper } from '../src/crypto/index.js';
@@ -117,5 +118,25 @@ group('§4.1 / §5.3 Token endpoint: known attacks', () => {
       request(ctx, 'client_id and client_secret only in the query string', { method: 'secret', credentialsIn: 'query' }),
       request(ctx, 'client_id and the client assertion only in the query string', { method: 'assertion', credentialsIn: 'query' }),
     ]);
+  });
+
+  // A JSON null has to be written: `claims: { exp: null }` would name a claim the builder may drop.
+  const withNull = (claim: string) => ({ serialize: (claims: Record<string, unknown>) => JSON.stringify({ ...claims, [claim]: null }) });
+
+  check('TOK-X11', async (ctx) => {
+    await expectAllRefused([
+      assertion(ctx, 'exp as a non-numeric string', { claims: { exp: 'tomorrow' } }),
+      assertion(ctx, 'exp as an object', { claims: { exp: { seconds: 1 } } }),
+      assertion(ctx, 'exp as an array', { claims: { exp: [] } }),
+      assertion(ctx, 'exp as null', withNull('exp')),
+      assertion(ctx, 'nbf as a non-numeric string', { claims: { nbf: 'yesterday' } }),
+      assertion(ctx, 'nbf as an object', { claims: { nbf: {} } }),
+      assertion(ctx, 'nbf as an array', { claims: { nbf: [1] } }),
+    ]);
+  });
+
+  check('TOK-X12', async (ctx) => {
+    // Ruling 31: a null optional claim is SHOULD (go-jose v2 and golang-jwt v5 read it as absent).
+    await expectAllRefused([assertion(ctx, 'nbf as null', withNull('nbf')), assertion(ctx, 'iat as null', withNull('iat'))]);
   });
 });

@@ -163,7 +163,14 @@ group('§5.4 Webhook JWT: known attacks', () => {
       variant(ctx, 'nbf as a non-numeric string', { claims: { nbf: 'yesterday' } }),
       variant(ctx, 'nbf as an object', { claims: { nbf: {} } }),
       variant(ctx, 'nbf as an array', { claims: { nbf: [1] } }),
+    ]);
+  });
+
+  check('WH-JWT-X22', async (ctx) => {
+    // Ruling 31: a null optional claim is SHOULD (go-jose v2 and golang-jwt v5 read it as absent).
+    await expectAll401([
       variant(ctx, 'nbf as null', { serialize: (claims) => JSON.stringify({ ...claims, nbf: null }) }),
+      variant(ctx, 'iat as null', { serialize: (claims) => JSON.stringify({ ...claims, iat: null }) }),
     ]);
   });
 

@@ -5,6 +5,7 @@ export { preloadVitest } from './vitest-bridge.js';
 export { loadBaseline, parseBaseline, type Baseline } from './baseline.js';
 export { resolveSelection, splitPatterns, nearMatches, testNamePattern } from './selection.js';
 export { packageRoot, toolVersion, TOOL_NAME } from '../package.js';
-export { computeTotals, computeVerdict, isBlocking } from './verdict.js';
+export { computeVerdict, isBlocking } from './verdict.js';
+export { computeTotals, countsLine, displayState, DISPLAY_ORDER, DISPLAY_TOTAL, failureKind, type DisplayState } from './counts.js';
 export type * from './types.js';
 export type { CheckMeta, RunContext } from './check-meta.js';

@@ -8,6 +8,7 @@ import { fetchDescriptionText } from '../client/index.js';
 import type { ClientSettings } from '../client/settings.js';
 import { loadDescription, MAX_DESCRIPTION_FILE_BYTES, planOperations, type LoadedDescription, type OperationPlan } from '../openapi/index.js';
 import type { ResolvedProfile } from '../profile/types.js';
+import type { RunOperations } from './types.js';
 
 /** The description a profile names, loaded (files are already absolute in a resolved profile). */
 export async function loadProfileDescription(profile: ResolvedProfile, client: ClientSettings, options: { withSchemas?: boolean } = {}): Promise<LoadedDescription | undefined> {
@@ -27,6 +28,20 @@ export async function loadOperationPlan(profile: ResolvedProfile, client: Client
     ...(profile.operations ? { profileOperations: profile.operations } : {}),
     profile,
   });
+}
+
+/** The plan as the header and the reports carry it: no schemas, no parameter values, every reason. */
+export function runOperations(plan: OperationPlan | undefined): RunOperations | undefined {
+  if (plan === undefined) return undefined;
+  const ref = (op: { method: string; path: string; operationId?: string }) => ({ method: op.method, path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}) });
+  const facts = plan.description;
+  return {
+    ...(facts
+      ? { description: { source: facts.source, openapi: facts.openapi, ...(facts.infoVersion ? { infoVersion: facts.infoVersion } : {}), operations: facts.counts.operations, paginated: facts.counts.paginated } }
+      : {}),
+    called: plan.called.map((op) => ({ ...ref(op), paginated: op.paginated })),
+    notCalled: plan.notCalled.map((op) => ({ ...ref(op), reason: op.reason ?? 'not called' })),
+  };
 }
 
 /** The header's line about the run's operations: where they come from, how many are called and not. */

@@ -19,15 +19,17 @@ import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneed
 import { findRootCauses } from './root-causes.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
-import { loadOperationPlan, operationsNote } from './operations.js';
+import { loadOperationPlan, operationsNote, runOperations } from './operations.js';
 import { preflight } from './preflight.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
+import { applyBaseline } from './baseline.js';
 import { abortOf, runHeader, startHeartbeat, untilAborted } from './session-parts.js';
 import { resolveSelection } from './selection.js';
 import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
 import type { CheckResult, EngineReporter, RunSummary, SelectionInput } from './types.js';
-import { abortedVerdict, applyBaseline, computeTotals, computeVerdict, shouldWarnings } from './verdict.js';
+import { computeTotals } from './counts.js';
+import { abortedVerdict, computeVerdict, shouldWarnings } from './verdict.js';
 import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
 
 /** What a session keeps from run to run: one suite thread, so one bound on checks in flight and one client setting. */
@@ -143,7 +145,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     const { capabilities, notes } = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
     const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
-    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes, ...operationsNote(operations)] };
+    const described = runOperations(operations);
+    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes, ...operationsNote(operations)], ...(described ? { operations: described } : {}) };
     emitter.emit('onRunStart', header);
     runStarted = true;
     setTimeout(() => answers.look(), HOLD_FROM_START_MS).unref();
@@ -191,19 +194,20 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const collected = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
   const { results: ordered, dropped } = withoutUnneededControls(collected, added);
   if (dropped.length > 0) header = { ...header, notes: [...header.notes, ...droppedControlsNote(dropped)] };
-  const baseline = options.baseline ? applyBaseline(ordered, options.baseline) : undefined;
+  const rootCauses = findRootCauses(ordered);
+  const baseline = options.baseline ? applyBaseline(ordered, options.baseline, rootCauses) : undefined;
   const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);
   const summary: RunSummary = {
     header,
     results: ordered,
-    totals: computeTotals(ordered),
+    totals: computeTotals(ordered, options.strict),
     verdict: aborted ? abortedVerdict(aborted) : uniformAnswer ? uniformVerdict(uniformAnswer) : verdict,
     warnings: shouldWarnings(ordered, options.strict),
     ...(baseline ? { baseline } : {}),
     durationMs: Date.now() - startedAt,
     harnessErrors: outsideErrors,
     ...(aborted ? { aborted } : {}),
-    rootCauses: findRootCauses(ordered),
+    rootCauses,
     ...(uniformAnswer ? { uniformAnswer } : {}),
   };
   emitter.emit('onRunEnd', summary);

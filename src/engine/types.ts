@@ -45,6 +45,19 @@ export interface RunHeader {
   notes: string[];
   /** The IDs the run will check (catalogue order). */
   selectedIds: string[];
+  /**
+   * The run's operations (ruling 34), when it had a description or the profile's `"operations"`: where they
+   * came from, which it calls, and each it never calls with why (changes data, does not page, a path
+   * parameter the profile cannot fill).
+   */
+  operations?: RunOperations;
+}
+
+/** The header's account of the operations: what was read, called, and left alone. */
+export interface RunOperations {
+  description?: { source: string; openapi: string; infoVersion?: string; operations: number; paginated: number };
+  called: Array<{ method: string; path: string; operationId?: string; paginated: 'query' | 'body' | false }>;
+  notCalled: Array<{ method: string; path: string; operationId?: string; reason: string }>;
 }
 
 export interface CheckResult {
@@ -66,7 +79,10 @@ export interface CheckResult {
   exchanges: RecordedExchange[];
   durationMs: number;
   phase: Phase;
-  /** The baseline lists this ID: a failure here does not fail the run. */
+  /**
+   * The baseline lists this ID, or it is a dependant of a listed root cause: a failure (or a block) here
+   * does not fail the run.
+   */
   expectedFailure?: boolean;
   /** Blocked only: the control that did not pass (its ID and result), or the check's own control request. */
   blockedBy?: BlockedBy;
@@ -117,12 +133,22 @@ export interface LevelTotals {
   blocked: number;
 }
 
+/**
+ * The one set of counts (engine/counts.ts): every selected check in exactly one bucket. `failed`: failures
+ * that count against the verdict (MUST, or SHOULD with --strict) the baseline does not expect; `blocked`:
+ * blocks it does not expect.
+ */
 export interface RunTotals extends GroupCounts {
-  /** Checks the run selected. */
+  /** Checks the run selected: the sum of the buckets. */
   selected: number;
-  byLevel: Record<Level, LevelTotals>;
-  /** Failed checks the baseline expected. */
+  /** SHOULD failures without --strict. */
+  warnings: number;
+  /** INFO failures (recorded, never fail the run). */
+  observations: number;
+  /** Failed or blocked checks the baseline expected (listed, or dependants of a listed root cause). */
   expectedFailures: number;
+  /** The raw state of each check, per level. */
+  byLevel: Record<Level, LevelTotals>;
 }
 
 /** `interrupted`: SIGINT or SIGTERM stopped the run (exit 130 / 143): nothing is decided about conformance. */
@@ -143,8 +169,12 @@ export interface BaselineOutcome {
   source: string;
   /** Baseline IDs that failed again (tolerated). */
   stillFailing: string[];
-  /** Baseline IDs that passed this time: remove them from the baseline. */
+  /** Baseline IDs that passed this time (fixed): remove them from the baseline. */
   noLongerFailing: string[];
+  /** Checks the baseline does not list that did not pass only because of a listed root cause (its dependants). */
+  covered: string[];
+  /** Results the baseline expected in all: the listed ones that failed again and the covered dependants. */
+  expected: number;
   /** Baseline IDs the catalogue does not know (ignored). */
   unknown: string[];
 }

@@ -2,49 +2,13 @@
  * Totals and the verdict. The rules (docs/running.md "Exit codes"):
  * - a MUST that failed (or, with --strict, a SHOULD) and that the baseline does not expect → 1;
  * - otherwise a check that errored (the harness could not decide) or an error outside any check → 2;
+ * - otherwise a blocked MUST (or, with --strict, SHOULD) that the baseline does not expect → 2;
  * - otherwise nothing checked (every selected check skipped) → 2;
  * - otherwise 0. SHOULD failures without --strict are warnings; INFO never counts.
  * A failure beats a harness error: a target shown to break a MUST is not conformant whatever else went wrong.
  */
-import type { Level } from '../requirements/types.js';
 import { signalExitCode } from '../errors.js';
-import type { BaselineOutcome, CheckResult, LevelTotals, RunAbort, RunTotals, Verdict } from './types.js';
-
-const LEVELS: Level[] = ['MUST', 'SHOULD', 'INFO'];
-
-function emptyLevel(): LevelTotals {
-  return { passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0 };
-}
-
-export function computeTotals(results: readonly CheckResult[]): RunTotals {
-  const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyLevel()])) as Record<Level, LevelTotals>;
-  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0, byLevel, expectedFailures: 0 };
-  for (const result of results) {
-    totals[result.state] += 1;
-    byLevel[result.level][result.state] += 1;
-    if (result.state === 'failed' && result.expectedFailure) totals.expectedFailures += 1;
-  }
-  return totals;
-}
-
-/** Marks baseline IDs on the results and says which no longer fail. */
-export function applyBaseline(results: CheckResult[], baseline: { source: string; ids: string[] }): BaselineOutcome {
-  const wanted = new Set(baseline.ids);
-  const known = new Set(results.map((r) => r.id));
-  const outcome: BaselineOutcome = { source: baseline.source, stillFailing: [], noLongerFailing: [], unknown: [] };
-  for (const result of results) {
-    if (!wanted.has(result.id)) continue;
-    if (result.state === 'failed') {
-      result.expectedFailure = true;
-      outcome.stillFailing.push(result.id);
-    } else if (result.state === 'passed') {
-      outcome.noLongerFailing.push(result.id);
-    }
-  }
-  // IDs outside this run's selection are not "unknown": only those the catalogue lacks entirely are.
-  outcome.unknown = baseline.ids.filter((id) => !known.has(id));
-  return outcome;
-}
+import type { CheckResult, RunAbort, Verdict } from './types.js';
 
 /** A failure that counts against conformance at this strictness. */
 export function isBlocking(result: CheckResult, strict: boolean): boolean {
@@ -66,7 +30,7 @@ export function computeVerdict(results: readonly CheckResult[], strict: boolean,
     return { status: 'error', exitCode: 2, reason: what };
   }
   // A blocked MUST (or SHOULD with --strict) proved nothing: the run cannot call the target conformant.
-  const blocked = results.filter((r) => r.state === 'blocked' && (r.level === 'MUST' || (strict && r.level === 'SHOULD'))).length;
+  const blocked = results.filter((r) => r.state === 'blocked' && !r.expectedFailure && (r.level === 'MUST' || (strict && r.level === 'SHOULD'))).length;
   if (blocked > 0) {
     return { status: 'error', exitCode: 2, reason: `${blocked} check${blocked === 1 ? ' was' : 's were'} blocked: ${blocked === 1 ? 'its' : 'their'} positive control did not pass, so a refusal proves nothing` };
   }
@@ -74,7 +38,9 @@ export function computeVerdict(results: readonly CheckResult[], strict: boolean,
   if (checked === 0) {
     return { status: 'error', exitCode: 2, reason: `nothing was checked: ${describeSkips(results)}` };
   }
-  return { status: 'conformant', exitCode: 0, reason: strict ? 'no MUST or SHOULD requirement failed' : 'no MUST requirement failed' };
+  const expected = results.filter((r) => r.expectedFailure).length;
+  const beyond = expected > 0 ? ` beyond the baseline (${expected} expected: ${expected === 1 ? 'a check it lists or one that depends on it' : 'checks it lists and those that depend on them'})` : '';
+  return { status: 'conformant', exitCode: 0, reason: `${strict ? 'no MUST or SHOULD requirement failed' : 'no MUST requirement failed'}${beyond}` };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { FaultArea, FaultDeclaration, FaultDefinition } from './types.js';
 import * as apiAuth from './api-auth/index.js';
 import * as automations from './automations/index.js';
 import * as credentials from './credentials/index.js';
+import * as description from './description/index.js';
 import * as idempotency from './idempotency/index.js';
 import * as owners from './owners/index.js';
 import * as pagination from './pagination/index.js';
@@ -21,6 +22,7 @@ const FOLDERS: Record<FaultArea, Record<string, FaultDeclaration>> = {
   'api-auth': apiAuth,
   automations,
   credentials,
+  description,
   idempotency,
   owners,
   pagination,

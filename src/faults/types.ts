@@ -22,7 +22,8 @@ export type FaultArea =
   | 'webhook-hmac'
   | 'webhook-jwt'
   | 'idempotency'
-  | 'automations';
+  | 'automations'
+  | 'description';
 
 /** What a fault file declares (defineFault): everything but its area, which is its folder's. */
 export interface FaultDeclaration {

@@ -19,6 +19,7 @@ const AREA_TITLES: Record<FaultDefinition['area'], string> = {
   'webhook-jwt': 'Inbound webhooks: JWT (§5.4)',
   idempotency: 'Idempotency (§2.6, §6)',
   automations: 'Automation runs (§6)',
+  description: 'The service\'s OpenAPI description (§9, §5.1, ruling 34)',
 };
 
 function cell(text: string): string {

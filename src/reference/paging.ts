@@ -26,12 +26,24 @@ const invalid = (description: string): PageRequestOutcome => ({ ok: false, respo
 export function parsePageSize(values: string[]): number | undefined {
   if (values.length === 0) return PAGE_SIZE_DEFAULT;
   if (values.length > 1) return undefined;
-  // No trimming: " 10" is not an integer literal either.
   const text = values[0] as string;
   if (text === '') return PAGE_SIZE_DEFAULT;
-  if (!/^-?\d+$/.test(text)) return undefined;
-  // Any integer, however long, is clamped (ruling 32: 4294967306 acts as 100, never wraps).
-  return clamp(Number(text));
+  return clampedPageSize(text);
+}
+
+/**
+ * An integer literal (`-?\d+`, no trimming: " 10" is not one) clamped to 10..100, or undefined. Read from its
+ * digits, never through a number type, so a value of any length keeps its meaning (ruling 32: 2147483648,
+ * 9223372036854775808 or forty digits act as 100, never as what a fixed-width integer would wrap them to);
+ * 0 and negatives act as 10 (rulings 9, 33).
+ */
+export function clampedPageSize(text: string): number | undefined {
+  const match = /^(-?)(\d+)$/.exec(text);
+  if (match === null) return undefined;
+  if (match[1] === '-') return PAGE_SIZE_MIN;
+  const digits = (match[2] as string).replace(/^0+(?=\d)/, '');
+  if (digits.length > String(PAGE_SIZE_MAX).length) return PAGE_SIZE_MAX;
+  return clamp(Number(digits));
 }
 
 /** The page a GET asked for in its query. */
@@ -56,9 +68,10 @@ export function bodyPage(body: Record<string, unknown>): PageRequestOutcome {
   let pageSize = PAGE_SIZE_DEFAULT;
   if (size !== undefined && size !== null) {
     // A JSON number must be integral; a string must be an integer literal (protobuf's int32 string form).
-    const value = typeof size === 'number' ? size : typeof size === 'string' && /^-?\d+$/.test(size) ? Number(size) : Number.NaN;
-    if (!Number.isInteger(value)) return invalid('pageSize must be an integer');
-    pageSize = clamp(value);
+    // A JSON number beyond 2^53 arrives rounded, but still integral and above 100: it clamps the same.
+    const value = typeof size === 'number' ? (Number.isInteger(size) ? clamp(size) : undefined) : typeof size === 'string' ? clampedPageSize(size) : undefined;
+    if (value === undefined) return invalid('pageSize must be an integer');
+    pageSize = value;
   }
   if (token !== undefined && token !== null && typeof token !== 'string') return invalid('pageToken must be a string');
   return { ok: true, page: { size: pageSize, token: typeof token === 'string' ? token : '' } };

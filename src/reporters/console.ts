@@ -1,7 +1,8 @@
 /**
  * The console: header, one progress line per group, a heartbeat while a group runs long, then failures
  * (with the requirement sentence, expected vs actual and the exchanges that showed it), warnings, errors,
- * skips by reason, and last the plain `N passed, N failed, N skipped` line CI reads.
+ * skips by reason, and last the counts line CI reads (`N passed, N failed, N blocked, N errored, N skipped`,
+ * engine/counts.ts).
  */
 import { rerunFor } from './rerun.js';
 import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary, UniformAnswer } from '../engine/types.js';
@@ -67,9 +68,9 @@ export class ConsoleReporter implements EngineReporter {
     // Root cause first: a dependant is listed under the check it follows from, never on its own.
     const view = causeView(summary);
     const failed = withoutDependants(summary.results, view).filter((r) => r.state === 'failed');
-    const section = (title: string, items: CheckResult[], render: (r: CheckResult) => string[]): void => {
+    const section = (title: string | ((shown: number) => string), items: CheckResult[], render: (r: CheckResult) => string[]): void => {
       if (items.length === 0) return;
-      lines.push(`${title} (${items.length})`, '');
+      lines.push(typeof title === 'string' ? `${title} (${items.length})` : title(items.length), '');
       for (const item of items) {
         const block = render(item);
         lines.push(...block);
@@ -89,8 +90,10 @@ export class ConsoleReporter implements EngineReporter {
       lines.splice(full && r.failure ? 2 : 1, 0, ...beside.map((line) => `    ${shortText(line, 600)}`));
       return [...lines, ...dependantLines(dependants)];
     };
-    section('FAILURES', failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describe(r));
-    section('WARNINGS: SHOULD requirements that failed (they fail the run only with --strict)', failed.filter((r) => failureKind(r, strict) === 'warning'), (r) =>
+    // The headings count checks, the same counts as the last line (engine/counts.ts); root causes are listed
+    // with the checks that follow from them under each.
+    section(countedTitle('FAILURES', summary.totals.failed), failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describe(r));
+    section(countedTitle('WARNINGS: SHOULD requirements that failed (they fail the run only with --strict)', summary.totals.warnings), failed.filter((r) => failureKind(r, strict) === 'warning'), (r) =>
       describe(r, 1),
     );
     if (detailed > CONSOLE_DETAILED_FAILURES) {
@@ -99,7 +102,7 @@ export class ConsoleReporter implements EngineReporter {
     // Identical errors (a target that died mid-run) are one entry with the IDs, not one per check.
     const errorGroups = groupRootCauses(summary, strict, ['errored'], view);
     if (errorGroups.length > 0) {
-      lines.push(`HARNESS ERRORS: checks that could not be decided (${errorGroups.reduce((n, g) => n + g.results.length, 0)})`, '');
+      lines.push(countedTitle('HARNESS ERRORS: checks that could not be decided', summary.totals.errored)(errorGroups.reduce((n, g) => n + g.results.length, 0)), '');
       for (const group of errorGroups) {
         const first = group.results[0]!;
         lines.push(
@@ -111,19 +114,23 @@ export class ConsoleReporter implements EngineReporter {
         );
       }
     }
-    section('BLOCKED: refusal checks whose own control request was not accepted', withoutDependants(summary.results, view).filter((r) => r.state === 'blocked'), (r) => [
+    section('BLOCKED: refusal checks whose own control request was not accepted', withoutDependants(summary.results, view).filter((r) => r.state === 'blocked' && !r.expectedFailure), (r) => [
       `⊘ ${r.id} [${r.level}] ${r.text}`,
       `    ${shortText(blockedReason(r))}`,
       ...dependantLines(dependantsOf(view, r.id)),
     ]);
     for (const error of summary.harnessErrors) lines.push(`error[${error.code}]: ${shortText(error.message)}`, '');
-    section('OBSERVATIONS (INFO, never fail the run)', failed.filter((r) => failureKind(r, strict) === 'observation'), (r) => [
+    section(countedTitle('OBSERVATIONS (INFO, never fail the run)', summary.totals.observations), failed.filter((r) => failureKind(r, strict) === 'observation'), (r) => [
       `i ${r.id} ${r.text}`,
       `    ${shortText(r.failure?.message ?? '')}`,
     ]);
-    section('EXPECTED FAILURES (listed in the baseline)', failed.filter((r) => r.expectedFailure), (r) => [`~ ${r.id} [${r.level}] ${shortText(r.failure?.message ?? r.text)}`]);
+    const expectedRoots = withoutDependants(summary.results, view).filter((r) => r.expectedFailure);
+    section(`EXPECTED FAILURES: ${summary.totals.expectedFailures} results the baseline expects, under the root causes it lists`, expectedRoots, (r) => {
+      const dependants = dependantsOf(view, r.id).filter((d) => d.expectedFailure).length;
+      return [`~ ${r.id} [${r.level}] ${shortText(r.failure?.message ?? blockedReason(r))}${dependants > 0 ? ` (and ${dependants} check${dependants === 1 ? '' : 's'} that depend on it)` : ''}`];
+    });
     if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
-      lines.push(`NO LONGER FAILING: remove from the baseline ${summary.baseline.source}:`, ...summary.baseline.noLongerFailing.map((id) => `  ${id}`), '');
+      lines.push(`FIXED (${summary.baseline.noLongerFailing.length}): the baseline lists them and they pass now; remove them from ${summary.baseline.source}:`, ...summary.baseline.noLongerFailing.map((id) => `  ${id}`), '');
     }
     if (summary.baseline && summary.baseline.unknown.length > 0) {
       lines.push(`baseline IDs not in this run's selection or the catalogue (ignored): ${summary.baseline.unknown.join(', ')}`, '');
@@ -141,16 +148,20 @@ export class ConsoleReporter implements EngineReporter {
     const banner = abortedBanner(summary);
     if (banner) lines.push(banner, '');
     const t = summary.totals;
-    lines.push(
-      `MUST ${t.byLevel.MUST.passed} passed / ${t.byLevel.MUST.failed} failed, SHOULD ${t.byLevel.SHOULD.passed} passed / ${t.byLevel.SHOULD.failed} failed, INFO ${t.byLevel.INFO.passed + t.byLevel.INFO.failed} recorded` +
-        (t.errored > 0 ? `, ${t.errored} errored` : '') +
-        (t.blocked > 0 ? `, ${t.blocked} blocked (their positive control did not pass)` : '') +
-        (t.expectedFailures > 0 ? `, ${t.expectedFailures} expected failures` : ''),
-    );
+    lines.push(`by level: MUST ${formatCounts(t.byLevel.MUST)}; SHOULD ${formatCounts(t.byLevel.SHOULD)}; INFO ${formatCounts(t.byLevel.INFO)}`);
     lines.push(`verdict: ${summary.verdict.status} (exit ${summary.verdict.exitCode}): ${oneLine(summary.verdict.reason)}; took ${formatDuration(summary.durationMs)}`);
     lines.push(finalLine(summary));
     this.print(lines);
   }
+}
+
+/**
+ * "FAILURES (14)" where 14 is the count of the last line; when fewer entries are listed (the others are
+ * dependants, under the check they follow from, or identical errors in one entry): "FAILURES (14; 3 listed
+ * here, the others under the check they follow from)".
+ */
+function countedTitle(title: string, count: number): (shown: number) => string {
+  return (shown) => (shown >= count ? `${title} (${count})` : `${title} (${count}; ${shown} listed here, the others under the check they follow from)`);
 }
 
 /** Printed under a root cause: how many depend on it, then one line each (failing ones first). */

@@ -1,5 +1,6 @@
 /** Text helpers shared by the reporters: exchanges, durations, counts, grouping. */
 import type { RecordedExchange } from '../client/types.js';
+import { countsLine, displayState, DISPLAY_ORDER, type DisplayState } from '../engine/counts.js';
 import type { CheckResult, GroupCounts, RunSummary } from '../engine/types.js';
 import { capText, moreBytesNote, oneLine, shortText, SHOWN_BODY_BYTES, TARGET_LINE_PREFIX, visibleControls } from '../escape.js';
 
@@ -19,13 +20,12 @@ export function formatCounts(counts: GroupCounts): string {
 }
 
 /**
- * The line CI reads, always last on the console: `N passed, N failed, N skipped`. Errored and blocked
- * checks did not pass and were not skipped: they count as failed here (the verdict line above tells them
- * apart).
+ * The line CI reads, always last on the console and in every report's summary: the one set of counts
+ * (engine/counts.ts), `N passed, N failed, N blocked, N errored, N skipped`, then warnings, observations and
+ * expected failures when there are any.
  */
 export function finalLine(summary: RunSummary): string {
-  const { passed, failed, skipped, errored } = summary.totals;
-  return `${passed} passed, ${failed + errored + (summary.totals.blocked ?? 0)} failed, ${skipped} skipped`;
+  return countsLine(summary.totals);
 }
 
 function headerLines(headers: Record<string, string>, indent: string): string[] {
@@ -99,25 +99,7 @@ export function resultsByGroup(results: readonly CheckResult[]): Map<string, Che
   return groups;
 }
 
-/** Failure kind shown to people: the level and whether it counts. */
-export function failureKind(result: CheckResult, strict: boolean): 'failure' | 'warning' | 'observation' | 'expected' {
-  if (result.expectedFailure) return 'expected';
-  if (result.level === 'MUST') return 'failure';
-  if (result.level === 'SHOULD') return strict ? 'failure' : 'warning';
-  return 'observation';
-}
-
-/** How a check is shown: its state, with failed split by what the failure means for the verdict. */
-export type DisplayState = 'failed' | 'errored' | 'blocked' | 'warning' | 'observation' | 'expected' | 'passed' | 'skipped';
-
-/** Reading order of reports: what fails the run first, then what may, then the rest. */
-export const DISPLAY_ORDER: readonly DisplayState[] = ['failed', 'errored', 'blocked', 'warning', 'observation', 'expected', 'passed', 'skipped'];
-
-export function displayState(result: CheckResult, strict: boolean): DisplayState {
-  if (result.state !== 'failed') return result.state;
-  const kind = failureKind(result, strict);
-  return kind === 'failure' ? 'failed' : kind;
-}
+export { DISPLAY_ORDER, DISPLAY_TOTAL, displayState, failureKind, type DisplayState } from '../engine/counts.js';
 
 /** Results sorted by {@link DISPLAY_ORDER}, catalogue order within a state. */
 export function inDisplayOrder(results: readonly CheckResult[], strict: boolean): CheckResult[] {
@@ -158,7 +140,7 @@ export function abortedBanner(summary: RunSummary): string | undefined {
   const aborted = summary.aborted;
   if (!aborted) return undefined;
   if (aborted.signal) {
-    return `RUN INTERRUPTED (${aborted.signal}, exit ${summary.verdict.exitCode}): ${oneLine(aborted.message)}. Recorded before it stopped: ${formatCounts(summary.totals)} of ${summary.header.selection.selected} selected`;
+    return `RUN INTERRUPTED (${aborted.signal}, exit ${summary.verdict.exitCode}): ${oneLine(aborted.message)}. Recorded before it stopped: ${countsLine(summary.totals)} of ${summary.header.selection.selected} selected`;
   }
-  return `RUN ABORTED (error[${aborted.code}]): ${oneLine(aborted.message)}. Recorded before it stopped: ${formatCounts(summary.totals)} of ${summary.header.selection.selected} selected`;
+  return `RUN ABORTED (error[${aborted.code}]): ${oneLine(aborted.message)}. Recorded before it stopped: ${countsLine(summary.totals)} of ${summary.header.selection.selected} selected`;
 }

@@ -12,7 +12,7 @@ import { writeReportFile, type ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { capText, escapeMarkup, moreBytesNote, oneLine, shortText } from '../escape.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
-import { abortedBanner, DISPLAY_ORDER, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
+import { abortedBanner, DISPLAY_ORDER, DISPLAY_TOTAL, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
@@ -111,8 +111,8 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
   // Root cause first: each root cause, then the checks that follow from it, then the rest.
   const view = causeView(summary);
   const ordered = rootCausesFirst(inDisplayOrder(summary.results, strict), view);
-  const counts = new Map<DisplayState, number>();
-  for (const result of ordered) counts.set(displayState(result, strict), (counts.get(displayState(result, strict)) ?? 0) + 1);
+  // The run's one set of counts (engine/counts.ts): a box per bucket.
+  const counts = new Map<DisplayState, number>(Object.entries(DISPLAY_TOTAL).map(([state, bucket]) => [state as DisplayState, totals[bucket] ?? 0]));
   const stateBoxes = DISPLAY_ORDER.filter((state) => (counts.get(state) ?? 0) > 0 || ['failed', 'passed', 'skipped'].includes(state))
     .map((state) => `<label class="s-${state}"><input type="checkbox" data-state="${state}" checked> <span class="state s-${state}">${STATE_LABEL[state]}</span> (${counts.get(state) ?? 0})</label>`)
     .join('\n');
@@ -120,7 +120,7 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
   const levelRows = (['MUST', 'SHOULD', 'INFO'] as const)
     .map((level) => {
       const t = totals.byLevel[level];
-      return `<tr><td>${level}</td><td>${t.passed}</td><td>${t.failed}</td><td>${t.skipped}</td><td>${t.errored}</td><td>${t.blocked}</td></tr>`;
+      return `<tr><td>${level}</td><td>${t.passed}</td><td>${t.failed}</td><td>${t.blocked}</td><td>${t.errored}</td><td>${t.skipped}</td></tr>`;
     })
     .join('');
   const banner = abortedBanner(summary);
@@ -150,8 +150,8 @@ ${banner ? `<p class="banner" role="alert">${e(banner)}</p>` : ''}
 <p class="meta">${meta.map(([name, value]) => `<span>${name} <b>${e(value)}</b></span>`).join(' ')}</p>
 ${header.notes.length > 0 ? `<div class="notes">${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('')}</div>` : ''}
 ${summary.harnessErrors.map((error) => `<p class="notes">error[${e(error.code)}]: ${e(error.message)}</p>`).join('\n')}
-${summary.baseline && summary.baseline.noLongerFailing.length > 0 ? `<p class="notes">No longer failing, remove from the baseline: ${e(summary.baseline.noLongerFailing.join(', '))}</p>` : ''}
-<details><summary>totals by level</summary><table class="totals"><tr><th>level</th><th>passed</th><th>failed</th><th>skipped</th><th>errored</th><th>blocked</th></tr>${levelRows}</table></details>
+${summary.baseline && summary.baseline.noLongerFailing.length > 0 ? `<p class="notes">Fixed (the baseline lists them and they pass now; remove them from it): ${e(summary.baseline.noLongerFailing.join(', '))}</p>` : ''}
+<details><summary>state by level</summary><table class="totals"><tr><th>level</th><th>passed</th><th>failed</th><th>blocked</th><th>errored</th><th>skipped</th></tr>${levelRows}</table></details>
 </header>
 <nav class="filters">
 ${stateBoxes}

@@ -9,7 +9,13 @@ import type { BaselineOutcome, CheckResult, RootCause, RunHeader, RunSummary, Ru
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
 
 export const REPORT_FORMAT = 'access-conformance-report';
-export const REPORT_FORMAT_VERSION = 1;
+/**
+ * 2: `totals` is the run's one set of counts (engine/counts.ts): `failed` counts only the failures that fail
+ * the run, with `warnings` and `observations` beside it (in 1, `failed` counted every failed check).
+ */
+export const REPORT_FORMAT_VERSION = 2;
+/** Versions diff and --baseline read: their `results` have the same shape. */
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 /**
  * One check as the report carries it: the engine's result, except that exchanges are kept only where they
@@ -46,6 +52,8 @@ export interface JsonReport {
   settings: RunHeader['settings'];
   capabilities: RunHeader['capabilities'];
   notes: string[];
+  /** The run's operations (ruling 34): the description read, the operations called, and each never called with why. */
+  operations?: RunHeader['operations'];
   results: JsonCheckResult[];
   totals: RunTotals;
   /** `code`: the harness error that stopped a run early (then `status` is "error"). */
@@ -81,6 +89,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
     settings: header.settings,
     capabilities: header.capabilities,
     notes: header.notes,
+    ...(header.operations ? { operations: header.operations } : {}),
     results: summary.results.map((r) => ({
       // Key order is the reading order: identity, outcome, then detail.
       id: r.id,
@@ -134,7 +143,7 @@ export async function readJsonReport(path: string): Promise<JsonReport> {
   if (typeof data !== 'object' || data === null) throw invalid(path, 'not a JSON object');
   const report = data as Partial<JsonReport>;
   if (report.format !== REPORT_FORMAT) throw invalid(path, `"format" is not "${REPORT_FORMAT}"`);
-  if (report.formatVersion !== REPORT_FORMAT_VERSION) throw invalid(path, `formatVersion ${String(report.formatVersion)} is not supported (expected ${REPORT_FORMAT_VERSION})`);
+  if (!READABLE_VERSIONS.includes(report.formatVersion as number)) throw invalid(path, `formatVersion ${String(report.formatVersion)} is not supported (expected ${READABLE_VERSIONS.join(' or ')})`);
   if (!Array.isArray(report.results)) throw invalid(path, '"results" is not a list');
   for (const [index, result] of report.results.entries()) {
     if (typeof result !== 'object' || result === null || typeof result.id !== 'string' || typeof result.state !== 'string') {

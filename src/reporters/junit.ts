@@ -15,7 +15,7 @@ import { writeReportFile, type ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { escapeMarkup, shortText } from '../escape.js';
-import { displayState, formatExchange, resultsByGroup } from './format.js';
+import { displayState, finalLine, formatExchange, resultsByGroup } from './format.js';
 import { blockedReason, causeView, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
@@ -95,6 +95,8 @@ function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?:
   return `${open}\n${inner.join('\n')}\n    </testcase>`;
 }
 
+const COUNT_NAMES = ['passed', 'failed', 'blocked', 'errored', 'skipped', 'warnings', 'observations', 'expectedFailures'] as const;
+
 function properties(summary: RunSummary): string {
   const { header } = summary;
   const entries: Array<[string, string]> = [
@@ -107,6 +109,10 @@ function properties(summary: RunSummary): string {
     ['strict', String(header.strict)],
     ['verdict', summary.verdict.status],
     ['exit-code', String(summary.verdict.exitCode)],
+    // The run's one set of counts (engine/counts.ts), the same as every other reporter's: JUnit's own
+    // failures/errors/skipped attributes cannot hold blocked, warnings or expected failures apart.
+    ['counts', finalLine(summary)],
+    ...COUNT_NAMES.map((name): [string, string] => [`count.${name}`, String(summary.totals[name] ?? 0)]),
   ];
   if (header.selection.only.length > 0) entries.push(['only', header.selection.only.join(',')]);
   if (header.selection.skip.length > 0) entries.push(['skip', header.selection.skip.join(',')]);

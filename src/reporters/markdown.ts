@@ -95,13 +95,18 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   lines.push(
     `${mdText(verdict.reason)}. Target ${mdCode(header.target)} (profile ${mdText(header.profileName)}), seed ${mdCode(header.seed)}, ${mdText(`${header.tool.name} ${header.tool.version}`)}, catalogue ${mdText(header.catalogueVersion)}, ${formatDuration(summary.durationMs)}${strict ? ', \\-\\-strict' : ''}.`,
     '',
-    '| level | passed | failed | skipped | errored | blocked |',
+    `**${finalLine(summary)}**`,
+    '',
+    '<details><summary>state by level</summary>',
+    '',
+    '| level | passed | failed | blocked | errored | skipped |',
     '|---|---:|---:|---:|---:|---:|',
     ...(['MUST', 'SHOULD', 'INFO'] as const).map((level) => {
       const t = totals.byLevel[level];
-      return `| ${level} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.errored} | ${t.blocked} |`;
+      return `| ${level} | ${t.passed} | ${t.failed} | ${t.blocked} | ${t.errored} | ${t.skipped} |`;
     }),
-    `| **all** | **${totals.passed}** | **${totals.failed}** | **${totals.skipped}** | **${totals.errored}** | **${totals.blocked}** |`,
+    '',
+    '</details>',
     '',
   );
   for (const note of header.notes.slice(0, 10)) lines.push(`- note: ${mdText(shortText(note, 300))}`);
@@ -117,7 +122,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   bad.sort((a, b) => BAD_STATES.indexOf(displayState(a, strict)) - BAD_STATES.indexOf(displayState(b, strict)) || (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
   if (bad.length > 0) {
     const following = view.causes.reduce((n, cause) => n + cause.dependants.length, 0);
-    lines.push(`### Failed checks (${bad.length})`, '');
+    lines.push(`### Root causes: what did not pass (${bad.length})`, '');
     if (following > 0) lines.push(`Root causes first: ${following} more check${following === 1 ? '' : 's'} that follow from them ${following === 1 ? 'is' : 'are'} listed under each, one click away.`, '');
     lines.push('| ID | level | state | requirement |', '|---|---|---|---|');
     const tableStart = bytes(lines);
@@ -157,7 +162,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   const expected = summary.results.filter((r) => displayState(r, strict) === 'expected');
   if (expected.length > 0) lines.push(`Expected failures (baseline): ${mdText(abbreviateIds(expected.map((r) => r.id), 40))}`, '');
   if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
-    lines.push('### No longer failing: remove from the baseline', '', ...summary.baseline.noLongerFailing.slice(0, 100).map((id) => `- ${mdText(id)}`), '');
+    lines.push('### Fixed: the baseline lists them and they pass now (remove them from it)', '', ...summary.baseline.noLongerFailing.slice(0, 100).map((id) => `- ${mdText(id)}`), '');
   }
   const skips = skipsByReason(summary.results);
   if (skips.length > 0) {

@@ -51,7 +51,7 @@ export const REFUSAL_CONTROLS: Readonly<Partial<Record<RequirementId, ControlRef
   // primary credential is the accepted form.
   ...all(['TOK-37', 'TOK-39'], 'TOK-01'),
   ...all(['TOK-38', 'TOK-40', 'TOK-41'], 'TOK-02'),
-  ...all(range('TOK-X', 1, 8), 'TOK-02'),
+  ...all([...range('TOK-X', 1, 8), 'TOK-X11', 'TOK-X12'], 'TOK-02'),
   ...all(['TOK-X09', 'TOK-X10'], 'TOK-01'),
   ...all(['CRED-X01', 'CRED-X02', 'CRED-X03'], 'TOK-01'),
   // §5.1 API calls: the owner-ID list against AUTH-10, the entitlement list against AUTH-12.
@@ -60,14 +60,14 @@ export const REFUSAL_CONTROLS: Readonly<Partial<Record<RequirementId, ControlRef
   ...all(['OWN-07', 'OWN-08'], 'OWN-01'),
   // §4.4 pagination: the first page of the large app answered 200 with a list.
   ...all(['PAGE-11', 'PAGE-12', 'PAGE-28', 'PAGE-29'], 'PAGE-27'),
-  ...all([...range('PAGE-X', 1, 3), 'PAGE-X06'], 'PAGE-27'),
+  ...all([...range('PAGE-X', 1, 3), 'PAGE-X06', ...range('PAGE-', 31, 34)], 'PAGE-27'),
   // §5.4 webhooks on the HMAC listener: a valid request accepted.
   ...all(['WH-03', ...range('WH-', 6, 18), 'WH-30', 'WH-20', 'WH-21', 'WH-22', 'WH-24', 'WH-25', 'WH-26', 'WH-27'], 'WH-01'),
   ...all(['WH-X01', ...range('WH-X', 3, 7), ...range('WH-X', 9, 27)], 'WH-01'),
   ...all([...range('WH-HMAC-', 2, 17), ...range('WH-HMAC-X', 1, 12)], 'WH-HMAC-01'),
   // §5.4 webhooks on the JWT listener.
   ...all([...range('WH-JWT-', 4, 25), 'WH-JWT-27'], JWT_VALID),
-  ...all(['WH-JWT-X01', 'WH-JWT-X02', 'WH-JWT-X03', 'WH-JWT-X04', 'WH-JWT-X05', 'WH-JWT-X09', ...range('WH-JWT-X', 11, 18), 'WH-JWT-X20', 'WH-JWT-X21'], JWT_VALID),
+  ...all(['WH-JWT-X01', 'WH-JWT-X02', 'WH-JWT-X03', 'WH-JWT-X04', 'WH-JWT-X05', 'WH-JWT-X09', ...range('WH-JWT-X', 11, 18), 'WH-JWT-X20', 'WH-JWT-X21', 'WH-JWT-X22'], JWT_VALID),
   ...all(['WH-JWT-X06', 'WH-JWT-X07', 'WH-JWT-X08'], 'WH-JWT-02'),
   'WH-JWT-X10': 'WH-JWT-03',
   // §5.5 idempotency and §6 automations: duplicates (409), inactive automations, refused requests.
@@ -94,7 +94,7 @@ export const PREREQUISITES: Readonly<Partial<Record<RequirementId, ControlRef>>>
   'OWN-01': 'AUTH-10',
   ...all(['OWN-02', 'OWN-03', 'OWN-04', 'OWN-05', 'OWN-06', 'OWN-X01'], 'OWN-01'),
   'PAGE-27': 'AUTH-12',
-  ...all([...range('PAGE-', 1, 10), ...range('PAGE-', 13, 26)], 'PAGE-27'),
+  ...all([...range('PAGE-', 1, 10), ...range('PAGE-', 13, 26), 'PAGE-30'], 'PAGE-27'),
   ...all(['WH-02', 'WH-04', 'WH-05', 'WH-19', 'WH-23', 'WH-X02', 'WH-HMAC-01'], 'WH-01'),
   ...all(['IDEM-02', 'IDEM-04', 'IDEM-05', 'IDEM-06', 'IDEM-08', 'IDEM-X02', 'RUN-01', 'RUN-02'], 'WH-01'),
   ...all(range('RUN-X', 1, 8), 'WH-01'),

@@ -2,8 +2,29 @@ import type { Catalogue } from './types.js';
 import { belowTen, ruling, spec } from './authority.js';
 
 /**
+ * The page sizes of ruling 32, beyond every integer type a service may hold `page_size` in. Each is named by
+ * what a fixed-width integer makes of it, the failure its check exists for; the suite sends these values.
+ */
+export const PAGE_SIZES_BEYOND_RANGE = [
+  { value: '2147483648', what: '2^31, one past int32: a 32-bit wrap reads it as negative' },
+  { value: '4294967306', what: '2^32 + 10: a 32-bit wrap reads it as 10' },
+  { value: '9223372036854775808', what: '2^63, one past int64: a 64-bit wrap reads it as negative, a 32-bit one as 0' },
+  { value: '1000000000000000000011572748559702818866', what: 'forty digits: a 32- or 64-bit wrap reads it as 50' },
+] as const;
+
+const beyondRange = (size: (typeof PAGE_SIZES_BEYOND_RANGE)[number]) => ({
+  section: '4.4',
+  ruling: 32,
+  level: 'MUST',
+  text: `page_size=${size.value} (${size.what}) acts as 100 when accepted: "A value above 100 acts as 100"; a 400 passes (the service's integer type may refuse it).`,
+  group: 'pagination',
+  needs: ['apps.entitlements.large'],
+  authority: ruling(32),
+}) as const;
+
+/**
  * Requirements of the pagination group: `page_size` / `page_token` on `GET /api/v1/apps/{app_id}/entitlements`
- * (service.md §4.4, §2.4, §8; rulings 9–12). The profile's counted apps (large > 100, exact = a multiple of
+ * (service.md §4.4, §2.4, §8; rulings 9–12, 32–34). The profile's counted apps (large > 100, exact = a multiple of
  * 25, empty) make every expectation exact.
  */
 export const paginationRequirements = {
@@ -19,12 +40,12 @@ export const paginationRequirements = {
   },
   'PAGE-02': {
     section: '4.4',
-    ruling: 9,
+    ruling: 33,
     level: 'MUST',
-    text: 'page_size=0 acts as 10: "A value below 10 acts as 10".',
+    text: 'page_size=0 acts as 10 or as 25: "A value below 10 acts as 10", or the default page, as the service\'s own description says and protobuf reads an unset field.',
     group: 'pagination',
     needs: ['apps.entitlements.large'],
-    authority: belowTen,
+    authority: ruling(33),
   },
   'PAGE-03': {
     section: '4.4',
@@ -219,12 +240,12 @@ export const paginationRequirements = {
   },
   'PAGE-24': {
     section: '2.4',
-    ruling: 11,
-    level: 'MUST',
-    text: 'An app without entitlements gives `list: []`.',
+    ruling: 34,
+    level: 'SHOULD',
+    text: 'An app without entitlements SHOULD give `list: []`; null or no `list` on an empty page passes the default run (the service\'s own description marks it nullable).',
     group: 'pagination',
     needs: ['apps.entitlements.empty'],
-    authority: spec('2.4', 'list | array | Items of the page.'),
+    authority: ruling(34),
   },
   'PAGE-25': {
     section: '2.4',
@@ -270,5 +291,28 @@ export const paginationRequirements = {
     group: 'pagination',
     needs: ['apps.entitlements.large'],
     authority: ruling(12),
+  },
+  // page_size=0 (ruling 33) and beyond the service's integer range (ruling 32)
+  'PAGE-30': {
+    section: '4.4',
+    ruling: 33,
+    level: 'SHOULD',
+    text: 'page_size=0 SHOULD act as 10 ("A value below 10 acts as 10"), not as the default 25.',
+    group: 'pagination',
+    needs: ['apps.entitlements.large'],
+    authority: ruling(33),
+  },
+  'PAGE-31': beyondRange(PAGE_SIZES_BEYOND_RANGE[0]),
+  'PAGE-32': beyondRange(PAGE_SIZES_BEYOND_RANGE[1]),
+  'PAGE-33': beyondRange(PAGE_SIZES_BEYOND_RANGE[2]),
+  'PAGE-34': beyondRange(PAGE_SIZES_BEYOND_RANGE[3]),
+  'PAGE-35': {
+    section: '4.4',
+    ruling: 32,
+    level: 'INFO',
+    text: `Which page_size values beyond the integer range (${PAGE_SIZES_BEYOND_RANGE.map((size) => size.value).join(', ')}) the service refuses and which it accepts: recorded.`,
+    group: 'pagination',
+    needs: ['apps.entitlements.large'],
+    authority: ruling(32),
   },
 } as const satisfies Catalogue;

@@ -5,7 +5,7 @@ import { criticalHeader, rfc, ruling, signerKey, spec } from './authority.js';
  * Requirements of the token-attacks group: the token endpoint of service.md §4.1 and the client assertion
  * of §5.3 against the attacks JWT verifiers and OAuth servers have fallen to: keys carried in or referenced
  * by the assertion's header, `kid` injection, `crit`, EdDSA signature edge cases, inexact `iss`/`sub`
- * comparison, and client credentials outside the form body. Every refusal is any 4xx without an
+ * comparison, NumericDate claims of another type, and client credentials outside the form body. Every refusal is any 4xx without an
  * access_token (ruling 5). docs/attacks.md says where each comes from.
  */
 const attack = { section: '5.3', level: 'MUST', group: 'token-attacks' } as const;
@@ -74,5 +74,21 @@ export const tokenAttackRequirements = {
     text: 'Client credentials go in the request body: a token request whose credentials (client_secret, or the client assertion) come only in the URL query string SHOULD be refused (RFC 6749 §2.3.1 forbids the client to send them in the URI).',
     needs: [],
     authority: spec('4.1', 'Client credentials go in the request body, never in headers.'),
+  },
+  // NumericDate claim types (RFC 7519 §2; rulings 25, 31), as for the webhook JWT (WH-JWT-X20, X22)
+  'TOK-X11': {
+    ...attack,
+    ruling: 25,
+    text: 'An assertion whose `exp` or `nbf` cannot be read as a time (a non-numeric string, an object, an array), or whose `exp` is null, is refused: `exp` is required, and a time that cannot be read cannot be enforced.',
+    needs: [],
+    authority: ruling(25),
+  },
+  'TOK-X12': {
+    ...attack,
+    ruling: 31,
+    level: 'SHOULD',
+    text: 'An assertion whose optional `nbf` or `iat` is null SHOULD be refused (go-jose v2 and golang-jwt v5 read a null as an absent claim, which lets nothing through that the signer did not sign).',
+    needs: [],
+    authority: ruling(31),
   },
 } as const satisfies Catalogue;

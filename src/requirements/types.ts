@@ -34,7 +34,9 @@ export type Need =
   | 'webhooks.ipRestricted.allowedCidrs'
   | 'webhooks.inactive'
   | 'hooks.clock'
-  | 'hooks.runs';
+  | 'hooks.runs'
+  /** The run was given the service's OpenAPI description (`--openapi`, the profile's `"openapi"`). */
+  | 'openapi';
 
 /**
  * Where a requirement comes from (see authority.ts for the constructors). A MUST names service.md (section

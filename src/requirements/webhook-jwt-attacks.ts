@@ -138,7 +138,7 @@ export const webhookJwtAttackRequirements = {
     ...attack,
     ruling: 25,
     authority: ruling(25),
-    text: '`exp` or `nbf` whose value cannot be read as a time (a non-numeric string, an object, an array, null) gets 401.',
+    text: '`exp` or `nbf` whose value cannot be read as a time (a non-numeric string, an object, an array), and `exp: null`, get 401 (ruling 31 keeps a null `exp` MUST: `exp` is required).',
     needs: ['webhooks.jwt'],
   },
   'WH-JWT-X21': {
@@ -146,6 +146,14 @@ export const webhookJwtAttackRequirements = {
     ruling: 25,
     authority: ruling(25),
     text: 'A time read from a numeric string still meets its rule: `exp` as the string of a time a minute past, or `nbf` as the string of a time 5 minutes ahead, gets 401.',
+    needs: ['webhooks.jwt'],
+  },
+  'WH-JWT-X22': {
+    ...attack,
+    ruling: 31,
+    level: 'SHOULD',
+    authority: ruling(31),
+    text: '`nbf: null` or `iat: null` (claims §5.4 never requires) SHOULD get 401: go-jose v2 and golang-jwt v5 read a null as an absent claim, which lets nothing through that the signer did not sign.',
     needs: ['webhooks.jwt'],
   },
 } as const satisfies Catalogue;

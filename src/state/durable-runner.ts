@@ -1,8 +1,14 @@
 /**
  * The reference's Runner port on the state database: the runs hook's log survives a restart. The last
  * `maxRunsPerListener` runs of each listener are kept in memory (what the hook answers, as the in-memory
- * runner does) and in the database, written with the run's claim's neighbours in one group commit; the run
- * older than the window is deleted in the same batch, so the database holds the window and no more.
+ * runner does) and in the database; the run older than the window is deleted in the same batch, so the
+ * database holds the window and no more.
+ *
+ * A run is queued for the next group commit and does not hold the webhook's 200: the idempotency record,
+ * written before it, is what the 200 waits for. Waiting for the run's own sync as well put two syncs on every
+ * webhook and cost a quarter of the durable throughput (bench `state`, BENCHMARKS.md). So a SIGKILL can lose
+ * the runs of the last batch not yet handed to LevelDB (a few milliseconds' worth), never an event's record;
+ * a SIGTERM or SIGINT loses none (close() waits for every queued write).
  */
 import { rememberedRun } from '../reference/runner.js';
 import type { AutomationRun, Runner } from '../reference/types.js';
@@ -21,6 +27,7 @@ export interface DurableRunnerOptions {
   db: StateDb;
   writer: GroupCommit;
   maxRunsPerListener?: number;
+  logger?: (line: string) => void;
 }
 
 /** Loads the kept runs (the window of each listener) and returns the runner. */
@@ -47,17 +54,17 @@ export async function createDurableRunner(options: DurableRunnerOptions): Promis
   }
 
   return {
-    async run(run) {
+    run(run) {
       const log = logOf(run.listenerId);
       const seq = log.next;
       log.next += 1;
       const stored: StoredRun = { eventId: run.eventId, at: run.at, ...(run.contextJson === undefined ? { context: run.context } : { contextJson: run.contextJson }) };
       log.list.push(remembered(run.listenerId, stored));
       if (log.list.length > maxRuns + Math.max(1, maxRuns >> 4)) log.list.splice(0, log.list.length - maxRuns);
-      await writer.write([
+      writer.write([
         { type: 'put', key: runKey(run.listenerId, seq), value: Buffer.from(JSON.stringify(stored), 'utf8') },
         ...(seq >= maxRuns ? [{ type: 'del' as const, key: runKey(run.listenerId, seq - maxRuns) }] : []),
-      ]);
+      ]).catch((error: unknown) => options.logger?.(`state: a run could not be kept: ${(error as Error)?.message ?? String(error)}`));
     },
     list(listenerId) {
       const list = runs.get(listenerId)?.list ?? [];

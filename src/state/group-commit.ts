@@ -1,8 +1,9 @@
 /**
- * Group commit: the writes that arrive while a synced batch is being written wait, and go together as the
- * next batch, one fdatasync for all of them; each caller's promise settles when its batch is durable. One
- * batch is written at a time, so under load a batch holds everything that arrived during the previous
- * sync (hundreds of records), and throughput is bounded by the records a sync can carry, not by syncs/s.
+ * Group commit: the writes that arrive in one event-loop turn go together as one synced batch, one
+ * fdatasync for all of them; each caller's promise settles when its batch is durable. Up to `maxInFlight`
+ * batches are written at once: LevelDB groups concurrent synced writers into one log write and sync of its
+ * own, so a batch started while another syncs shares the next sync instead of waiting a whole one for its
+ * turn; past the limit, writes wait and go together in the next batch (the thread pool stays free).
  */
 import { writeBatch, type StateDb, type StateOperation } from './level.js';
 
@@ -19,38 +20,58 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** `extras` adds operations to every batch (the clock's floor, the record count), after the callers' own. */
-export function createGroupCommit(db: StateDb, extras: () => StateOperation[] = () => []): GroupCommit {
+export interface GroupCommitOptions {
+  /** Adds operations to every batch (the clock's floor, the record count), after the callers' own. */
+  extras?: () => StateOperation[];
+  /** Batches written at once; default 2. */
+  maxInFlight?: number;
+}
+
+export function createGroupCommit(db: StateDb, options: GroupCommitOptions = {}): GroupCommit {
+  const extras = options.extras ?? (() => []);
+  const maxInFlight = options.maxInFlight ?? 2;
   let queue: Waiting[] = [];
-  let writing: Promise<void> | undefined;
+  let inFlight = 0;
+  let scheduled = false;
+  const settled: Array<() => void> = [];
 
   const flush = (): void => {
+    scheduled = false;
+    if (queue.length === 0 || inFlight >= maxInFlight) return;
     const batch = queue;
     queue = [];
+    inFlight += 1;
     const operations = batch.flatMap((waiting) => waiting.operations);
-    writing = writeBatch(db, [...operations, ...extras()], true).then(
-      () => {
-        for (const waiting of batch) waiting.resolve();
-      },
-      (error: unknown) => {
-        for (const waiting of batch) waiting.reject(error);
-      },
-    ).finally(() => {
-      writing = undefined;
-      if (queue.length > 0) flush();
-    });
+    writeBatch(db, [...operations, ...extras()], true)
+      .then(
+        () => {
+          for (const waiting of batch) waiting.resolve();
+        },
+        (error: unknown) => {
+          for (const waiting of batch) waiting.reject(error);
+        },
+      )
+      .finally(() => {
+        inFlight -= 1;
+        if (queue.length > 0) flush();
+        else if (inFlight === 0) for (const wake of settled.splice(0)) wake();
+      });
   };
 
   return {
     write(operations) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ operations, resolve, reject });
-        // The first write after a quiet spell waits one turn, so the requests of that turn share its sync.
-        if (writing === undefined && queue.length === 1) setImmediate(() => writing === undefined && queue.length > 0 && flush());
+        // Once a turn: the requests of that turn share its batch.
+        if (!scheduled && inFlight < maxInFlight) {
+          scheduled = true;
+          setImmediate(flush);
+        }
       });
     },
-    async idle() {
-      while (writing !== undefined || queue.length > 0) await (writing ?? new Promise<void>((resolve) => setImmediate(resolve)));
+    idle() {
+      if (queue.length === 0 && inFlight === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => settled.push(resolve));
     },
   };
 }

@@ -34,7 +34,13 @@ export async function openStateDb(dir: string): Promise<StateDb> {
 
 /** Writes `operations` as one batch; `sync` waits for the fdatasync of LevelDB's log. */
 export function writeBatch(db: StateDb, operations: StateOperation[], sync: boolean): Promise<void> {
-  return db.batch(operations, { sync });
+  // The chained form: the array form clones every operation with its options (a third of the CPU of a claim).
+  const batch = db.batch();
+  for (const operation of operations) {
+    if (operation.type === 'put') batch.put(operation.key, operation.value);
+    else batch.del(operation.key);
+  }
+  return batch.write({ sync });
 }
 
 /** The values of keys in [gte, lt), in key order, `limit` at most. */

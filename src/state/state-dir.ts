@@ -57,7 +57,7 @@ async function assemble(db: StateDb, dir: string, options: OpenStateOptions): Pr
 
   // Assigned below; the batch extras read it only when a batch is written, after it exists.
   let eventStore: DurableEventStore | undefined;
-  const writer = createGroupCommit(db, () => [{ type: 'put', key: FLOOR_KEY, value: float64(clock.now()) }, ...(eventStore ? [eventStore.counter()] : [])]);
+  const writer = createGroupCommit(db, { extras: () => [{ type: 'put', key: FLOOR_KEY, value: float64(clock.now()) }, ...(eventStore ? [eventStore.counter()] : [])] });
   const clock = createDurableClock(
     keptClock,
     (offset) => {
@@ -75,7 +75,7 @@ async function assemble(db: StateDb, dir: string, options: OpenStateOptions): Pr
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   eventStore = store;
-  const runner = await createDurableRunner({ db, writer });
+  const runner = await createDurableRunner({ db, writer, ...(options.logger === undefined ? {} : { logger: options.logger }) });
   let closed: Promise<void> | undefined;
 
   return {

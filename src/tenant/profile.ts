@@ -68,6 +68,8 @@ export function buildProfileDocument(tenant: Tenant, files: SandboxProfileFiles)
       inactive: hmac(listeners.inactive),
     },
     limits: { webhookBodyBytes: tenant.webhookBodyBytes },
+    // The served description (not the file written beside): a fault wrapping the handler changes what the run reads.
+    openapi: `${tenant.baseUrl}/openapi.json`,
   };
   if (tenant.hooks.enabled) document.hooks = { baseUrl: `${tenant.baseUrl}/__hooks/v1`, token: tenant.hooks.token };
   return document;

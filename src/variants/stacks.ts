@@ -18,12 +18,28 @@ export const STACKS: readonly StackDefinition[] = [
       'jwt-duplicate-claims-last-wins',
       'jwt-aud-array',
       'jwt-iat-unread',
+      'jwt-null-claims-absent',
       'page-size-go-atoi',
       'body-limit-400',
       'jwks-refresh-on-unknown-kid',
       'headers-first-line',
       'context-numbers-as-doubles',
       'json-invalid-utf8-replaced',
+    ],
+  },
+  {
+    name: 'stack-grpc-gateway',
+    title: 'grpc-gateway + protobuf JSON + go-jose (the stack the real service\'s operation names point to)',
+    // Rulings 31–34 were measured on this stack (issue 29); Go's encoding/json and net/http underneath.
+    variants: [
+      'event-id-uuid-forms',
+      'jwt-duplicate-claims-last-wins',
+      'jwt-null-claims-absent',
+      'page-size-go-atoi',
+      'page-size-zero-default',
+      'page-empty-list-null',
+      'headers-first-line',
+      'context-numbers-as-doubles',
     ],
   },
   {

@@ -52,12 +52,15 @@ function satisfied(run: RunContext, need: Need): boolean {
       return run.capabilities.clock;
     case 'hooks.runs':
       return run.capabilities.runs;
+    case 'openapi':
+      return run.operations?.description !== undefined;
   }
 }
 
 function reason(need: Need): string {
   if (need === 'hooks.clock') return 'target offers no clock hook';
   if (need === 'hooks.runs') return 'target offers no runs hook';
+  if (need === 'openapi') return 'the run has no OpenAPI description of the service (give --openapi FILE|URL, or "openapi" in the profile)';
   const alg = /^webhooks\.jwt\.(RS256|ES256|EdDSA)$/.exec(need);
   if (alg) return `profile has no ${alg[1]} signing key in webhooks.jwt`;
   if (need === 'webhooks.jwt.serveJwks') return 'the harness serves no JWKS for webhooks.jwt (no serveJwks in the profile), so it cannot rotate a key in';

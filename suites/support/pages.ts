@@ -4,25 +4,30 @@
  * allow, a non-string token) is recorded per page so each check can assert exactly its own rule.
  */
 import type { HttpResponse, PageOptions, TargetClient } from '../../src/client/types.js';
-import { expectField, expectJsonObject, expectStatus, fail, jsonType } from './expect.js';
+import { expectJsonObject, expectStatus, fail, jsonType } from './expect.js';
 
 export interface Page {
   /** 1-based. */
   number: number;
   list: unknown[];
+  /** `list` as received: an array, or null or absent (`undefined`) on an empty page (ruling 34). */
+  rawList: unknown;
   /** As received: may be a non-string or `undefined` (absent) on a faulty target. */
   nextPageToken: unknown;
   res: HttpResponse;
 }
 
-/** One page: 200, a JSON object, `list` an array. Other fields are left to the checks. */
+/**
+ * One page: 200, a JSON object, `list` an array, or null or absent, which ruling 34 lets an empty page carry
+ * (read as no items; PAGE-24 asks for `[]`). Other fields are left to the checks.
+ */
 export async function fetchPage(client: TargetClient, appId: string, options: PageOptions, what: string): Promise<Page> {
   const res = await client.entitlementsPage(appId, { label: what, ...options });
   expectStatus(res, 200, what);
   const body = expectJsonObject(res, what);
-  const list = expectField(body, 'list', what);
-  if (!Array.isArray(list)) fail(`${what}: list is not an array`, 'an array', jsonType(list));
-  return { number: 1, list, nextPageToken: body.nextPageToken, res };
+  const rawList = body.list;
+  if (!Array.isArray(rawList) && rawList !== null && rawList !== undefined) fail(`${what}: list is not an array`, 'an array (or null or absent on an empty page)', jsonType(rawList));
+  return { number: 1, list: Array.isArray(rawList) ? rawList : [], rawList, nextPageToken: body.nextPageToken, res };
 }
 
 export interface WalkOptions {

@@ -44,7 +44,7 @@ function expectConformant(report: JsonReport, stdout: string): void {
     if (result.state === 'skipped') expect(result.reason, result.id).toBeTruthy();
   }
   expect(report.verdict).toMatchObject({ status: 'conformant', exitCode: 0 });
-  expect(lastLine(stdout)).toBe(`${report.totals.passed} passed, 0 failed, ${report.totals.skipped} skipped`);
+  expect(lastLine(stdout)).toBe(`${report.totals.passed} passed, 0 failed, 0 blocked, 0 errored, ${report.totals.skipped} skipped`);
 }
 
 /** Text shapes a secret could take in a report: as is, base64, base64url, URL-encoded, JSON-escaped. */
@@ -122,7 +122,7 @@ describe('run against the embedded reference and against serve', () => {
       expect(skipped.code, `${skipped.stdout}\n${skipped.stderr}`).toBe(2);
       expect(skipped.stdout).toContain(`${clockIds.length} × target offers no clock hook`);
       expect(skipped.stdout).toContain('nothing was checked');
-      expect(lastLine(skipped.stdout)).toBe(`0 passed, 0 failed, ${clockIds.length} skipped`);
+      expect(lastLine(skipped.stdout)).toBe(`0 passed, 0 failed, 0 blocked, 0 errored, ${clockIds.length} skipped`);
     } finally {
       await serve.stop();
     }
@@ -130,7 +130,7 @@ describe('run against the embedded reference and against serve', () => {
 });
 
 describe('run options end to end', () => {
-  it('the same --seed gives the same tenant; a baseline entry that passes is reported as no longer failing', async () => {
+  it('the same --seed gives the same tenant; a baseline entry that passes is reported as fixed', async () => {
     const baseline = join(work, 'baseline.json');
     await writeFile(baseline, JSON.stringify(['CRED-01']));
     const runs = [];
@@ -140,7 +140,7 @@ describe('run options end to end', () => {
         timeoutMs: RUN_TIMEOUT_MS,
       });
       expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
-      expect(result.stdout).toContain('NO LONGER FAILING');
+      expect(result.stdout).toContain('FIXED (1)');
       expect(result.stdout).toContain('  CRED-01');
       runs.push(await readReport(out));
     }

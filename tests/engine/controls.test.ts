@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ControlGate, applyControls, selectionWithControls, withControls } from '../../src/engine/controls.js';
 import { findRootCauses, dependencyEdges } from '../../src/engine/root-causes.js';
 import { resolveSelection } from '../../src/engine/selection.js';
-import { computeTotals, computeVerdict } from '../../src/engine/verdict.js';
+import { computeTotals } from '../../src/engine/counts.js';
+import { computeVerdict } from '../../src/engine/verdict.js';
 import { UNIFORM_WINDOW, UniformAnswerWatch, uniformAnswerOf } from '../../src/engine/uniform-answer.js';
 import { result } from './support/fixtures.js';
 
@@ -91,7 +92,7 @@ describe('the verdict', () => {
     const verdict = computeVerdict(results, false, 0);
     expect(verdict).toMatchObject({ status: 'error', exitCode: 2 });
     expect(verdict.reason).toMatch(/blocked/);
-    expect(computeTotals(results)).toMatchObject({ passed: 1, blocked: 1, byLevel: { MUST: { blocked: 1 } } });
+    expect(computeTotals(results, false)).toMatchObject({ passed: 1, blocked: 1, byLevel: { MUST: { blocked: 1 } } });
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseBaseline } from '../../src/engine/baseline.js';
-import { applyBaseline, computeTotals, computeVerdict, shouldWarnings } from '../../src/engine/verdict.js';
+import { applyBaseline, parseBaseline } from '../../src/engine/baseline.js';
+import { computeTotals } from '../../src/engine/counts.js';
+import { computeVerdict, shouldWarnings } from '../../src/engine/verdict.js';
 import { toCheckResult } from '../../src/engine/outcome.js';
 import { requirement } from '../../src/requirements.js';
 import { result } from './support/fixtures.js';
@@ -36,8 +37,10 @@ describe('verdict', () => {
   });
 
   it('totals count by state and by level', () => {
-    const totals = computeTotals([result('A', 'passed'), result('B', 'failed', 'SHOULD'), result('C', 'skipped', 'INFO'), result('D', 'errored')]);
-    expect(totals).toMatchObject({ selected: 4, passed: 1, failed: 1, skipped: 1, errored: 1 });
+    const totals = computeTotals([result('A', 'passed'), result('B', 'failed', 'SHOULD'), result('C', 'skipped', 'INFO'), result('D', 'errored')], false);
+    // One bucket each: the SHOULD failure is a warning without --strict and a failure with it.
+    expect(totals).toMatchObject({ selected: 4, passed: 1, failed: 0, warnings: 1, skipped: 1, errored: 1 });
+    expect(computeTotals([result('B', 'failed', 'SHOULD'), result('C', 'failed', 'INFO')], true)).toMatchObject({ failed: 1, warnings: 0, observations: 1 });
     expect(totals.byLevel.SHOULD.failed).toBe(1);
     expect(totals.byLevel.INFO.skipped).toBe(1);
     expect(totals.byLevel.MUST).toEqual({ passed: 1, failed: 0, skipped: 0, errored: 1, blocked: 0 });
@@ -48,17 +51,47 @@ describe('baseline', () => {
   it('expected failures do not fail the run; baseline entries that pass are reported', () => {
     const results = [result('A', 'failed'), result('B', 'passed'), result('C', 'failed')];
     const outcome = applyBaseline(results, { source: 'b.json', ids: ['A', 'B', 'GONE'] });
-    expect(outcome).toEqual({ source: 'b.json', stillFailing: ['A'], noLongerFailing: ['B'], unknown: ['GONE'] });
+    expect(outcome).toEqual({ source: 'b.json', stillFailing: ['A'], noLongerFailing: ['B'], covered: [], unknown: ['GONE'], expected: 1 });
     expect(computeVerdict(results, false, 0)).toMatchObject({ exitCode: 1 });
-    expect(computeTotals(results).expectedFailures).toBe(1);
+    expect(computeTotals(results, false).expectedFailures).toBe(1);
     applyBaseline(results, { source: 'b.json', ids: ['C'] });
     expect(computeVerdict(results, false, 0)).toMatchObject({ exitCode: 0 });
+  });
+
+  it('a listed root cause covers the checks it blocks and those that build on it; a new failure still fails', () => {
+    // TOK-01 is the positive control of TOK-25 (a refusal) and of CRED-X01.
+    const blockedBy = { control: 'TOK-01', state: 'failed' as const, message: 'refused' };
+    const run = () => [result('TOK-01', 'failed'), result('TOK-25', 'blocked', 'MUST', { blockedBy }), result('CRED-X01', 'blocked', 'MUST', { blockedBy }), result('TOK-02', 'passed')];
+    const unlisted = run();
+    expect(computeVerdict(unlisted, false, 0)).toMatchObject({ exitCode: 1 });
+
+    const known = run();
+    const outcome = applyBaseline(known, { source: 'b.json', ids: ['TOK-01'] });
+    expect(outcome).toMatchObject({ stillFailing: ['TOK-01'], covered: ['TOK-25', 'CRED-X01'], expected: 3 });
+    expect(computeVerdict(known, false, 0)).toMatchObject({ status: 'conformant', exitCode: 0 });
+    expect(computeVerdict(known, false, 0).reason).toContain('3 expected');
+    expect(computeTotals(known, false)).toMatchObject({ failed: 0, blocked: 0, expectedFailures: 3 });
+
+    // A listed dependant alone does not cover its root: the root is a failure of its own.
+    const rootNotListed = run();
+    applyBaseline(rootNotListed, { source: 'b.json', ids: ['TOK-25'] });
+    expect(computeVerdict(rootNotListed, false, 0)).toMatchObject({ exitCode: 1 });
+
+    // A new failure beside the known one fails the run; a blocked check whose control is not listed stays blocked.
+    const withNew = [...run(), result('CRED-01', 'failed')];
+    applyBaseline(withNew, { source: 'b.json', ids: ['TOK-01'] });
+    expect(computeVerdict(withNew, false, 0)).toMatchObject({ exitCode: 1, reason: '1 MUST requirement failed' });
+
+    // An errored check is never covered.
+    const errored = [...run(), result('TOK-26', 'errored')];
+    applyBaseline(errored, { source: 'b.json', ids: ['TOK-01'] });
+    expect(computeVerdict(errored, false, 0)).toMatchObject({ exitCode: 2 });
   });
 
   it('reads a list, an object with expectedFailures, or a json report', () => {
     expect(parseBaseline('["A","B","A"]', 'x').ids).toEqual(['A', 'B']);
     expect(parseBaseline('{"expectedFailures":["A"],"why":"ticket 12"}', 'x').ids).toEqual(['A']);
-    expect(parseBaseline('{"results":[{"id":"A","state":"failed"},{"id":"B","state":"passed"}]}', 'x').ids).toEqual(['A']);
+    expect(parseBaseline('{"results":[{"id":"A","state":"failed"},{"id":"B","state":"passed"},{"id":"C","state":"blocked"},{"id":"D","state":"errored"}]}', 'x').ids).toEqual(['A', 'C']);
     expect(() => parseBaseline('{"foo":1}', 'x')).toThrow(/none of the accepted shapes/);
     expect(() => parseBaseline('nope', 'x')).toThrow(/not JSON/);
   });

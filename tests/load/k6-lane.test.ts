@@ -1,6 +1,6 @@
 /**
- * The k6 lane: the scripts in load/ under a real k6 against `serve --hooks` (k6 from K6_BIN, PATH or
- * ../shared/tools/k6/; .ci/run runs this file with every shipped build). Each run is asserted on what the
+ * The k6 lane: the scripts in load/ under a real k6 against `serve --hooks` (the user's own k6: K6_BIN, else
+ * PATH; none, and the lane skips saying so). Each run is asserted on what the
  * script itself reports (exit code, checks, thresholds, summary JSON, JUnit file) and on what `serve` saw
  * through the runs hook: one automation run per accepted event, none for a duplicate. webhook-jwt.js runs
  * in k6-segments.test.ts. Bounded: at most 50 arrivals a second for 5 s per run.

@@ -7,12 +7,11 @@
  * Skipped, saying so, when the npm registry does not answer.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startServe } from '../cli/support.js';
-import { childEnv, registryAnswers, runProcess } from './support.js';
+import { childEnv, packInScratch, runProcess, type PackedWork } from './support.js';
 
 const INSTALL_MS = 240_000;
 let work = '';
@@ -20,18 +19,15 @@ let tarball = '';
 let installed = '';
 let online = false;
 
+let scratch: PackedWork | undefined;
+
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'ac-install-'));
-  online = await registryAnswers();
-  if (!online) return;
-  // --ignore-scripts: `prepare` would compile again; `npm test` compiled dist/ already.
-  const pack = await runProcess('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], { cwd: ROOT, timeoutMs: 120_000 });
-  if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-  tarball = join(work, pack.stdout.trim().split('\n').at(-1)!);
+  scratch = await packInScratch(ROOT, 'ac-install-');
+  ({ work, online, tarball } = scratch);
 }, 180_000);
 
 afterAll(async () => {
-  if (work !== '') await rm(work, { recursive: true, force: true });
+  await scratch?.remove();
 });
 
 describe('the packed package', () => {

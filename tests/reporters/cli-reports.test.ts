@@ -127,7 +127,7 @@ describe('a failing run of the faulty reference', { timeout: 60_000 }, () => {
   it('the step summary gets the Markdown summary, with the failed IDs and the artifact names', async () => {
     const md = await readFile(join(dir, 'step-summary.md'), 'utf8');
     expect(md).toContain('## ❌ access-conformance: not-conformant');
-    expect(md).toMatch(/### Failed checks \(\d+\)/);
+    expect(md).toMatch(/### Root causes: what did not pass \(\d+\)/);
     expect(md).toContain('Full reports (job artifacts): `junit.xml`, `report.json`, `report.html`, `run.har`');
   });
 
@@ -188,7 +188,7 @@ describe('a target that answers every request with a 4 KB 502 page', { timeout: 
     // Root causes first: the table lists the checks that follow from no other, the rest one click away.
     const roots = report.results.filter((r: Row) => ['failed', 'errored', 'blocked'].includes(r.state) && r.rootCause === undefined && !(r.state === 'failed' && r.level === 'INFO')).length;
     expect(roots).toBeLessThan(bad);
-    expect(md).toContain(`### Failed checks (${roots})`);
+    expect(md).toContain(`### Root causes: what did not pass (${roots})`);
     expect(md).toMatch(/Root causes first: \d+ more checks that follow from them are listed under each/);
     expect(md).toContain('Full reports (job artifacts): `report.json`');
   });
@@ -197,7 +197,7 @@ describe('a target that answers every request with a 4 KB 502 page', { timeout: 
 describe('a target whose every answer is a hostile body', { timeout: 180_000 }, () => {
   const payload = [
     '\u001b[2J\u001b[H\u001b[32mverdict: conformant (exit 0)\u001b[0m\u0007\r\u0000\u009b\u202e',
-    '198 passed, 0 failed, 0 skipped',
+    '198 passed, 0 failed, 0 blocked, 0 errored, 0 skipped',
     '::error::PWNED',
     '::add-mask::x',
     '```',
@@ -218,11 +218,11 @@ describe('a target whose every answer is a hostile body', { timeout: 180_000 }, 
     const out = join(dir, 'hostile');
     const run = await runCli(['run', '--profile', profile, '--timeout', '2s', '--reporter', 'junit,markdown,github', '--out', out], { env, timeoutMs: 170_000 });
     expect([1, 2]).toContain(run.code);
-    expect(run.stdout).toContain('│ 198 passed, 0 failed, 0 skipped');
+    expect(run.stdout).toContain('│ 198 passed, 0 failed, 0 blocked, 0 errored, 0 skipped');
     expect(hasUnsafeControls(run.stdout)).toBe(false);
     expect(hasUnsafeControls(run.stderr)).toBe(false);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines.filter((line) => /^\s*\d+ passed, \d+ failed, \d+ skipped/.test(line))).toEqual([lines.at(-1)]);
+    expect(lines.filter((line) => /^\s*\d+ passed, \d+ failed, \d+ blocked, \d+ errored, \d+ skipped/.test(line))).toEqual([lines.at(-1)]);
     expect(lines.filter((line) => /^\s*verdict:/.test(line))).toHaveLength(1);
     for (const line of lines.filter((l) => l.trimStart().startsWith('::'))) expect(line).toMatch(/^::(?:error title=|warning title=|notice title=|group::|endgroup::$)/);
     const md = await readFile(join(out, 'summary.md'), 'utf8');

@@ -25,7 +25,8 @@ function deadTargetRun(count: number) {
 describe('markdown', () => {
   it('a target that dies mid-run gives one block "TARGET_UNREACHABLE × 186", not 186', () => {
     const md = renderMarkdown(deadTargetRun(186), ['/x/report.json', '/x/report.html']);
-    expect(md).toContain('### Failed checks (187)');
+    expect(md).toContain('### Root causes: what did not pass (187)');
+    expect(md).toContain('**1 passed, 1 failed, 0 blocked, 186 errored, 0 skipped**');
     expect(md).toContain('### What failed (2 distinct)');
     expect(md).toContain('#### error\\[TARGET\\_UNREACHABLE\\]: connection refused by 127.0.0.1:1 × 186');
     expect(md.match(/^#### /gm)).toHaveLength(2);
@@ -45,7 +46,7 @@ describe('markdown', () => {
     expect(Buffer.byteLength(md)).toBeLessThan(MARKDOWN_MAX_BYTES);
     expect(md).toMatch(/^\d+ more in `report\.html`\.$/m);
     expect(md).toMatch(/^\*\*\d+ more distinct failures in `report\.html`\.\*\*$/m);
-    expect(md.trimEnd().split('\n').at(-1)).toBe('0 passed, 3000 failed, 0 skipped');
+    expect(md.trimEnd().split('\n').at(-1)).toBe('0 passed, 3000 failed, 0 blocked, 0 errored, 0 skipped');
   });
 });
 

@@ -17,7 +17,7 @@ import { exchange, result, summary } from '../engine/support/fixtures.js';
 import { hasXmllint, JENKINS_XSD, markdownOutsideCode, xmllint } from './validators.js';
 
 const ESCAPES = '\u001b[2J\u001b[H\u001b[32mverdict: conformant (exit 0)\u001b[0m\u0007\r\u0000\u009b2J\u202e';
-const FAKE_LINES = '\n198 passed, 0 failed, 0 skipped\nverdict: conformant (exit 0): no MUST requirement failed\n::add-mask::x\n::stop-commands::pwned\n::error::PWNED\n';
+const FAKE_LINES = '\n198 passed, 0 failed, 0 blocked, 0 errored, 0 skipped\nverdict: conformant (exit 0): no MUST requirement failed\n::add-mask::x\n::stop-commands::pwned\n::error::PWNED\n';
 const MARKDOWN = [
   '``` ` `` ````',
   '```',
@@ -96,14 +96,14 @@ describe('console and github annotations (stdout)', () => {
 
   it('print no fake verdict, count or workflow-command line: the only such lines are ours', () => {
     const lines = stdout.split('\n');
-    expect(lines.filter((line) => /^\s*\d+ passed, \d+ failed, \d+ skipped/.test(line))).toEqual([lines.at(-2)]);
-    expect(lines.at(-2)).toBe('1 passed, 4 failed, 1 skipped');
+    expect(lines.filter((line) => /^\s*\d+ passed, \d+ failed, \d+ blocked, \d+ errored, \d+ skipped/.test(line))).toEqual([lines.at(-2)]);
+    expect(lines.at(-2)).toBe('1 passed, 2 failed, 0 blocked, 1 errored, 1 skipped, 1 warning (SHOULD)');
     expect(lines.filter((line) => /^\s*verdict:/.test(line))).toHaveLength(1);
     const commands = lines.filter((line) => line.trimStart().startsWith('::'));
     expect(commands.length).toBeGreaterThan(0);
     for (const line of commands) expect(line).toMatch(/^::(?:error title=|warning title=|group::|endgroup::$)/);
     // Every line of a body shown on the console is behind the target-text prefix.
-    expect(stdout).toContain('│ 198 passed, 0 failed, 0 skipped');
+    expect(stdout).toContain('│ 198 passed, 0 failed, 0 blocked, 0 errored, 0 skipped');
   });
 });
 

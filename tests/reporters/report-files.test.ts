@@ -121,7 +121,7 @@ describe('report.json against schemas/report.schema.json', () => {
   it('the schema rejects reports that break it (so the validation can fail)', async () => {
     const validate = await reportValidator();
     const report = JSON.parse(JSON.stringify(toJsonReport(failingRun())));
-    expect(validate({ ...report, formatVersion: 2 })).not.toEqual([]);
+    expect(validate({ ...report, formatVersion: 3 })).not.toEqual([]);
     expect(validate({ ...report, verdict: { ...report.verdict, status: 'maybe' } })).not.toEqual([]);
     const noFailure = { ...report, results: [{ ...report.results[0], failure: undefined }] };
     expect(validate(JSON.parse(JSON.stringify(noFailure)))).not.toEqual([]);

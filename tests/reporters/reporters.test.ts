@@ -96,8 +96,9 @@ describe('reporters', () => {
     expect(stdout).toContain('OBSERVATIONS (INFO');
     expect(stdout).toContain('1 × profile has no webhooks.jwt: WH-HMAC-01');
     expect(stdout).toContain(`report: ${join(ctx.outDir, 'report.json')}`);
-    // errored counts with failed on the CI line: 3 failed + 1 errored.
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 4 failed, 1 skipped');
+    // One bucket each (engine/counts.ts): the SHOULD failure is a warning, the INFO one an observation.
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed, 0 blocked, 1 errored, 1 skipped, 1 warning (SHOULD), 1 observation (INFO)');
+    expect(stdout).toMatch(/^FAILURES \(1\)$/m);
   });
 
   it('console: past 25 failures in full, one line each, so a target that fails everything does not flood the log', async () => {
@@ -136,14 +137,14 @@ describe('reporters', () => {
     const report = JSON.parse((await runReporters(['json'])).get('report.json')!);
     expect(report).toMatchObject({
       format: 'access-conformance-report',
-      formatVersion: 1,
+      formatVersion: 2,
       tool: { name: 'access-conformance', version: '0.1.0' },
       catalogueVersion: '1.0.0',
       profile: { name: 'test profile' },
       target: { baseUrl: 'http://127.0.0.1:1' },
       seed: 'seed-1',
       verdict: { status: 'not-conformant', exitCode: 1 },
-      totals: { passed: 1, failed: 3, skipped: 1, errored: 1, byLevel: { MUST: { passed: 1, failed: 1 }, SHOULD: { failed: 1 }, INFO: { failed: 1 } } },
+      totals: { passed: 1, failed: 1, skipped: 1, errored: 1, warnings: 1, observations: 1, byLevel: { MUST: { passed: 1, failed: 1 }, SHOULD: { failed: 1 }, INFO: { failed: 1 } } },
     });
     const byId = Object.fromEntries(report.results.map((r: { id: string }) => [r.id, r]));
     expect(byId['TOK-01'].exchanges).toBeUndefined();
@@ -175,8 +176,9 @@ describe('reporters', () => {
   it('markdown: verdict, failed-IDs table, grouped failures with a curl reproduction, written to the out dir and appended to GITHUB_STEP_SUMMARY', async () => {
     const md = (await runReporters(['json', 'markdown'])).get('summary.md')!;
     expect(md).toContain('## ❌ access-conformance: not-conformant');
-    expect(md).toContain('| MUST | 1 | 1 | 1 | 1 |');
-    expect(md).toContain('### Failed checks (3)');
+    expect(md).toContain('| MUST | 1 | 1 | 0 | 1 | 1 |');
+    expect(md).toContain('**1 passed, 1 failed, 0 blocked, 1 errored, 1 skipped, 1 warning (SHOULD), 1 observation (INFO)**');
+    expect(md).toContain('### Root causes: what did not pass (3)');
     expect(md).toMatch(/\| TOK-02 \| MUST \| ❌ failed \| requirement TOK-02 &lt;&amp;&gt; \\"quoted\\"|\| TOK-02 \| MUST \| ❌ failed \| requirement TOK-02 &lt;&amp;&gt; "quoted" \|/);
     expect(md).toContain('| TOK-26 | SHOULD | 🟡 warning |');
     expect(md).toContain('#### TOK-02: refusal expected for \\[REDACTED\\]');

@@ -80,7 +80,9 @@ describe('serve --state-dir', () => {
     const { serve, profile } = await serveOn(stateDir, join(root, 'load-out'));
     const accepted: string[] = [];
     let sending = true;
-    // 16 senders in a closed loop on 127.0.0.1, bounded: they stop at the kill (or after 3 000 events).
+    // 64 senders in a closed loop on 127.0.0.1, bounded: they stop at the kill (or after 3 000 events). With
+    // 64 in flight, a claim that answered before its record was written was caught 2 runs of 2 (with 16,
+    // 0 of 1): enough requests wait for each sync that the kill lands among answered, unwritten ones.
     const sender = async (): Promise<void> => {
       while (sending && accepted.length < 3000) {
         const eventId = uuid();
@@ -89,7 +91,7 @@ describe('serve --state-dir', () => {
         else if (status !== 0) throw new Error(`unexpected ${status} during the load`);
       }
     };
-    const senders = Promise.all(Array.from({ length: 16 }, sender));
+    const senders = Promise.all(Array.from({ length: 64 }, sender));
     // Killed mid-way: once a few hundred events were accepted, with requests still in flight.
     const deadline = Date.now() + 30_000;
     while (accepted.length < 300 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -19,7 +19,8 @@ const ID_PATTERN = /^[A-Z]+(-[A-Z0-9]+)*-X?\d{2}$/;
 const LEVELS = new Set(['MUST', 'SHOULD', 'INFO']);
 /** A service.md section number (`4.4`, `7`) or `rulings` when only a ruling states it. */
 const SECTION_PATTERN = /^(\d+(\.\d+)*|rulings)$/;
-const RULINGS = 30;
+/** The highest ruling number of spec/rulings.md (its numbered items). */
+const RULINGS = Math.max(...[...readFileSync(join(root, 'spec', 'rulings.md'), 'utf8').matchAll(/^(\d+)\. /gm)].map((match) => Number(match[1])));
 
 const suiteFiles = readdirSync(suitesDir).filter((name) => name.endsWith(SUFFIX)).sort();
 const groups = new Set(suiteFiles.map((name) => name.slice(0, -SUFFIX.length)));

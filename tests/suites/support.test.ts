@@ -135,6 +135,7 @@ describe('page bookkeeping', () => {
   const page = (number: number, ids: string[], nextPageToken: unknown): Page => ({
     number,
     list: ids.map(item),
+    rawList: ids.map(item),
     nextPageToken,
     res: response(200, '{}'),
   });

@@ -85,7 +85,7 @@ describe('serve --tls', () => {
       expect(serve.output()).toMatch(/NODE_EXTRA_CA_CERTS=.*tls\.ca\.pem/);
       const run = await runCli(['run', '--profile', profilePath, '--out', join(dir, 'reports')], { timeoutMs: 280_000 });
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.stdout).toMatch(/\b(\d+) passed, 0 failed, 0 skipped/);
+      expect(run.stdout).toMatch(/\b(\d+) passed, 0 failed, 0 blocked, 0 errored, 0 skipped/);
     } finally {
       await serve.stop();
     }

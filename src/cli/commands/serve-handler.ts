@@ -22,7 +22,7 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
   }
   const options = validate(args);
   // Loaded only when asked for: without --state-dir, serve never loads the database.
-  const state = options.stateDir === undefined ? undefined : await (await import('../../state/index.js')).openStateDir(options.stateDir);
+  const state = options.stateDir === undefined ? undefined : await (await import('../../state/index.js')).openStateDir(options.stateDir, { logger: (line) => process.stderr.write(`${line}\n`) });
   try {
     const sandbox = await startSandbox({ ...options, state, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
     process.stdout.write(describeSandbox(sandbox, options.faults));

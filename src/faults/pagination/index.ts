@@ -1,7 +1,6 @@
 /** The pagination faults: one file each; every export of this module is a fault definition. */
 export * from './page-early-end.js';
 export * from './page-empty-first-token-refused.js';
-export * from './page-empty-list-null.js';
 export * from './page-items-unwrapped.js';
 export * from './page-lagging-end.js';
 export * from './page-next-token-snake-case.js';
@@ -11,10 +10,12 @@ export * from './page-size-above-max-as-default.js';
 export * from './page-size-below-min-honoured.js';
 export * from './page-size-bounds-exclusive.js';
 export * from './page-size-default-50.js';
+export * from './page-size-int32-wrap.js';
 export * from './page-size-lenient-parse.js';
 export * from './page-size-number-coercion.js';
 export * from './page-size-sign-as-default.js';
 export * from './page-size-zero-as-default.js';
+export * from './page-size-zero-unlimited.js';
 export * from './page-skip.js';
 export * from './page-token-not-validated.js';
 export * from './page-trailing-empty-page.js';

@@ -4,7 +4,7 @@ import { PAGE_SIZE_DEFAULT } from '../../spec-numbers.js';
 export const pageSizeZeroAsDefault = paginationFault({
   name: 'page-size-zero-as-default',
   description: 'Treats page_size 0 and negative values as "not given" (the default 25) instead of clamping them to 10.',
-  breaks: ['PAGE-02', 'PAGE-09', 'PAGE-10'],
+  breaks: ['PAGE-30', 'PAGE-09', 'PAGE-10'],
   rules: {
     pageSize: (values) => {
       const size = parsePageSize(values);

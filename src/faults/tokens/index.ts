@@ -17,6 +17,7 @@ export * from './assertion-jku-followed.js';
 export * from './assertion-kid-path-read.js';
 export * from './assertion-kid-refused.js';
 export * from './assertion-nbf-refused.js';
+export * from './assertion-numeric-date-presence-only.js';
 export * from './assertion-signature-trailing-bytes.js';
 export * from './assertion-signature-unverified.js';
 export * from './assertion-sub-ignored.js';

@@ -8,8 +8,8 @@ export const jwtIatUnread = defineVariant(
   },
   jwtRule({
     name: 'jwt-iat-unread',
-    description: 'Never reads `iat` (§5.4 does not require it), so an `iat` of any JSON type is ignored; `exp` and `nbf` are still read as JSON numbers only.',
-    breaks: ['WH-JWT-X11'],
+    description: 'Never reads `iat` (§5.4 does not require it), so an `iat` of any JSON type, null included, is ignored; `exp` and `nbf` are still read as JSON numbers only.',
+    breaks: ['WH-JWT-X11', 'WH-JWT-X22'],
     decide: async (check) => {
       const payload = check.decoded?.payload;
       if (check.verdict?.ok !== false || payload === undefined || !('iat' in payload) || typeof payload.iat === 'number') return 'reference';

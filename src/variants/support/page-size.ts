@@ -1,9 +1,10 @@
 /**
  * A `page_size` reading: the stack's integer parser decides what the text denotes; the reference then acts
- * on that integer (clamping per ruling 9), or the stack refuses the text with its own status.
+ * on that integer (clamping per ruling 9), or the stack refuses the text with its own status. It acts on
+ * every paginated operation (the query of a GET, the JSON body of a POST: faults/support/paging.ts).
  */
 import { defineFault } from '../../faults/support/define.js';
-import { errorResponse, routeOf, withQuery } from '../../faults/support/http.js';
+import { readingPageSize } from '../../faults/support/paging.js';
 import type { FaultDeclaration } from '../../faults/types.js';
 import type { RequirementId } from '../../requirements.js';
 
@@ -12,8 +13,11 @@ export interface PageSizeReading {
   description: string;
   /** SHOULD checks the reading fails. */
   warns: RequirementId[];
-  /** The integer the stack reads the text as, or undefined when its parser refuses it. */
-  parse: (text: string) => number | undefined;
+  /**
+   * What the stack reads the text as: an integer literal the reference clamps, undefined when its parser
+   * refuses the text, or `unset` when it cannot tell the value from no value (protobuf's 0).
+   */
+  parse: (text: string) => string | undefined | 'unset';
   /** The status the stack answers a refused text with. */
   refusal: number;
 }
@@ -23,13 +27,11 @@ export function pageSizeReading(spec: PageSizeReading): FaultDeclaration {
     name: spec.name,
     description: spec.description,
     breaks: spec.warns,
-    wrap: (handler) => async (request) => {
-      const route = routeOf(request);
-      const values = route.kind === 'api' && route.operation === 'entitlements' ? route.query.getAll('page_size') : [];
-      if (values.length !== 1 || values[0] === '') return handler(request);
-      const value = spec.parse(values[0]!);
-      if (value === undefined) return errorResponse(spec.refusal, 'invalid_request', 'page_size is not an integer');
-      return handler(withQuery(request, (query) => query.set('page_size', String(value))));
-    },
+    wrap: (handler) => readingPageSize(handler, (text) => {
+      if (text === '') return { text };
+      const value = spec.parse(text);
+      if (value === undefined) return { refuse: spec.refusal };
+      return { text: value === 'unset' ? undefined : value };
+    }),
   });
 }

@@ -1,7 +1,8 @@
 /** Synthetic results and summaries for reporter and verdict tests (no target involved). */
 import type { RecordedExchange } from '../../../src/client/types.js';
 import type { CheckResult, RunSummary } from '../../../src/engine/types.js';
-import { computeTotals, computeVerdict } from '../../../src/engine/verdict.js';
+import { computeTotals } from '../../../src/engine/counts.js';
+import { computeVerdict } from '../../../src/engine/verdict.js';
 import type { Level } from '../../../src/requirements/types.js';
 
 export function exchange(overrides: { requestBody?: string; responseBody?: string; authorization?: string; status?: number } = {}): RecordedExchange {
@@ -65,7 +66,7 @@ export function summary(results: CheckResult[], options: { strict?: boolean } = 
       selectedIds: results.map((r) => r.id),
     },
     results,
-    totals: computeTotals(results),
+    totals: computeTotals(results, strict),
     verdict: computeVerdict(results, strict, 0),
     warnings: [],
     durationMs: 1234,

@@ -1,22 +1,23 @@
 /**
- * A real k6 for the k6 lane: K6_BIN first, then `k6` on PATH, then the newest build in ../shared/tools/k6/
- * (the project's sibling folder on these machines). None: the lane skips and says why, loudly. A K6_BIN
- * that does not run is an error, not a skip: whoever set it meant that binary to be tested.
+ * A real k6 for the k6 lane, the one the user installed: K6_BIN first, then `k6` on PATH, and nothing else
+ * (no k6 build can be kept in the repository or beside it). None: the lane skips and says why, loudly. A
+ * K6_BIN that does not run is an error, not a skip: whoever set it meant that binary to be tested.
  */
 import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from '../../cli/support.js';
 
-export const SHARED_K6_DIR = join(ROOT, '..', 'shared', 'tools', 'k6');
+/** The k6 releases the scripts in load/ are written for and were measured on (docs/load.md). */
+export const SUPPORTED_K6 = { oldest: [0, 48, 0], newestMajor: 2, text: 'v0.48 to v2.x' } as const;
 
 export interface K6 {
   path: string;
   /** e.g. "k6 v0.48.0", from `k6 version` (whose first word is the binary's own name). */
   version: string;
-  /** Where it came from: K6_BIN, PATH or the shared folder. */
-  source: string;
+  /** Where it came from: K6_BIN or PATH. */
+  source: 'K6_BIN' | 'PATH';
 }
 
 export type K6Found = { k6: K6; skip?: undefined } | { k6?: undefined; skip: string };
@@ -30,25 +31,13 @@ function executable(path: string): boolean {
   }
 }
 
-/** `k6-v0.48.0` → [0, 48, 0], for picking the newest shipped build. */
-function versionKey(name: string): number[] {
-  return (/v(\d+)\.(\d+)\.(\d+)/.exec(name) ?? ['', '0', '0', '0']).slice(1).map(Number);
-}
-
-function newer(a: string, b: string): number {
-  const [x, y] = [versionKey(a), versionKey(b)];
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (y[i] ?? 0) - (x[i] ?? 0);
-  return 0;
-}
-
-/** The shipped builds, newest first. */
-export function sharedK6Builds(): string[] {
-  if (!existsSync(SHARED_K6_DIR)) return [];
-  return readdirSync(SHARED_K6_DIR)
-    .filter((name) => /^k6-v\d+\.\d+\.\d+$/.test(name))
-    .sort(newer)
-    .map((name) => join(SHARED_K6_DIR, name))
-    .filter(executable);
+/** Whether `k6 v1.2.3` is in the range the scripts support. */
+export function supportedK6(version: string): boolean {
+  const parts = /v(\d+)\.(\d+)\.(\d+)/.exec(version)?.slice(1).map(Number);
+  if (parts === undefined) return false;
+  const [major, minor] = parts as [number, number, number];
+  const [oldestMajor, oldestMinor] = SUPPORTED_K6.oldest;
+  return major <= SUPPORTED_K6.newestMajor && (major > oldestMajor || minor >= oldestMinor);
 }
 
 async function versionOf(path: string): Promise<string> {
@@ -58,19 +47,17 @@ async function versionOf(path: string): Promise<string> {
   return `k6 ${version}`;
 }
 
-export async function findK6(): Promise<K6Found> {
-  const given = process.env.K6_BIN;
+export async function findK6(env: NodeJS.ProcessEnv = process.env): Promise<K6Found> {
+  const given = env.K6_BIN;
   if (given !== undefined && given !== '') {
     if (!executable(given)) throw new Error(`K6_BIN=${given} is not an executable file`);
     return { k6: { path: given, version: await versionOf(given), source: 'K6_BIN' } };
   }
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
     const candidate = join(dir, 'k6');
     if (dir !== '' && executable(candidate)) return { k6: { path: candidate, version: await versionOf(candidate), source: 'PATH' } };
   }
-  const shipped = sharedK6Builds()[0];
-  if (shipped !== undefined) return { k6: { path: shipped, version: await versionOf(shipped), source: SHARED_K6_DIR } };
-  return { skip: `no k6: K6_BIN is not set, no k6 on PATH, and no build in ${SHARED_K6_DIR}` };
+  return { skip: `no k6 installed: K6_BIN is not set and no k6 is on PATH (install one of ${SUPPORTED_K6.text}: https://grafana.com/docs/k6/latest/set-up/install-k6/)` };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServe } from '../../cli/support.js';
-import { findK6, type K6Found } from './k6-bin.js';
+import { findK6, SUPPORTED_K6, supportedK6, type K6Found } from './k6-bin.js';
 
 export interface Lane {
   found: K6Found;
@@ -28,9 +28,12 @@ export async function startLane(name: string): Promise<Lane> {
   if (found.k6) {
     const serve = await startServe(['--hooks', '--seed', name, '--profile-out', profilePath], profilePath);
     stop = serve.stop;
-    process.stdout.write(`k6 lane (${name}): ${found.k6.version} from ${found.k6.source}\n`);
+    process.stdout.write(`k6 lane (${name}): ${found.k6.version} from ${found.k6.source} (${found.k6.path})\n`);
+    if (!supportedK6(found.k6.version)) {
+      process.stderr.write(`\n######## k6 LANE (${name}): ${found.k6.version} is outside the range the scripts support (${SUPPORTED_K6.text}); a failure may be the version's ########\n\n`);
+    }
   } else {
-    process.stderr.write(`\n######## k6 LANE SKIPPED (${name}): ${found.skip}. Set K6_BIN=/path/to/k6 to run it. ########\n\n`);
+    process.stderr.write(`\n######## k6 LANE SKIPPED (${name}): ${found.skip}. Set K6_BIN=/path/to/k6 or put k6 on PATH to run it. ########\n\n`);
   }
   return {
     found,
