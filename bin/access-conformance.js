@@ -1,8 +1,30 @@
 #!/usr/bin/env node
 // The published entry: the compiled CLI. `npm ci` builds dist/ through the `prepare` script.
-import { main } from '../dist/src/cli/main.js';
+// `run`, `load`, `send` and `serve` run in a child of this process that the supervisor watches
+// (src/cli/supervisor.ts: the deadline and the signals hold even when the child's main thread cannot run);
+// the child is this same file, started with AC_SUPERVISED_CHILD=1.
 
-process.exitCode = await main(process.argv.slice(2));
+// First of all, before any import: a signal while the CLI loads is kept, not the end of the process
+// without a word; the supervisor acts on it (an interrupted report, 130 / 143).
+const early = [];
+const remember = (signal) => early.push(signal);
+process.on('SIGINT', remember);
+process.on('SIGTERM', remember);
+
+const { fileURLToPath } = await import('node:url');
+const { startSupervisedChild, supervise, supervisedCommand } = await import('../dist/src/cli/supervisor.js');
+const argv = process.argv.slice(2);
+const command = supervisedCommand(argv);
+if (command !== undefined) {
+  process.exitCode = await supervise(command, argv, fileURLToPath(import.meta.url), process.env, { early, remember });
+} else {
+  process.off('SIGINT', remember);
+  process.off('SIGTERM', remember);
+  if (early.length > 0) process.exit(early[0] === 'SIGINT' ? 130 : 143);
+  startSupervisedChild();
+  const { main } = await import('../dist/src/cli/main.js');
+  process.exitCode = await main(argv);
+}
 // Once a command returned its exit code, nothing it started may keep the process alive (a suite worker
 // still waiting on a hung target, a socket a target never closes): end it after a short grace.
 setTimeout(() => process.exit(), 3_000).unref();

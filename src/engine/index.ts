@@ -1,6 +1,6 @@
 /** The engine: runs the suites against a target and emits events to reporters. */
 export { runConformance, CHECK_TIMEOUT_FACTOR, type RunOptions } from './run-conformance.js';
-export { openEngineSession, type EngineSession, type SessionRunOptions, type SessionSettings } from './session.js';
+export { openEngineSession, type EnginePhase, type EngineSession, type SessionRunOptions, type SessionSettings } from './session.js';
 export { preloadVitest } from './vitest-bridge.js';
 export { loadBaseline, parseBaseline, type Baseline } from './baseline.js';
 export { resolveSelection, splitPatterns, nearMatches, testNamePattern } from './selection.js';

@@ -70,7 +70,15 @@ export interface SessionRunOptions {
    * that name stands for when it is this machine's, else `0.0.0.0` (containers/image-target.ts).
    */
   jwksListenHost?: string;
+  /**
+   * Told as the run enters each phase (the CLI's run scope names it to its supervisor and in the report of
+   * a run that stops there); awaited, and bounded by the run's deadline and interruption.
+   */
+  onPhase?: (phase: EnginePhase) => Promise<void> | void;
 }
+
+/** The phases of a run inside the engine, in order. */
+export type EnginePhase = 'preflight' | 'worker start' | 'checks' | 'reporting';
 
 export interface EngineSession {
   run(options: SessionRunOptions): Promise<RunSummary>;
@@ -140,8 +148,15 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   }, { once: true });
 
   let runStarted = false;
+  // The phase a stop happened in, for the report when the reason does not name one (the engine's deadline).
+  let phase: EnginePhase = 'preflight';
+  const enter = (next: EnginePhase): Promise<void> => {
+    phase = next;
+    return Promise.resolve(options.onPhase?.(next));
+  };
   try {
     // The deadline and signals hold from here: a preflight against a hung target is bounded too.
+    await untilAborted(enter('preflight'), guard.signal);
     const { capabilities, notes } = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
     const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
@@ -154,7 +169,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     try {
       const toLoad = suitesToLoad(suites, collector);
       if (toLoad.length > 0 && !guard.signal.aborted) {
-        const runner = await suiteRunner();
+        await untilAborted(enter('worker start'), guard.signal);
+        const runner = await untilAborted(suiteRunner(), guard.signal);
+        await untilAborted(enter('checks'), guard.signal);
         const context: RunContext = {
           runId: channelName,
           profile: options.profile,
@@ -187,7 +204,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     channel.close();
   }
   if (!runStarted) emitter.emit('onRunStart', header);
-  const aborted = guard.reason;
+  const aborted = guard.reason && { ...guard.reason, phase: guard.reason.phase ?? phase };
   if (aborted) collector.abort(aborted);
   const uniformAnswer = answers.finish();
 
@@ -210,6 +227,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     rootCauses,
     ...(uniformAnswer ? { uniformAnswer } : {}),
   };
+  // Reporting is not bounded by the deadline (it has passed when a deadline stopped the run); the CLI's
+  // supervisor bounds it from outside.
+  await Promise.resolve(options.onPhase?.('reporting')).catch(() => {});
   emitter.emit('onRunEnd', summary);
   await emitter.flush();
   return summary;

@@ -241,6 +241,8 @@ export interface RunAbort {
   /** What the user can do about it, when the cause was a harness error that said. */
   hint?: string;
   signal?: 'SIGINT' | 'SIGTERM';
+  /** The phase the run was in when it stopped (the CLI's run scope, or the engine's own phases). */
+  phase?: string;
 }
 
 type Awaitable<T> = T | Promise<T>;

@@ -54,7 +54,15 @@ export function summaryText(report: LoadReport, written?: WrittenReport): string
   lines.push(`  errors     ${c.errors} (${pct(c.errors, c.completed)}) · dropped ${c.dropped} · behind schedule ${c.behindSchedule} (send lag p99 ${formatMs(report.sendLagMs.p99)})`);
   if (c.starved > 0) lines.push(`  starved    the sender waited ${c.starved} times for signed requests`);
   lines.push(`  latency    p50 ${formatMs(l.p50)} · p90 ${formatMs(l.p90)} · p99 ${formatMs(l.p99)} · p99.9 ${formatMs(l.p999)} · max ${formatMs(l.max)}`);
-  for (const t of report.thresholds) lines.push(`  threshold  ${t.ok ? 'ok  ' : 'FAIL'} ${t.expression} (actual ${thresholdActual(t.metric, t.actual)})`);
+  for (const t of report.thresholds) {
+    if (Number.isNaN(t.actual)) {
+      // No request was answered: nothing to compare. An interrupted run's thresholds were never evaluated.
+      const why = report.interrupted ? 'not evaluated: interrupted before any request was answered' : 'no data: no request was answered';
+      lines.push(`  threshold  ${report.interrupted ? 'n/a ' : 'FAIL'} ${t.expression} (${why})`);
+      continue;
+    }
+    lines.push(`  threshold  ${t.ok ? 'ok  ' : 'FAIL'} ${t.expression} (actual ${thresholdActual(t.metric, t.actual)})`);
+  }
   if (written) lines.push(`  reports    ${written.json} · ${written.html}`);
   return `${lines.join('\n')}\n`;
 }

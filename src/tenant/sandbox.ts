@@ -45,6 +45,8 @@ export interface SandboxOptions {
   customize?: SandboxCustomize;
   /** Where the reference logs unexpected errors; default stderr. */
   logger?: (line: string) => void;
+  /** Told once the server listens, before the tenant's keys are made (the CLI's run scope names the phase). */
+  onKeys?: () => Promise<void> | void;
   /**
    * A state directory (`serve --state-dir`): its kept tenant is served again (same URLs, credentials,
    * listeners and keys, so a profile written earlier stays valid), or the generated one is kept in it; its
@@ -111,6 +113,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let tempDir: string | undefined;
   try {
+    await options.onKeys?.();
     const generated = kept?.tenant ?? await generateTenant({
       seed,
       host,

@@ -2,7 +2,7 @@
  * `list --openapi` as a user runs it: the built CLI, from the repository root, on the real description by
  * its relative path (skipped, saying why, where ../shared/ is absent), and on broken files (exit 2).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,5 +70,33 @@ describe('list --openapi', () => {
     const missing = await runCli(['list', '--openapi', join(dir, 'nope.yaml')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/error\[OPENAPI_UNREADABLE\].*nope\.yaml cannot be read: there is no such file/);
+  });
+});
+
+describe('run --openapi', () => {
+  it.skipIf(!HAS_REAL_DESCRIPTION)(`the real description against the embedded reference: DESC-01/02 pass, DESC-03 skipped (no owner-IDs path), info.version recorded; report.json lists what was never called${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'ac-openapi-run-'));
+    const result = await runCli(['run', '--openapi', REAL_DESCRIPTION_RELATIVE, '--only', 'DESC-*', '--reporter', 'json', '--out', out], { timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/note: operations from OpenAPI 3\.1\.0 description .*conductorone-2025-09\.openapi\.yaml \(203 operations, 53 paginated\)/);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+      results: Array<{ id: string; state: string; reason?: string; observations?: string[] }>;
+      operations: { description: { openapi: string }; called: unknown[]; notCalled: Array<{ method: string; reason: string }> };
+    };
+    const byId = new Map(report.results.map((r) => [r.id, r]));
+    expect(byId.get('DESC-01')?.state).toBe('passed');
+    expect(byId.get('DESC-02')?.state).toBe('passed');
+    expect(byId.get('DESC-03')).toMatchObject({ state: 'skipped', reason: expect.stringMatching(/has no GET \/api\/v1\/apps\/\{app_id\}\/ownerids/) });
+    expect(byId.get('DESC-04')?.observations?.join(' ')).toMatch(/info\.version "0\.1\.0-alpha"/);
+    expect(report.operations.called.length + report.operations.notCalled.length).toBe(203);
+    expect(report.operations.notCalled.filter((op) => op.method === 'DELETE')).toHaveLength(27);
+  });
+
+  it('a broken description stops the run before any check: exit 2, OPENAPI_INVALID with the line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-openapi-'));
+    writeFileSync(join(dir, 'broken.yaml'), 'openapi: 3.1.0\npaths:\n  /a: [unclosed\n');
+    const result = await runCli(['run', '--openapi', join(dir, 'broken.yaml'), '--only', 'DESC-01', '--out', join(dir, 'reports')], { timeoutMs: 120_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/error\[OPENAPI_INVALID\].*broken\.yaml is not valid YAML \(at line \d+, column \d+\)/);
   });
 });

@@ -4,7 +4,7 @@ import { startProfileJwksServers } from '../../client/index.js';
 import { EXIT, HarnessError } from '../../errors.js';
 import { describeWindow, prepareCorpus, runLoad, summaryText, writeCorpus } from '../../load/index.js';
 import { loadProfile } from '../../profile/index.js';
-import { stopOnSignals } from '../signals.js';
+import { openRunScope } from '../run-scope.js';
 import { checkAction, type LoadCliOptions } from './load-options.js';
 
 export async function loadHandler(options: LoadCliOptions, args: Readonly<Record<string, unknown>>): Promise<number> {
@@ -14,16 +14,14 @@ export async function loadHandler(options: LoadCliOptions, args: Readonly<Record
 }
 
 async function load(options: LoadCliOptions): Promise<number> {
-  const interrupt = new AbortController();
-  // The driver stops and closes the embedded target itself; a forced second signal just ends the process
-  // (the embedded reference's child process sees its IPC channel close and stops).
-  const removeHandlers = stopOnSignals(interrupt, 'the load run', async () => {});
-  // --max-duration bounds the whole command, set-up included: it stops the run like a signal, exit 2.
-  const deadline =
-    options.maxDuration === undefined
-      ? undefined
-      : setTimeout(() => interrupt.abort({ code: 'DEADLINE', message: `the load run reached its deadline (--max-duration)` }), options.maxDuration);
+  // One run scope from the first line (run-scope.ts): --max-duration bounds the whole command, set-up
+  // included (it stops the run like a signal, exit 2), and SIGINT / SIGTERM hold in every phase. The driver
+  // stops and closes the embedded target itself; a forced second signal just ends the process (the embedded
+  // reference's child process sees its IPC channel close and stops).
+  const scope = openRunScope({ what: 'the load run', ...(options.maxDuration === undefined ? {} : { maxDurationMs: options.maxDuration }) });
+  const interrupt = { signal: scope.signal };
   try {
+    await scope.enter('load').catch(() => {});
     const outcome = await runLoad({
       scenario: options.scenario,
       profilePath: options.profile,
@@ -54,11 +52,11 @@ async function load(options: LoadCliOptions): Promise<number> {
       // Printed even with --quiet: with port 0 it is the only way to learn where to scrape.
       onMetricsListening: (url) => process.stderr.write(`metrics: ${url}\n`),
     });
+    scope.reported();
     process.stdout.write(summaryText(outcome.report, outcome.written));
     return outcome.report.exitCode;
   } finally {
-    if (deadline) clearTimeout(deadline);
-    removeHandlers();
+    await scope.close();
   }
 }
 

@@ -17,9 +17,10 @@ const MAX_RATE = 1_000_000;
 export const LOAD_OPTIONS = {
   profile: SHARED_OPTIONS.profile,
   scenario: choiceRow({ choices: SCENARIOS, default: 'webhook-hmac', describe: 'What to send' }),
-  rate: customRow({ parse: (value, flag) => parseRate(value, { flag, max: MAX_RATE }), describe: 'Arrivals per second (open model), with --duration; e.g. 500 or 500/s' }),
+  rate: customRow({ tag: 'rate', parse: (value, flag) => parseRate(value, { flag, max: MAX_RATE }), describe: 'Arrivals per second (open model), with --duration; e.g. 500 or 500/s' }),
   duration: durationRow({ describe: 'How long to send, e.g. 10s, 2m, 1h' }),
   stages: customRow<Stage[]>({
+    tag: 'stages',
     parse: (value, flag) =>
       parseStages(value, flag).map((stage) => {
         if (stage.target > MAX_RATE) throw new HarnessError('USAGE', `${flag} rates must be at most ${MAX_RATE}/s (got ${stage.target})`, { field: flag });
@@ -57,6 +58,7 @@ export const LOAD_OPTIONS = {
   }),
   strict: SHARED_OPTIONS.strict,
   'metrics-listen': customRow({
+    tag: 'host:port',
     parse: (value, flag) => parseListenAddress(value, { flag, code: 'LOAD_CONFIG' }),
     describe:
       'Serve Prometheus metrics at http://HOST:PORT/metrics while the load runs (requests by status, latency histogram, in flight, dropped, errors by kind). Binds only what you name: 127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464; port 0 picks a free one (printed)',

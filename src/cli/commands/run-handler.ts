@@ -7,19 +7,50 @@ import { randomSeed } from '../../data/fake.js';
 import { loadBaseline, preloadVitest, resolveSelection, runConformance } from '../../engine/index.js';
 import { runSecrets } from '../../client/index.js';
 import { HarnessError, signalExitCode } from '../../errors.js';
-import { stopOnSignals } from '../signals.js';
+import { openRunScope, ScopeStopped, type RunScope } from '../run-scope.js';
+import { writeStoppedReport } from '../stopped-report.js';
 import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
 import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
 import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
-import { startTarget } from './run-target.js';
+import { startTarget, type StartedTarget } from './run-target.js';
 import { isUrlSource } from '../../openapi/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 
 export async function runHandler(options: RunOptions): Promise<number> {
+  const startedAt = Date.now();
   const plan = parseRunArgs(options);
   // Usage problems surface before anything starts.
   resolveSelection({ only: plan.only, skip: plan.skip });
+  // From here the deadline and the signals hold, in every phase (run-scope.ts).
+  const scope = openRunScope({ what: 'the run', ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration }) });
+  try {
+    return await runInScope(plan, scope);
+  } catch (error) {
+    if (!(error instanceof ScopeStopped)) throw error;
+    // Stopped before the engine could write its reports (profile, keys, embedded reference, image).
+    const { code, message, signal, phase } = error.stop;
+    const exitCode = signal ? signalExitCode(signal) : 2;
+    process.stderr.write(`${new HarnessError(code, message).format()}\n`);
+    const path = await writeStoppedReport(resolve(plan.out), {
+      command: 'run',
+      code,
+      message,
+      ...(signal ? { signal } : {}),
+      phase,
+      exitCode,
+      startedAt,
+      writtenBy: 'run scope',
+    });
+    process.stderr.write(`  report: ${path} (phase "${phase}")\n`);
+    scope.reported();
+    return exitCode;
+  } finally {
+    await scope.close();
+  }
+}
+
+async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope): Promise<number> {
   const baseline = plan.baseline === undefined ? undefined : await loadBaseline(plan.baseline);
   const seed = plan.seed ?? randomSeed();
   const outDir = resolve(plan.out);
@@ -29,11 +60,15 @@ export async function runHandler(options: RunOptions): Promise<number> {
 
   // The engine's vitest loads while the target starts (the embedded sandbox generates keys off-thread).
   preloadVitest();
-  const target = await startTarget(plan.target, seed, outDir);
-  // From here the run has started: a signal stops it, the reports are still written, then the process exits.
-  const interrupt = new AbortController();
-  const stopOnSignal = stopOnSignals(interrupt, 'the run', target.close);
-  try {
+  let started: StartedTarget | undefined;
+  const starting = startTarget(plan.target, seed, outDir, (phase) => scope.enter(phase)).then((target) => (started = target));
+  // On every way out; a target still starting when the scope stops is stopped once it is up, unwaited.
+  scope.onCleanup('stop the target', async () => {
+    if (started) await started.close();
+    else void starting.then((target) => target.close(), () => {});
+  });
+  const target = await scope.race(starting);
+  {
     const reporters = createReporters(plan.reporter, {
       outDir,
       stdout: process.stdout,
@@ -49,6 +84,8 @@ export async function runHandler(options: RunOptions): Promise<number> {
       selection: { only: plan.only, skip: plan.skip },
       seed,
       client: plan.client,
+      // The header shows the deadline given; the scope, counting from the command's start, reaches it first
+      // and stops the engine through `interrupt` (code DEADLINE, with the phase).
       ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration }),
       maxConsecutiveFailures: plan.maxConsecutiveFailures,
       concurrency: plan.concurrency,
@@ -57,8 +94,10 @@ export async function runHandler(options: RunOptions): Promise<number> {
       reporters,
       ...(target.description ? { targetDescription: target.description } : {}),
       ...(target.jwksListenHost === undefined ? {} : { jwksListenHost: target.jwksListenHost }),
-      interrupt: interrupt.signal,
+      interrupt: scope.signal,
+      onPhase: (phase) => scope.enter(phase),
     });
+    scope.reported();
     const exitCode = summary.aborted?.signal ? signalExitCode(summary.aborted.signal) : summary.verdict.exitCode;
     if (summary.aborted && !summary.aborted.signal) {
       const { code, message, hint } = summary.aborted;
@@ -68,9 +107,6 @@ export async function runHandler(options: RunOptions): Promise<number> {
       process.stderr.write(`${new HarnessError('UNIFORM_ANSWER', summary.uniformAnswer.message, { hint: summary.uniformAnswer.hint }).format()}\n`);
     }
     return exitCode;
-  } finally {
-    stopOnSignal();
-    await target.close();
   }
 }
 

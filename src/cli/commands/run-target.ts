@@ -48,8 +48,12 @@ function referenceLog(outDir: string): { logger: (line: string) => void; close()
   };
 }
 
-export async function startTarget(plan: TargetPlan, seed: string, outDir: string): Promise<StartedTarget> {
+/** The start-up phases of a target, as the run scope names them. */
+export type TargetPhase = 'profile' | 'embedded reference' | 'keys' | 'image';
+
+export async function startTarget(plan: TargetPlan, seed: string, outDir: string, onPhase: (phase: TargetPhase) => Promise<void> = async () => {}): Promise<StartedTarget> {
   if (plan.kind === 'profile') {
+    await onPhase('profile');
     const profile = await loadProfile(plan.path);
     return { profile, close: async () => undefined };
   }
@@ -57,12 +61,14 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     const faults = plan.faults.map((name) => resolveWrapper(name));
     const customize = faults.length > 0 ? combineFaults(faults) : undefined;
     const log = referenceLog(outDir);
-    const sandbox = await startSandbox({ seed, hooks: true, logger: log.logger, ...(customize ? { customize } : {}) });
+    await onPhase('embedded reference');
+    const sandbox = await startSandbox({ seed, hooks: true, logger: log.logger, onKeys: () => onPhase('keys'), ...(customize ? { customize } : {}) });
     const close = async (): Promise<void> => {
       await sandbox.close();
       await log.close();
     };
     try {
+      await onPhase('profile');
       const profile = await loadProfile(sandbox.profilePath);
       log.redactWith(createRedact(profile));
       const withFaults = faults.length > 0 ? ` with fault${faults.length === 1 ? '' : 's'} ${faults.map((f) => f.name).join(', ')}` : '';
@@ -73,6 +79,7 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     }
   }
   // Lazy: only --image loads testcontainers (an optional dependency: absent, this is DEPENDENCY_MISSING).
+  await onPhase('image');
   const containers = await loadContainers();
   const started: ImageTarget = await containers.startImageTarget({
     image: plan.image,

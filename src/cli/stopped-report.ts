@@ -1,0 +1,51 @@
+/**
+ * The report of a command stopped before its own reporters could write one: interrupted or past its
+ * deadline during start-up (the run scope writes it), or frozen, killed by its supervisor (supervisor.ts
+ * writes it). `<out>/report.json`, the same format name as a full report, with no results: it says what
+ * stopped the command, in which phase, and the exit code. docs/report-json.md describes it.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { toolVersion, TOOL_NAME } from '../package.js';
+
+export const STOPPED_REPORT_FILE = 'report.json';
+
+export interface StoppedReportInput {
+  command: string;
+  /** What stopped it: a signal, the deadline, or a main thread that stopped responding. */
+  code: 'INTERRUPTED' | 'DEADLINE';
+  message: string;
+  signal?: 'SIGINT' | 'SIGTERM';
+  phase: string;
+  exitCode: number;
+  startedAt: number;
+  /** Who wrote it: the command itself, or its supervising parent after ending it. */
+  writtenBy: 'run scope' | 'supervisor';
+  /** Default: this package's name and version. */
+  tool?: { name: string; version: string };
+}
+
+export function stoppedReport(input: StoppedReportInput): Record<string, unknown> {
+  return {
+    format: 'access-conformance-report',
+    formatVersion: 1,
+    tool: input.tool ?? { name: TOOL_NAME, version: toolVersion() },
+    command: input.command,
+    date: new Date(input.startedAt).toISOString(),
+    durationMs: Date.now() - input.startedAt,
+    interrupted: input.code === 'INTERRUPTED',
+    aborted: { code: input.code, message: input.message, ...(input.signal ? { signal: input.signal } : {}), phase: input.phase },
+    verdict: { status: input.code === 'INTERRUPTED' ? 'interrupted' : 'error', exitCode: input.exitCode, code: input.code },
+    results: [],
+    writtenBy: input.writtenBy,
+  };
+}
+
+/** Writes `<outDir>/report.json`; returns its path. */
+export async function writeStoppedReport(outDir: string, input: StoppedReportInput): Promise<string> {
+  const dir = resolve(outDir);
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, STOPPED_REPORT_FILE);
+  await writeFile(path, `${JSON.stringify(stoppedReport(input), null, 2)}\n`);
+  return path;
+}
