@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemaValidator } from '../reporters/validators.js';
-import { cli, fixtureTarget, startCli, type RunningCli } from './support/load-cli.js';
+import { cli, fixtureTarget, killTree, startCli, type RunningCli } from './support/load-cli.js';
 
 const target = fixtureTarget('ac-load-live-');
 
@@ -172,7 +172,8 @@ describe('load --stream', () => {
         before = existsSync(path) ? lineCount(path) : 0;
         return before >= 3;
       });
-      run.child.kill('SIGKILL');
+      // The supervisor and the child that runs the load, both at once (killTree says why).
+      killTree(run.child.pid!);
       const ended = await run.done;
       expect(ended.signal).toBe('SIGKILL');
       const lines = await streamLines(path);
@@ -185,7 +186,7 @@ describe('load --stream', () => {
       // Killed: no report, but the stream holds what was measured.
       expect(existsSync(join(out, 'load-webhook-hmac.json'))).toBe(false);
     } finally {
-      run.child.kill('SIGKILL');
+      killTree(run.child.pid!);
     }
   }, 60_000);
 
