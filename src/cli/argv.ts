@@ -49,6 +49,36 @@ export function normalizeBooleans(argv: readonly string[], booleans: ReadonlySet
   return out;
 }
 
+/** A flag that takes a value, given without one: where yargs would quietly read "" or the next flag. */
+export interface MissingValue {
+  flag: string;
+  /** The flag that came next, when the value was taken to be one. */
+  next?: string;
+}
+
+/**
+ * The first flag of `valueFlags` given without its value: last on the line, `--flag=` with nothing after
+ * the `=`, or followed by another flag (`--max-duration --quiet`). A value may be `-` (standard input) or
+ * a negative number; any other value that starts with `-` must be given as `--flag=value`.
+ */
+export function missingValue(argv: readonly string[], valueFlags: ReadonlySet<string>): MissingValue | undefined {
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === '--') return undefined;
+    const match = /^--([^=]+)(=(.*))?$/s.exec(arg);
+    if (!match || !valueFlags.has(kebab(match[1]!))) continue;
+    const flag = `--${kebab(match[1]!)}`;
+    if (match[2] !== undefined) {
+      if (match[3] === '') return { flag };
+      continue;
+    }
+    const next = argv[index + 1];
+    if (next === undefined) return { flag };
+    if (next.startsWith('-') && next !== '-' && !/^-\d/.test(next)) return { flag, next };
+  }
+  return undefined;
+}
+
 /** yargs' "Unknown argument(s): a, b" with the nearest declared flag of each, when one is near. */
 export function withSuggestions(message: string, flags: ReadonlySet<string>, notTaken: Readonly<Record<string, string>> = {}): string {
   const match = /^Unknown arguments?: (.+)$/.exec(message.trim());

@@ -4,7 +4,7 @@
  * call process.exit; main() maps errors to codes (HarnessError → 2 with its message, never a stack trace).
  */
 import type { Argv } from 'yargs';
-import { GRAMMAR_NOTE, parseOptions, yargsOptions, type OptionTable, type OptionValues } from './option-grammar.js';
+import { grammarNote, parseOptions, yargsOptions, type OptionTable, type OptionValues } from './option-grammar.js';
 
 export interface CliCommand<T extends OptionTable = OptionTable> {
   /** yargs command string, e.g. `run` or `diff <a> <b>`. */
@@ -29,11 +29,17 @@ export function defineCommand<T extends OptionTable>(command: CliCommand<T>): Cl
   return command;
 }
 
-/** The command's yargs declaration: its table's options, its builder, its epilogue and the value grammar. */
+/** What a user types for the command: `diff` of `diff <a> <b>`. */
+export function commandWord(command: { command: string }): string {
+  return command.command.split(' ')[0]!;
+}
+
+/** The command's yargs declaration: its table's options, its builder, its epilogue and its values' grammar. */
 export function declareCommand(yargs: Argv, command: AnyCommand): Argv {
-  const withOptions = yargs.options(yargsOptions(command.options));
+  const withOptions = yargs.options(yargsOptions(command.options, commandWord(command)));
   const built = command.builder ? command.builder(withOptions) : withOptions;
-  return built.epilogue([command.epilogue, GRAMMAR_NOTE].filter((text) => text !== undefined).join('\n\n'));
+  const epilogue = [command.epilogue, grammarNote(command.options)].filter((text) => text !== undefined).join('\n\n');
+  return epilogue === '' ? built : built.epilogue(epilogue);
 }
 
 /** Parses yargs' arguments with the command's table and runs it. */

@@ -7,8 +7,9 @@ import yargs from 'yargs';
 import { DEBUG_ENABLED } from '../debug.js';
 import { EXIT, HarnessError, isHarnessError } from '../errors.js';
 import { isLoaded, lazyCommand, resolveCommands, type CommandEntry } from './command-table.js';
-import { commandFlags, normalizeBooleans, selectedCommand, withSuggestions } from './argv.js';
-import { declareCommand, invokeCommand } from './command.js';
+import { commandFlags, missingValue, normalizeBooleans, selectedCommand, withSuggestions } from './argv.js';
+import { commandWord, declareCommand, invokeCommand } from './command.js';
+import { valueFlags } from './option-grammar.js';
 import { ENV_PREFIX, envArgs } from './env-args.js';
 import { NOT_TAKEN } from './shared-options.js';
 
@@ -72,6 +73,14 @@ async function parseAndRun(argv: string[]): Promise<number> {
   const flags = selected ? commandFlags(selected) : { names: new Set<string>(), booleans: new Set<string>() };
   // `--strict=maybe` must be an error, not yargs' silent false.
   const args = normalizeBooleans([...argv, ...fromEnv.args], flags.booleans);
+  // `run --reporter` with nothing after it must be an error, not yargs' silent "" (no report written).
+  const missing = selected ? missingValue(args, valueFlags(selected.options)) : undefined;
+  if (missing !== undefined) {
+    throw new HarnessError('USAGE', `${missing.flag} needs a value${missing.next === undefined ? '' : `; it was followed by ${missing.next}`}`, {
+      field: missing.flag,
+      hint: `give it one (\`access-conformance ${commandWord(selected!)} --help\` says what it takes); a value that starts with - goes as ${missing.flag}=VALUE`,
+    });
+  }
   const cli = yargs(args)
     .scriptName('access-conformance')
     .usage('$0 <command> [options]\n\nConformance harness and load tester for the access-governance service API.')
@@ -81,6 +90,9 @@ async function parseAndRun(argv: string[]): Promise<number> {
     .help()
     .alias('h', 'help')
     .version()
+    // Durations, numbers and rates are declared without a yargs type (so --help does not call them
+    // [string]); their text must still reach the row's parser as given ("08", "1e3" are the parser's to judge).
+    .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false })
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue('Exit codes: 0 conformant, 1 not conformant (a MUST failed, or a SHOULD with --strict), 2 harness or usage error, 130 / 143 interrupted by SIGINT / SIGTERM.')
     .fail((message, error) => {
@@ -108,7 +120,7 @@ async function parseAndRun(argv: string[]): Promise<number> {
     await cli.parseAsync();
   } catch (error) {
     if (!(error instanceof UsageStop)) throw error;
-    usageError = withSuggestions(error.message, flags.names, selected ? NOT_TAKEN[selected.command.split(' ')[0]!] : undefined);
+    usageError = withSuggestions(error.message, flags.names, selected ? NOT_TAKEN[commandWord(selected)] : undefined);
   }
   if (usageError !== undefined) {
     process.stderr.write(`${usageError}\nRun with --help for the options.\n`);

@@ -10,12 +10,25 @@ import type { ClientSettings } from '../client/settings.js';
 import { HarnessError } from '../errors.js';
 import { BOOLEAN_RULE, DURATION_RULE, parseBoolean, parseDuration, parseInteger, parseList, type DurationOptions } from '../values.js';
 
+/**
+ * What a flag's value is, as --help shows it: yargs' own tags for text (`[string]`), lists (`[array]`),
+ * choices and booleans; for the rest a tag of its own (`[duration]`, `[number]`, `[rate]`, …), since yargs
+ * would call them `[string]` (they reach the parser as text, so the parser can name a bad value).
+ */
+export type ValueKind = 'text' | 'list' | 'boolean' | 'choice' | 'duration' | 'number' | `custom:${string}`;
+
 /** The raw value of one flag as yargs hands it over (or the row's default). */
 export type RawValue = string | number | boolean | ReadonlyArray<string | number> | undefined;
 
 export interface OptionRow<T> {
   /** What yargs reads: type, array, choices, describe. Never a default: `parse` applies it. */
   readonly yargs: Options;
+  readonly kind: ValueKind;
+  /**
+   * A shared row's description in each command that takes it (perCommand), so that `serve --help` says what
+   * --max-duration does in serve, not in run, load and send; `yargs.describe` is the general one.
+   */
+  readonly describeIn?: Readonly<Record<string, string>>;
   /** The default as a user would type it (shown in --help and docs/running.md); absent: none. */
   readonly default?: string | boolean | readonly string[];
   /** The raw value (or the default) → the typed value; throws a HarnessError naming `flag`. */
@@ -37,14 +50,38 @@ export function camelCase(name: string): string {
   return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
-/** The rows as yargs options: the default shown in --help, applied by the row's parser. */
-export function yargsOptions(table: OptionTable): Record<string, Options> {
+/** The tag --help shows after a kind yargs has no type for; undefined: yargs' own tag. */
+export function kindTag(kind: ValueKind): string | undefined {
+  if (kind === 'duration' || kind === 'number') return kind;
+  return kind.startsWith('custom:') ? kind.slice('custom:'.length) : undefined;
+}
+
+/** What a row says in `command`'s --help: its description there, and its value's tag when yargs has none. */
+export function describeRow(row: OptionRow<unknown>, command: string): string {
+  const text = row.describeIn?.[command] ?? String(row.yargs.describe ?? '');
+  const tag = kindTag(row.kind);
+  return tag === undefined ? text : `${text} [${tag}]`;
+}
+
+/**
+ * The rows as `command`'s yargs options: the description for that command, the default shown in --help
+ * (applied by the row's parser). A kind yargs has no type for is declared without one (so yargs does not
+ * tag it `[string]`); main() turns yargs' number parsing off, so its value still arrives as typed.
+ */
+export function yargsOptions(table: OptionTable, command: string): Record<string, Options> {
   return Object.fromEntries(
     Object.entries(table).map(([name, row]) => {
       const shown = row.default === undefined || (Array.isArray(row.default) && row.default.length === 0) ? {} : { defaultDescription: String(row.default) };
-      return [name, { ...row.yargs, ...shown }];
+      const { type, ...rest } = row.yargs;
+      const typed = kindTag(row.kind) === undefined ? { type } : {};
+      return [name, { ...rest, ...typed, describe: describeRow(row, command), ...shown }];
     }),
   );
+}
+
+/** The same row with a description of its own in each command that takes it (a shared row). */
+export function perCommand<T>(row: OptionRow<T>, describeIn: Readonly<Record<string, string>>): OptionRow<T> {
+  return { ...row, describeIn };
 }
 
 /** Every row parsed from yargs' arguments (kebab-case keys), each with its flag for messages. */
@@ -98,6 +135,7 @@ export function textRow(spec: RowText): OptionRow<string | undefined>;
 export function textRow(spec: RowText & { default?: string }): OptionRow<string | undefined> {
   return {
     yargs: { type: 'string', describe: spec.describe },
+    kind: 'text',
     ...(spec.default === undefined ? {} : { default: spec.default }),
     parse: (raw, flag) => {
       const value = single(raw, flag);
@@ -113,6 +151,7 @@ export function textRow(spec: RowText & { default?: string }): OptionRow<string 
 export function listRow(spec: RowText & { check?: (item: string, flag: string) => void }): OptionRow<string[]> {
   return {
     yargs: { type: 'string', array: true, describe: spec.describe },
+    kind: 'list',
     parse: (raw, flag) => {
       const items = parseList(raw as ReadonlyArray<string | number> | string | number | undefined);
       for (const item of items) spec.check?.(item, flag);
@@ -126,6 +165,7 @@ export function booleanRow(spec: RowText & { default?: boolean }): OptionRow<boo
   const fallback = spec.default ?? false;
   return {
     yargs: { type: 'boolean', describe: spec.describe },
+    kind: 'boolean',
     default: fallback,
     parse: (raw, flag) => {
       const value = single(raw, flag);
@@ -143,6 +183,7 @@ export function durationRow(spec: DurationSpec & { default?: string }): OptionRo
   const { describe, default: fallback, ...bounds } = spec;
   return {
     yargs: { type: 'string', describe },
+    kind: 'duration',
     ...(fallback === undefined ? {} : { default: fallback }),
     parse: (raw, flag) => {
       const value = single(raw, flag);
@@ -162,6 +203,7 @@ export function integerRow(spec: IntegerSpec & { default?: number }): OptionRow<
   return {
     // A string to yargs: its number type turns "ten" into NaN before the parser could name the value.
     yargs: { type: 'string', describe: spec.describe },
+    kind: 'number',
     ...(spec.default === undefined ? {} : { default: String(spec.default) }),
     parse: (raw, flag) => {
       const value = single(raw, flag);
@@ -178,6 +220,7 @@ export function choiceRow<const C extends string>(spec: RowText & { choices: rea
 export function choiceRow<const C extends string>(spec: RowText & { choices: readonly C[]; default?: C }): OptionRow<C | undefined> {
   return {
     yargs: { type: 'string', choices: [...spec.choices], describe: spec.describe },
+    kind: 'choice',
     ...(spec.default === undefined ? {} : { default: spec.default }),
     parse: (raw, flag) => {
       const value = single(raw, flag);
@@ -189,10 +232,11 @@ export function choiceRow<const C extends string>(spec: RowText & { choices: rea
   };
 }
 
-/** A value parsed by a custom parser (rates, sizes, thresholds), kept as text for yargs. */
-export function customRow<T>(spec: RowText & { parse: (value: string, flag: string) => T }): OptionRow<T | undefined> {
+/** A value parsed by a custom parser (rates, stages), kept as text for yargs; `tag` names it in --help. */
+export function customRow<T>(spec: RowText & { tag: string; parse: (value: string, flag: string) => T }): OptionRow<T | undefined> {
   return {
     yargs: { type: 'string', describe: spec.describe },
+    kind: `custom:${spec.tag}`,
     parse: (raw, flag) => {
       const value = single(raw, flag);
       return value === undefined ? undefined : spec.parse(String(value), flag);
@@ -200,5 +244,21 @@ export function customRow<T>(spec: RowText & { parse: (value: string, flag: stri
   };
 }
 
-/** What every command's --help says about values, under its options. */
-export const GRAMMAR_NOTE = `Durations need a unit (500ms, 30s, 2m, 1h30m; a bare number is refused). Booleans take ${BOOLEAN_RULE}.`;
+/** The names of the flags that take a value (every kind but boolean): given bare, they are a usage error. */
+export function valueFlags(table: OptionTable): Set<string> {
+  return new Set(Object.entries(table).filter(([, row]) => row.kind !== 'boolean').map(([name]) => name));
+}
+
+/**
+ * What a command's --help says about values, under its options: the grammar of the kinds its table has
+ * (a command without a duration flag does not explain durations); undefined when there is nothing to say.
+ */
+export function grammarNote(table: OptionTable): string | undefined {
+  const kinds = new Set(Object.values(table).map((row) => row.kind));
+  const notes = [
+    kinds.has('duration') ? 'Durations need a unit (500ms, 30s, 2m, 1h30m; a bare number is refused).' : undefined,
+    kinds.has('boolean') ? `Booleans take ${BOOLEAN_RULE} (--flag=no, or --no-flag).` : undefined,
+    [...kinds].some((kind) => kind !== 'boolean') ? 'A flag that takes a value needs it: given without one, it is a usage error (exit 2).' : undefined,
+  ].filter((note): note is string => note !== undefined);
+  return notes.length === 0 ? undefined : notes.join(' ');
+}

@@ -8,7 +8,7 @@ const run = defineCommand({
   describe: 'run',
   options: {
     profile: textRow({ describe: 'p' }),
-    'rate-limit': customRow({ parse: Number, describe: 'r' }),
+    'rate-limit': customRow({ tag: 'rate', parse: Number, describe: 'r' }),
     strict: booleanRow({ describe: 's' }),
   },
   run: async () => 0,

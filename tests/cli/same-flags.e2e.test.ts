@@ -86,8 +86,8 @@ describe('bad values exit 2 naming the flag, in every command that takes it', { 
     ['timeout', '30', '--timeout 30: add a unit, e.g. 30s or 30ms'],
     ['timeout', 'soon', '"soon" is not a duration: --timeout must be a duration'],
     ['max-duration', '120000', '--max-duration 120000: add a unit'],
-    ['seed', '', '--seed must not be empty'],
-    ['out', '', '--out must not be empty'],
+    ['seed', '', '--seed needs a value'],
+    ['out', '', '--out needs a value'],
   ];
   for (const [flag, value, message] of bad) {
     for (const command of takers(flag)) {

@@ -14,7 +14,7 @@ import { listFaults } from '../../src/faults/index.js';
 import { requirement } from '../../src/requirements.js';
 import { loadProfile } from '../../src/profile/index.js';
 import { readReport, runCli, runProcess } from './support/cli.js';
-import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, leftoverContainers, NO_EXEC_IMAGE } from './support/images.js';
+import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, leftoverContainers, NO_EXEC_IMAGE, removeTestImages } from './support/images.js';
 import { harnessError } from '../support/harness-error.js';
 
 const FULL_RUN_MS = 300_000;
@@ -31,7 +31,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (work !== '') await rm(work, { recursive: true, force: true });
-});
+  // The full lane must leave the engine as it found it: no image of ours behind (the issue counted five).
+  if (DOCKER_ENABLED) expect(await removeTestImages(), 'images the container tests could not remove').toEqual([]);
+}, 120_000);
 
 describe('startImageTarget', () => {
   it('starts the reference image, hands over a valid profile, and removes the container on stop', async (ctx) => {

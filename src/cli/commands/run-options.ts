@@ -18,6 +18,7 @@ const reporters: OptionRow<ReporterName[]> = {
     array: true,
     describe: `Reports to write besides the console: ${REPORTER_NAMES.join(', ')}; repeatable or comma-separated. e.g. --reporter json --reporter html`,
   },
+  kind: 'list',
   parse: (raw, flag) =>
     listRow({ describe: '' }).parse(raw, flag).map((name) => {
       if (!isReporterName(name)) throw usage(`unknown reporter "${name.slice(0, 40)}"; available: ${REPORTER_NAMES.join(', ')}`, flag);
@@ -62,6 +63,7 @@ export const RUN_OPTIONS = {
   }),
   'rate-limit': clientRow(
     customRow({
+      tag: 'rate',
       parse: (value, flag) => parseRate(value, { flag }),
       describe: 'Cap requests to the target at N per second across the run (429 Retry-After is honoured). e.g. --rate-limit 20/s',
     }),

@@ -30,7 +30,7 @@ export type BreakName = keyof typeof BREAKS;
 export const SEND_OPTIONS = {
   profile: SHARED_OPTIONS.profile,
   listener: textRow({ describe: `Listener key in the profile: ${LISTENER_KEYS.join(', ')}. HMAC or JWT follows the listener. e.g. --listener hmac` }),
-  data: { yargs: { type: 'string', describe: 'Body text (JSON unless --raw). e.g. --data \'{"user":"u-1"}\'' }, parse: (raw: RawValue) => (raw === undefined ? undefined : String(raw)) },
+  data: { yargs: { type: 'string', describe: 'Body text (JSON unless --raw). e.g. --data \'{"user":"u-1"}\'' }, kind: 'text', parse: (raw: RawValue) => (raw === undefined ? undefined : String(raw)) },
   file: {
     // Without requiresArg yargs reads a lone "-" as a positional argument, not as this flag's value.
     ...textRow({ describe: 'Read the body from this file; "-" reads standard input. e.g. --file event.json' }),

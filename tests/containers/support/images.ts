@@ -1,11 +1,15 @@
 /**
- * Images for the container tests: the reference image (built as `npm run image:reference` does) and small
- * "bad" images made from it with another entrypoint. Nothing is pulled: `FROM <local image>` only.
+ * Images for the container tests: the reference image (built as `npm run image:reference` does, under a
+ * tag of the tests' own so a user's `access-conformance-reference:<version>` is never replaced) and small
+ * "bad" images made from it with another entrypoint. Nothing is pulled: `FROM <local image>` only. All five
+ * are removed when the tests are done (`removeTestImages`; KEEP_IMAGES=1 keeps them, as the docker/ scripts
+ * do): none is a cache worth keeping, the reference is rebuilt from the current dist/ on every run anyway.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildImage, buildReferenceImage, listImageTargetContainers, pruneUntaggedImages, referenceImageName } from '../../../src/containers/index.js';
+import { runProcess } from './cli.js';
+import { buildImage, buildReferenceImage, listImageTargetContainers, pruneUntaggedImages, referenceImageName, removeImages } from '../../../src/containers/index.js';
 
 /**
  * Set by .ci/run once `docker info` answers (and by a developer who has an engine). Not named
@@ -53,9 +57,15 @@ export async function leftoverContainers(dockerfile: boolean): Promise<string[]>
   return (await listImageTargetContainers()).filter((container) => container.image.includes('-dockerfile-') === dockerfile).map((container) => container.id);
 }
 
+/** The reference image as the container tests build it: the reference's repository, a tag of their own. */
+export const TEST_REFERENCE_IMAGE = `${referenceImageName()}-test`;
+
+/** Every image buildTestImages makes. */
+export const TEST_IMAGES: readonly string[] = [TEST_REFERENCE_IMAGE, ...Object.values(BAD_IMAGES).map((bad) => bad.image), NO_EXEC_IMAGE];
+
 /** Builds the reference image from the current dist/, then the bad images on top of it. */
 export async function buildTestImages(): Promise<{ reference: string }> {
-  const { image: reference } = await buildReferenceImage();
+  const { image: reference } = await buildReferenceImage({ image: TEST_REFERENCE_IMAGE });
   const work = await mkdtemp(join(tmpdir(), 'ac-bad-images-'));
   try {
     for (const bad of Object.values(BAD_IMAGES)) {
@@ -72,6 +82,24 @@ export async function buildTestImages(): Promise<{ reference: string }> {
     await rm(work, { recursive: true, force: true });
   }
   return { reference };
+}
+
+/**
+ * Removes every image buildTestImages made (bad images first: they stand on the reference), and the
+ * untagged layers they leave; returns those of them still present (none, unless the engine refused).
+ * KEEP_IMAGES=1 keeps them, for a look after a failure.
+ */
+export async function removeTestImages(): Promise<string[]> {
+  if (process.env.KEEP_IMAGES === '1') return [];
+  await removeImages([...TEST_IMAGES].reverse());
+  await pruneUntaggedImages();
+  const present = await Promise.all(TEST_IMAGES.map(async (image) => ((await imageExists(image)) ? image : undefined)));
+  return present.filter((image): image is string => image !== undefined);
+}
+
+async function imageExists(image: string): Promise<boolean> {
+  const { code } = await runProcess('docker', ['image', 'inspect', '--format', '{{.Id}}', image], 30_000);
+  return code === 0;
 }
 
 export { referenceImageName };
