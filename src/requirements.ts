@@ -10,6 +10,7 @@ import { tokenResponseRequirements } from './requirements/token-responses.js';
 import { apiAuthRequirements } from './requirements/api-auth.js';
 import { ownersRequirements } from './requirements/owners.js';
 import { paginationRequirements } from './requirements/pagination.js';
+import { operationsRequirements } from './requirements/operations.js';
 import { webhookCommonRequirements } from './requirements/webhook-common.js';
 import { webhookHmacRequirements } from './requirements/webhook-hmac.js';
 import { webhookJwtRequirements } from './requirements/webhook-jwt.js';
@@ -35,6 +36,7 @@ const areas = {
   ...apiAuthRequirements,
   ...ownersRequirements,
   ...paginationRequirements,
+  ...operationsRequirements,
   ...webhookCommonRequirements,
   ...webhookHmacRequirements,
   ...webhookJwtRequirements,

@@ -10,7 +10,7 @@ import type { RecipeContext } from './replay-context.js';
 import { requestRecipe } from './replay-recipe.js';
 import type { TokenManager } from './tokens.js';
 import type { Transport } from './transport.js';
-import type { ApiCallOptions, HttpResponse, PageItem, PageOptions, PageRecord, WalkOptions, WalkResult } from './types.js';
+import type { ApiCallOptions, ApiRequest, HttpResponse, PageItem, PageOptions, PageRecord, WalkOptions, WalkResult } from './types.js';
 
 export const DEFAULT_MAX_PAGES = 1000;
 
@@ -40,15 +40,29 @@ export class ApiCalls {
    * Sends a GET with the Authorization the options ask for. With the default token, a 401 drops that
    * token and the call is made once more with a fresh one (the token may have expired in between).
    */
-  async get(path: string, options: ApiCallOptions, label: string): Promise<HttpResponse> {
-    const url = `${this.profile.baseUrl}${path}`;
+  get(path: string, options: ApiCallOptions, label: string): Promise<HttpResponse> {
+    return this.call({ method: 'GET', path }, options, label);
+  }
+
+  /**
+   * Any API call (a list or search operation of the target's description, ruling 34): `path` already filled
+   * and with its query; `body`, when given, goes as JSON. Authorization as in {@link get}.
+   */
+  async call(request: ApiRequest, options: ApiCallOptions, label: string): Promise<HttpResponse> {
+    const url = `${this.profile.baseUrl}${request.path}`;
+    const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
     const send = (authorization: string | undefined): Promise<HttpResponse> => {
-      const headers = { accept: 'application/json', ...(authorization === undefined ? {} : { authorization }) };
+      const headers = {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(authorization === undefined ? {} : { authorization }),
+      };
       return this.transport.send({
-        ...(this.recipes ? { replay: requestRecipe({ method: 'GET', url, headers }, this.recipes.encoding()) } : {}),
-        method: 'GET',
+        ...(this.recipes ? { replay: requestRecipe({ method: request.method, url, headers, ...(body === undefined ? {} : { body }) }, this.recipes.encoding()) } : {}),
+        method: request.method,
         url,
         headers,
+        ...(body === undefined ? {} : { body }),
         label: options.label ?? label,
       });
     };

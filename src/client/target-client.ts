@@ -175,6 +175,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     resetTokens: () => tokens.reset(),
     ownerIds: (appId, callOptions) => api.ownerIds(appId, callOptions),
     entitlementsPage: (appId, pageOptions) => api.entitlementsPage(appId, pageOptions),
+    apiCall: (request, callOptions = {}) => api.call(request, callOptions, `${request.method} ${request.path.split('?')[0]}`),
     walkEntitlements: (appId, walkOptions) => api.walk(appId, walkOptions),
     entitlements: (appId, walkOptions) => api.items(appId, walkOptions),
     // async so a profile without the listener rejects instead of throwing synchronously.

@@ -162,6 +162,15 @@ export interface ApiCallOptions {
   label?: string;
 }
 
+/** One API call, for any operation: the path with its parameters filled and its query; a JSON body or its text. */
+export interface ApiRequest {
+  method: string;
+  /** Joined to the profile's baseUrl, e.g. `/api/v1/apps?page_size=10`. */
+  path: string;
+  /** Sent as JSON (`content-type: application/json`); a string is sent as it is. */
+  body?: unknown;
+}
+
 export interface PageOptions extends ApiCallOptions {
   /** Left out when undefined; sent verbatim when a string (e.g. `'abc'`, `'-5'`). */
   pageSize?: number | string;
@@ -231,6 +240,8 @@ export interface TargetClient {
   ownerIds(appId: string, options?: ApiCallOptions): Promise<HttpResponse>;
   /** One GET /api/v1/apps/{appId}/entitlements. */
   entitlementsPage(appId: string, options?: PageOptions): Promise<HttpResponse>;
+  /** Any API call (a list or search operation), authenticated like the others unless options say otherwise. */
+  apiCall(request: ApiRequest, options?: ApiCallOptions): Promise<HttpResponse>;
   /** Walks every page; PAGE_LOOP when a token repeats, PAGE_LIMIT past maxPages. */
   walkEntitlements(appId: string, options?: WalkOptions): Promise<WalkResult>;
   /** The same walk as an async iterator of items with their page numbers. */

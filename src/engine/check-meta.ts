@@ -15,6 +15,8 @@ import type {} from 'vitest';
 
 export interface CheckMeta {
   requirementId: string;
+  /** Set on one operation's check of a per-operation requirement (ruling 34). */
+  operation?: { method: string; path: string; operationId?: string };
   level: Level;
   group: string;
   /** Set when the check was skipped: why (also vitest's skip note). */

@@ -6,8 +6,10 @@
  */
 import { runSecrets } from '../client/secret-registry.js';
 import type { Requirement } from '../requirements.js';
+import { resultKey } from './result-key.js';
 import type { Emitter } from './emitter.js';
 import { ControlGate } from './controls.js';
+import { expandPerOperation, type ExpectedCheck, type OperationFilter, type OperationLike } from './operation-keys.js';
 import { abortedResult, toCheckResult, unreportedResult } from './outcome.js';
 import type { CheckResult, GroupCounts, HeartbeatEvent, Phase, RunAbort } from './types.js';
 import type { RawCheckOutcome, RunSink } from './vitest-bridge.js';
@@ -15,7 +17,8 @@ import type { RawCheckOutcome, RunSink } from './vitest-bridge.js';
 interface GroupState {
   group: string;
   phase: Phase;
-  requirements: Requirement[];
+  /** One per expected result: a requirement, or one of its operations (`OPS-04@POST /api/v1/search/apps`). */
+  requirements: ExpectedCheck[];
   started: boolean;
   ended: boolean;
   startedAt: number;
@@ -28,7 +31,8 @@ const phaseOf = (req: Requirement): Phase => (req.movesClock ? 'clock' : 'main')
 export class RunCollector implements RunSink {
   /** By `${phase} ${group}`, in catalogue order. */
   private readonly groups = new Map<string, GroupState>();
-  private readonly byId = new Map<string, { req: Requirement; state: GroupState }>();
+  /** By result key: the requirement ID, or `ID@METHOD path` for one operation's result. */
+  private readonly byId = new Map<string, { check: ExpectedCheck; state: GroupState }>();
   /** Last time a group ended, for the heartbeat. */
   lastProgressAt = Date.now();
   /** Set once the run stopped: later outcomes (a check still winding down) are not recorded. */
@@ -37,6 +41,8 @@ export class RunCollector implements RunSink {
   onResult: ((result: CheckResult) => void) | undefined;
   /** Passed refusal checks wait here for their positive controls (controls.ts). */
   private readonly gate: ControlGate;
+  /** The selected requirement IDs, catalogue order. */
+  private readonly order: string[];
 
   constructor(
     requirements: readonly Requirement[],
@@ -44,6 +50,7 @@ export class RunCollector implements RunSink {
     private readonly emitter: Emitter,
     private readonly suiteGroups: ReadonlySet<string>,
   ) {
+    this.order = requirements.map((req) => req.id);
     for (const req of requirements) {
       const phase = phaseOf(req);
       const key = `${phase} ${req.group}`;
@@ -52,10 +59,29 @@ export class RunCollector implements RunSink {
         state = { group: req.group, phase, requirements: [], started: false, ended: false, startedAt: 0, counts: { passed: 0, failed: 0, skipped: 0, errored: 0, blocked: 0 }, seen: new Set() };
         this.groups.set(key, state);
       }
-      state.requirements.push(req);
-      this.byId.set(req.id, { req, state });
+      const check: ExpectedCheck = { key: req.id, req };
+      state.requirements.push(check);
+      this.byId.set(req.id, { check, state });
     }
-    this.gate = new ControlGate(new Set(this.byId.keys()));
+    this.gate = new ControlGate({ has: (key) => this.byId.has(key) });
+  }
+
+  /**
+   * The run's operations are known (ruling 34): each per-operation requirement expects one result per
+   * called operation it applies to, keyed `ID@METHOD path`; one that applies to none keeps its one result
+   * (its check skips saying why). Called before the suites run.
+   */
+  expandOperations(called: readonly OperationLike[] | undefined, keep?: OperationFilter): void {
+    for (const state of this.groups.values()) {
+      if (state.started) continue;
+      state.requirements = state.requirements.flatMap((check) => {
+        const expanded = expandPerOperation(check.req, called, keep);
+        if (expanded.length === 1 && expanded[0]!.key === check.key) return [check];
+        this.byId.delete(check.key);
+        for (const instance of expanded) this.byId.set(instance.key, { check: instance, state });
+        return expanded;
+      });
+    }
   }
 
   /** Suite groups with selected checks and a suite file to run. */
@@ -63,13 +89,24 @@ export class RunCollector implements RunSink {
     return [...new Set([...this.groups.values()].map((state) => state.group))].filter((group) => this.suiteGroups.has(group));
   }
 
-  /** Selected IDs of a suite group, both phases. */
+  /** Selected result keys of a suite group, both phases. */
   idsOf(group: string): string[] {
-    return [...this.byId.values()].filter(({ req }) => req.group === group).map(({ req }) => req.id);
+    return [...this.byId.values()].filter(({ check }) => check.req.group === group).map(({ check }) => check.key);
   }
 
   ids(): string[] {
     return [...this.byId.keys()];
+  }
+
+  /** Every expected result's key, catalogue order (a requirement's operations in the plan's order). */
+  keys(): string[] {
+    const byRequirement = new Map<string, string[]>();
+    for (const { check } of this.byId.values()) {
+      const keys = byRequirement.get(check.req.id) ?? [];
+      keys.push(check.key);
+      byRequirement.set(check.req.id, keys);
+    }
+    return this.order.flatMap((id) => byRequirement.get(id) ?? []);
   }
 
   checkStarted(id: string): void {
@@ -83,9 +120,9 @@ export class RunCollector implements RunSink {
     if (this.stoppedBy) return;
     const entry = this.byId.get(outcome.id);
     // A title whose ID is defined twice counts once: the first result stands.
-    if (!entry || this.has(entry.req.id)) return;
+    if (!entry || this.has(entry.check.key)) return;
     this.startGroup(entry.state);
-    const result = toCheckResult(entry.req, entry.state.phase, outcome);
+    const result = toCheckResult(entry.check, entry.state.phase, outcome);
     this.onResult?.(result);
     this.settle(this.gate.arrive(result), true);
   }
@@ -113,8 +150,8 @@ export class RunCollector implements RunSink {
     for (const state of this.groups.values()) {
       if (state.ended) continue;
       this.startGroup(state);
-      for (const req of state.requirements) {
-        if (!this.has(req.id)) this.settle(this.gate.arrive(abortedResult(req, state.phase, reason)), false, true);
+      for (const check of state.requirements) {
+        if (!this.has(check.key)) this.settle(this.gate.arrive(abortedResult(check, state.phase, reason)), false, true);
       }
     }
     this.settle(this.gate.drain(), false, true);
@@ -135,16 +172,17 @@ export class RunCollector implements RunSink {
     this.emitter.emit('onGroupStart', { group: state.group, phase: state.phase, checks: state.requirements.length });
   }
 
-  /** Reported or held: a later outcome for the ID is a duplicate. */
-  private has(id: string): boolean {
-    return this.byId.get(id)?.state.seen.has(id) === true || this.gate.isHeld(id);
+  /** Reported or held: a later outcome for the key is a duplicate. */
+  private has(key: string): boolean {
+    return this.byId.get(key)?.state.seen.has(key) === true || this.gate.isHeld(key);
   }
 
   /** Records results the gate made final; a group whose every check is recorded ends (unless `closing`). */
   private settle(results: CheckResult[], endFull: boolean, closing = false): void {
     for (const result of results) {
-      const entry = this.byId.get(result.id);
-      if (!entry || entry.state.seen.has(result.id)) continue;
+      const key = resultKey(result);
+      const entry = this.byId.get(key);
+      if (!entry || entry.state.seen.has(key)) continue;
       if (closing) this.startGroup(entry.state);
       this.record(entry.state, result);
       if (endFull && entry.state.seen.size === entry.state.requirements.length) this.finishGroup(entry.state, []);
@@ -152,20 +190,21 @@ export class RunCollector implements RunSink {
   }
 
   private record(state: GroupState, result: CheckResult): void {
-    state.seen.add(result.id);
+    const key = resultKey(result);
+    state.seen.add(key);
     state.counts[result.state] += 1;
-    this.results.set(result.id, result);
+    this.results.set(key, result);
     this.emitter.emit('onCheckEnd', result);
   }
 
   private finishGroup(state: GroupState, errors: string[]): void {
     if (state.ended) return;
     this.startGroup(state);
-    for (const req of state.requirements) {
-      if (!this.has(req.id)) this.settle(this.gate.arrive(unreportedResult(req, state.phase, errors, this.suiteGroups.has(state.group))), false);
+    for (const check of state.requirements) {
+      if (!this.has(check.key)) this.settle(this.gate.arrive(unreportedResult(check, state.phase, errors, this.suiteGroups.has(state.group))), false);
     }
     // A check still waiting for a control in another group keeps this group open until it settles.
-    if (state.requirements.some((req) => !state.seen.has(req.id))) return;
+    if (state.requirements.some((check) => !state.seen.has(check.key))) return;
     state.ended = true;
     this.lastProgressAt = Date.now();
     this.emitter.emit('onGroupEnd', {

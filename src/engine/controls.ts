@@ -14,7 +14,9 @@
  * `--skip` is not, and its refusal checks are skipped saying so.
  */
 import { controlsOf } from '../requirements/controls.js';
-import { allRequirements, type Requirement } from '../requirements.js';
+import { allRequirements, isRequirementId, requirement, type Requirement } from '../requirements.js';
+import { operationKey } from '../requirements/operations.js';
+import { resultKey } from './result-key.js';
 import { resolveSelection } from './selection.js';
 import type { BlockedBy, CheckResult, SelectionInput } from './types.js';
 
@@ -108,16 +110,16 @@ export class ControlGate {
   private readonly final = new Map<string, CheckResult>();
   private readonly held = new Map<string, CheckResult>();
 
-  /** `inRun`: the IDs of the run (a control outside it never arrives). */
-  constructor(private readonly inRun: ReadonlySet<string>) {}
+  /** `inRun`: the result keys of the run (a control outside it never arrives); live, as operations expand it. */
+  constructor(private readonly inRun: Pick<ReadonlySet<string>, 'has'>) {}
 
-  isHeld(id: string): boolean {
-    return this.held.has(id);
+  isHeld(key: string): boolean {
+    return this.held.has(key);
   }
 
   arrive(result: CheckResult): CheckResult[] {
     const out: CheckResult[] = [];
-    if (this.mustWait(result)) this.held.set(result.id, result);
+    if (this.mustWait(result)) this.held.set(resultKey(result), result);
     else this.settle(result, out);
     this.release(out);
     return out;
@@ -128,7 +130,7 @@ export class ControlGate {
     const out: CheckResult[] = [];
     this.release(out);
     for (const result of [...this.held.values()]) {
-      this.held.delete(result.id);
+      this.held.delete(resultKey(result));
       this.settle(result, out);
     }
     return out;
@@ -136,13 +138,13 @@ export class ControlGate {
 
   private mustWait(result: CheckResult): boolean {
     if (result.state !== 'passed') return false;
-    return controlsOf(result.id).some((id) => this.inRun.has(id) && !this.final.has(id));
+    return controlKeysOf(result).some((key) => this.inRun.has(key) && !this.final.has(key));
   }
 
   private settle(result: CheckResult, out: CheckResult[]): void {
-    const controls = controlsOf(result.id).map((id) => ({ id, result: this.final.get(id) }));
+    const controls = controlKeysOf(result).map((key) => ({ id: key, result: this.final.get(key) }));
     const settled = applyControls(result, controls);
-    this.final.set(settled.id, settled);
+    this.final.set(resultKey(settled), settled);
     out.push(settled);
   }
 
@@ -151,10 +153,23 @@ export class ControlGate {
       progress = false;
       for (const result of [...this.held.values()]) {
         if (this.mustWait(result)) continue;
-        this.held.delete(result.id);
+        this.held.delete(resultKey(result));
         this.settle(result, out);
         progress = true;
       }
     }
   }
+}
+
+/**
+ * The result keys of a result's controls: a per-operation control (ruling 34) on the same operation
+ * (`OPS-01@GET /api/v1/apps` is controlled by `OPS-18@GET /api/v1/apps`), any other by its ID.
+ */
+export function controlKeysOf(result: Pick<CheckResult, 'id' | 'operation'>): string[] {
+  return controlsOf(result.id).map((id) => relatedKey(id, result.operation));
+}
+
+/** The key of a related check (control, prerequisite) of a result on `operation`: per operation when it is one. */
+export function relatedKey(id: string, operation: CheckResult['operation']): string {
+  return operation && isRequirementId(id) && requirement(id).perOperation !== undefined ? operationKey(id, operation) : id;
 }

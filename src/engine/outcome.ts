@@ -5,6 +5,7 @@
  */
 import { HARNESS_ERROR_CODES, SUITE_BUG_HINT, type HarnessErrorCode } from '../errors.js';
 import type { Requirement } from '../requirements.js';
+import type { ExpectedCheck } from './operation-keys.js';
 import type { CheckResult, Phase, RunAbort } from './types.js';
 import type { RawCheckOutcome } from './vitest-bridge.js';
 
@@ -14,10 +15,19 @@ function isHarnessCode(value: unknown): value is HarnessErrorCode {
   return typeof value === 'string' && KNOWN_CODES.has(value);
 }
 
-/** The catalogue part every result carries. */
-export function baseResult(req: Requirement, phase: Phase): Omit<CheckResult, 'state'> {
+/** A requirement, or one operation of a per-operation requirement (operation-keys.ts). */
+type Expected = Requirement | ExpectedCheck;
+
+function split(expected: Expected): { req: Requirement; operation?: ExpectedCheck['operation'] } {
+  return 'req' in expected ? expected : { req: expected };
+}
+
+/** The catalogue part every result carries (and the operation, for one operation's result). */
+export function baseResult(expected: Expected, phase: Phase): Omit<CheckResult, 'state'> {
+  const { req, operation } = split(expected);
   return {
     id: req.id,
+    ...(operation ? { operation } : {}),
     level: req.level,
     group: req.group,
     section: req.section,
@@ -31,10 +41,11 @@ export function baseResult(req: Requirement, phase: Phase): Omit<CheckResult, 's
   };
 }
 
-export function toCheckResult(req: Requirement, phase: Phase, outcome: RawCheckOutcome): CheckResult {
+export function toCheckResult(expected: Expected, phase: Phase, outcome: RawCheckOutcome): CheckResult {
+  const { req } = split(expected);
   const meta = outcome.meta;
   const base = {
-    ...baseResult(req, phase),
+    ...baseResult(expected, phase),
     observations: meta?.observations ?? [],
     exchanges: meta?.exchanges ?? [],
     durationMs: outcome.durationMs,
@@ -71,10 +82,12 @@ export function toCheckResult(req: Requirement, phase: Phase, outcome: RawCheckO
 }
 
 /** A selected check that no test reported: its suite failed to load, or no suite implements it. */
-export function unreportedResult(req: Requirement, phase: Phase, moduleErrors: string[] | undefined, hasSuite: boolean): CheckResult {
+export function unreportedResult(expected: Expected, phase: Phase, moduleErrors: string[] | undefined, hasSuite: boolean): CheckResult {
+  const { req } = split(expected);
+  const key = 'key' in expected ? expected.key : req.id;
   if (moduleErrors && moduleErrors.length > 0) {
     return {
-      ...baseResult(req, phase),
+      ...baseResult(expected, phase),
       state: 'errored',
       harnessError: {
         code: 'INTERNAL',
@@ -84,16 +97,16 @@ export function unreportedResult(req: Requirement, phase: Phase, moduleErrors: s
     };
   }
   return {
-    ...baseResult(req, phase),
+    ...baseResult(expected, phase),
     state: 'skipped',
-    reason: hasSuite ? `not implemented: suites/${req.group}.suite.ts has no test for ${req.id}` : `not implemented: no suite file for group ${req.group}`,
+    reason: hasSuite ? `not implemented: suites/${req.group}.suite.ts has no test for ${key}` : `not implemented: no suite file for group ${req.group}`,
   };
 }
 
 /** A selected check the run stopped before it finished (deadline, giving up, interruption). */
-export function abortedResult(req: Requirement, phase: Phase, reason: RunAbort): CheckResult {
+export function abortedResult(expected: Expected, phase: Phase, reason: RunAbort): CheckResult {
   return {
-    ...baseResult(req, phase),
+    ...baseResult(expected, phase),
     state: 'errored',
     harnessError: { code: reason.code, message: `not finished: ${reason.message}` },
   };

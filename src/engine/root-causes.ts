@@ -14,6 +14,8 @@
  */
 import { controlsOf, parentsOf } from '../requirements/controls.js';
 import type { CheckResult, RootCause } from './types.js';
+import { resultKey } from './result-key.js';
+import { relatedKey } from './controls.js';
 
 /** Results that can be a cause or a dependant: did not pass, were not skipped, and can fail the run. */
 function counts(result: CheckResult | undefined): result is CheckResult {
@@ -34,8 +36,8 @@ function parentOf(result: CheckResult, byId: ReadonlyMap<string, CheckResult>): 
   // A blocked check names the control that blocked it: that one first.
   const named = result.blockedBy && !result.blockedBy.ownRequest ? byId.get(result.blockedBy.control) : undefined;
   if (counts(named)) return named;
-  const seen = new Set<string>([result.id]);
-  let frontier: string[] = parentsOf(result.id);
+  const seen = new Set<string>([resultKey(result)]);
+  let frontier: string[] = parentsOf(result.id).map((id) => relatedKey(id, result.operation));
   while (frontier.length > 0) {
     const next: string[] = [];
     for (const id of frontier) {
@@ -53,12 +55,12 @@ function parentOf(result: CheckResult, byId: ReadonlyMap<string, CheckResult>): 
 
 /** The immediate not-passing parent of each dependant result (the dependency edges). */
 export function dependencyEdges(results: readonly CheckResult[]): Map<string, string> {
-  const byId = new Map(results.map((r) => [r.id, r]));
+  const byId = new Map(results.map((r) => [resultKey(r), r]));
   const edges = new Map<string, string>();
   for (const result of results) {
     if (!counts(result)) continue;
     const parent = parentOf(result, byId);
-    if (parent) edges.set(result.id, parent.id);
+    if (parent) edges.set(resultKey(result), resultKey(parent));
   }
   return edges;
 }
@@ -69,7 +71,7 @@ export function dependencyEdges(results: readonly CheckResult[]): Map<string, st
  */
 export function findRootCauses(results: readonly CheckResult[]): RootCause[] {
   const edges = dependencyEdges(results);
-  const index = new Map(results.map((r, i) => [r.id, i]));
+  const index = new Map(results.map((r, i) => [resultKey(r), i]));
   const rootOf = (id: string): string => {
     const seen = new Set<string>();
     let current = id;
@@ -82,11 +84,11 @@ export function findRootCauses(results: readonly CheckResult[]): RootCause[] {
   const groups = new Map<string, CheckResult[]>();
   for (const result of results) {
     if (!counts(result)) continue;
-    const root = rootOf(result.id);
+    const root = rootOf(resultKey(result));
     if (!groups.has(root)) groups.set(root, []);
-    if (root !== result.id) groups.get(root)!.push(result);
+    if (root !== resultKey(result)) groups.get(root)!.push(result);
   }
-  const byId = new Map(results.map((r) => [r.id, r]));
+  const byId = new Map(results.map((r) => [resultKey(r), r]));
   const STATE_RANK: Record<string, number> = { failed: 0, errored: 1, blocked: 2 };
   const causes = [...groups.entries()].map(([id, dependants]) => {
     const accepted = dependants.filter(acceptedSpoiled);
@@ -94,9 +96,9 @@ export function findRootCauses(results: readonly CheckResult[]): RootCause[] {
     const rest = dependants.filter((r) => r.state !== 'failed');
     return {
       id,
-      dependants: [...accepted, ...failing, ...rest].map((r) => r.id),
-      failingDependants: [...accepted, ...failing].map((r) => r.id),
-      acceptedInstead: accepted.map((r) => r.id),
+      dependants: [...accepted, ...failing, ...rest].map((r) => resultKey(r)),
+      failingDependants: [...accepted, ...failing].map((r) => resultKey(r)),
+      acceptedInstead: accepted.map((r) => resultKey(r)),
     };
   });
   const rank = (cause: RootCause): number[] => {

@@ -7,6 +7,7 @@
 import { HarnessError } from '../errors.js';
 import { editDistance } from '../spelling.js';
 import { allRequirements, type Requirement } from '../requirements.js';
+import { splitOperationKey } from '../requirements/operations.js';
 import type { SelectionInput } from './types.js';
 
 const GLOB_CHARS = /[*?]/;
@@ -40,7 +41,19 @@ export function nearMatches(unknown: string, ids: readonly string[], limit = 5):
     .map((entry) => entry.id);
 }
 
-function matcher(pattern: string, flag: string, ids: readonly string[]): (id: string) => boolean {
+function matcher(full: string, flag: string, ids: readonly string[], perOperationIds: readonly string[]): (id: string) => boolean {
+  // `ID@METHOD path` names operations of a per-operation requirement (ruling 34): the ID part selects here.
+  const [pattern, operation] = splitOperationKey(full);
+  if (operation !== undefined) {
+    const re = globToRegExp(pattern === '' ? '*' : pattern);
+    if (!perOperationIds.some((id) => re.test(id))) {
+      throw new HarnessError('USAGE', `${flag} ${full} names operations, but ${pattern || '*'} matches no requirement checked per operation`, {
+        field: flag,
+        hint: 'per-operation requirements are OPS-*: e.g. --only \'OPS-04@POST /api/v1/search/apps\' or --skip \'OPS-*@GET /api/v1/apps\'',
+      });
+    }
+    return (id) => perOperationIds.includes(id) && re.test(id);
+  }
   if (GLOB_CHARS.test(pattern)) {
     const re = globToRegExp(pattern);
     if (!ids.some((id) => re.test(id))) {
@@ -71,8 +84,11 @@ export interface ResolvedSelection {
 /** Applies --only then --skip to the catalogue. Throws USAGE on an unknown exact ID, NOTHING_SELECTED when empty. */
 export function resolveSelection(input: SelectionInput, catalogue: Requirement[] = allRequirements()): ResolvedSelection {
   const ids = catalogue.map((req) => req.id as string);
-  const only = input.only.map((pattern) => matcher(pattern, '--only', ids));
-  const skip = input.skip.map((pattern) => matcher(pattern, '--skip', ids));
+  const perOperationIds = catalogue.filter((req) => req.perOperation !== undefined).map((req) => req.id as string);
+  const only = input.only.map((pattern) => matcher(pattern, '--only', ids, perOperationIds));
+  // `--skip 'ID@op'` leaves the requirement in: only those operations' results go (operationSelector).
+  const skip = input.skip.filter((pattern) => splitOperationKey(pattern)[1] === undefined).map((pattern) => matcher(pattern, '--skip', ids, perOperationIds));
+  for (const pattern of input.skip) if (splitOperationKey(pattern)[1] !== undefined) matcher(pattern, '--skip', ids, perOperationIds);
   const requirements = catalogue.filter(
     (req) => (only.length === 0 || only.some((match) => match(req.id))) && !skip.some((match) => match(req.id)),
   );
@@ -89,6 +105,27 @@ export function resolveSelection(input: SelectionInput, catalogue: Requirement[]
   return { requirements, input };
 }
 
+/**
+ * Which operations of a selected per-operation requirement the run checks: `--only ID@op` keeps those
+ * operations (unless a plain `--only` pattern selects the whole requirement), `--skip ID@op` drops them.
+ * `op` is a glob matched, case-insensitively, against `METHOD path`, the path alone and the operation ID:
+ * `'OPS-04@POST /api/v1/search/apps'`, `'OPS-*@GET *'`, `'*@c1.api.app.v1.AppSearch.Search'`.
+ */
+export function operationSelector(input: SelectionInput): (id: string, operation: { method: string; path: string; operationId?: string }) => boolean {
+  const parse = (patterns: readonly string[]) => patterns.map((full) => {
+    const [id, op] = splitOperationKey(full);
+    return { id: globToRegExp(id === '' ? '*' : id), op: op === undefined ? undefined : globToRegExp(op.trim()) };
+  });
+  const only = parse(input.only);
+  const skip = parse(input.skip).filter((pattern) => pattern.op !== undefined);
+  const matchesOp = (re: RegExp, operation: { method: string; path: string; operationId?: string }): boolean =>
+    re.test(`${operation.method.toUpperCase()} ${operation.path}`) || re.test(operation.path) || (operation.operationId !== undefined && re.test(operation.operationId));
+  return (id, operation) => {
+    const kept = only.length === 0 || only.some((p) => p.id.test(id) && (p.op === undefined || matchesOp(p.op, operation)));
+    return kept && !skip.some((p) => p.id.test(id) && matchesOp(p.op!, operation));
+  };
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -102,8 +139,12 @@ export function testNamePattern(ids: readonly string[]): RegExp {
   return new RegExp(`(?:^| )(?:${ids.map(escapeRegExp).join('|')}) `);
 }
 
-/** The ID at the start of a test title, or undefined. */
+/** The ID at the start of a test title (`ID@METHOD path` for one operation's check), or undefined. */
 export function idFromTitle(title: string, known: ReadonlySet<string>): string | undefined {
-  const first = title.split(' ', 1)[0] ?? '';
+  const [first = '', second = ''] = title.split(' ', 2);
+  if (first.includes('@')) {
+    const key = `${first} ${second}`;
+    return known.has(key) ? key : undefined;
+  }
   return known.has(first) ? first : undefined;
 }

@@ -15,6 +15,7 @@ import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/i
 import type { ClientSettings } from '../client/settings.js';
 import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
+import { operationsCostNote } from './operation-keys.js';
 import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneededControls } from './controls.js';
 import { findRootCauses } from './root-causes.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
@@ -26,7 +27,7 @@ import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
 import { applyBaseline } from './baseline.js';
 import { abortOf, runHeader, startHeartbeat, untilAborted } from './session-parts.js';
-import { resolveSelection } from './selection.js';
+import { operationSelector, resolveSelection } from './selection.js';
 import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
 import type { CheckResult, EngineReporter, RunSummary, SelectionInput } from './types.js';
 import { computeTotals } from './counts.js';
@@ -164,8 +165,18 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     clockAt = checked.clockAt;
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
     const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
+    // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
+    collector.expandOperations(operations?.called, operationSelector(options.selection));
+    const keys = collector.keys();
     const described = runOperations(operations);
-    header = { ...header, capabilities, notes: [...controlsNote(added), ...notes, ...operationsNote(operations)], ...(described ? { operations: described } : {}) };
+    header = {
+      ...header,
+      capabilities,
+      notes: [...controlsNote(added), ...notes, ...operationsNote(operations), ...operationsCostNote(operations?.called, requirements)],
+      selection: { ...header.selection, selected: keys.length },
+      selectedIds: keys,
+      ...(described ? { operations: described } : {}),
+    };
     emitter.emit('onRunStart', header);
     runStarted = true;
     setTimeout(() => answers.look(), HOLD_FROM_START_MS).unref();
@@ -214,7 +225,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   // On every way out (deadline and interrupts included): a clock-moving check that started may have moved it.
   const clockMoved = clockAt && runStarted && requirements.some((req) => req.movesClock) ? await clockMovedSince(options.profile, clockAt) : undefined;
 
-  const collected = requirements.map((req) => results.get(req.id)).filter((r): r is CheckResult => r !== undefined);
+  const collected = collector.keys().map((key) => results.get(key)).filter((r): r is CheckResult => r !== undefined);
   const { results: ordered, dropped } = withoutUnneededControls(collected, added);
   if (dropped.length > 0) header = { ...header, notes: [...header.notes, ...droppedControlsNote(dropped)] };
   const rootCauses = findRootCauses(ordered);

@@ -10,6 +10,7 @@ import * as automations from './automations/index.js';
 import * as credentials from './credentials/index.js';
 import * as description from './description/index.js';
 import * as idempotency from './idempotency/index.js';
+import * as operations from './operations/index.js';
 import * as owners from './owners/index.js';
 import * as pagination from './pagination/index.js';
 import * as tokens from './tokens/index.js';
@@ -24,6 +25,7 @@ const FOLDERS: Record<FaultArea, Record<string, FaultDeclaration>> = {
   credentials,
   description,
   idempotency,
+  operations,
   owners,
   pagination,
   tokens,

@@ -17,6 +17,7 @@ export type FaultArea =
   | 'tokens'
   | 'api-auth'
   | 'owners'
+  | 'operations'
   | 'pagination'
   | 'webhook-common'
   | 'webhook-hmac'

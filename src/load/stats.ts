@@ -163,6 +163,11 @@ export class LoadStats {
     return row;
   }
 
+  /** Answers by status, in status order, as JSON keys (report and stream alike). */
+  statusCounts(): Record<string, number> {
+    return Object.fromEntries([...this.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]));
+  }
+
   latency(): LatencySummary {
     return summarize(this.overall);
   }

@@ -15,3 +15,18 @@ export function note(result: { id: string; state: CheckState; failure?: { messag
   const message = result.failure?.message ?? result.harnessError?.message ?? blocked ?? result.reason ?? '';
   return { id: result.id, state: result.state, message: message.length > NOTE_CHARS ? `${message.slice(0, NOTE_CHARS)}…` : message };
 }
+
+/**
+ * One result per requirement ID. A per-operation requirement (ruling 34) has one result per operation: the
+ * first that failed stands for them (the fault was caught on that operation), else the first that did not
+ * pass, else the first.
+ */
+export function resultsById<R extends { id: string; state: string }>(results: readonly R[]): Map<string, R> {
+  const rank = (state: string): number => (state === 'failed' ? 0 : state === 'passed' ? 2 : 1);
+  const byId = new Map<string, R>();
+  for (const result of results) {
+    const known = byId.get(result.id);
+    if (known === undefined || rank(result.state) < rank(known.state)) byId.set(result.id, result);
+  }
+  return byId;
+}

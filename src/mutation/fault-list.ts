@@ -14,6 +14,7 @@ const AREA_TITLES: Record<FaultDefinition['area'], string> = {
   'api-auth': 'Bearer authentication on API calls (§5.1)',
   owners: 'Owner-ID list (§4.2)',
   pagination: 'Pagination (§4.4)',
+  operations: 'Every list and search operation (§1, §4.4, §5.1; ruling 34)',
   'webhook-common': 'Inbound webhooks: common checks (§4.3, §5.4, §7, §8)',
   'webhook-hmac': 'Inbound webhooks: HMAC (§5.4)',
   'webhook-jwt': 'Inbound webhooks: JWT (§5.4)',

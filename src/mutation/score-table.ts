@@ -15,6 +15,7 @@ export const AREA_ORDER: readonly FaultArea[] = [
   'api-auth',
   'owners',
   'pagination',
+  'operations',
   'webhook-common',
   'webhook-hmac',
   'webhook-jwt',

@@ -8,7 +8,7 @@
  */
 import { allRequirements, type Requirement, type RequirementId } from '../requirements.js';
 import { getVariant, listVariants, STACKS, stackVariants, type StackDefinition, type VariantDefinition } from '../variants/index.js';
-import { note, type CheckNote } from './check-note.js';
+import { note, type CheckNote, resultsById } from './check-note.js';
 import { SMOKE_IDS, type RunPlan } from './verify-plan.js';
 import type { RunReport } from './runner/protocol.js';
 
@@ -85,7 +85,7 @@ export function judgeVariant(subject: VariantSubject, run: { plan: RunPlan; repo
   }
   const levels = new Map(catalogue.map((req) => [req.id as string, req.level]));
   const declared = new Set<string>(subject.warns);
-  const results = new Map(run.report.results.map((result) => [result.id, result]));
+  const results = resultsById(run.report.results);
   const warned = subject.warns.filter((id) => results.get(id)?.state === 'failed');
   const missing = subject.warns.filter((id) => results.get(id)?.state !== 'failed').map((id) => {
     const result = results.get(id);

@@ -19,7 +19,7 @@ import { runInPool } from './runner/pool.js';
 import type { RunReport } from './runner/protocol.js';
 import { planFault, planReference, type RunPlan } from './verify-plan.js';
 import { runAll, runCli } from './verify-run.js';
-import { note, type CheckNote } from './check-note.js';
+import { note, type CheckNote, resultsById } from './check-note.js';
 import { allSubjects, judgeVariant, planSubject, type VariantOutcome, type VariantSubject } from './verify-variants.js';
 
 export type { CheckNote } from './check-note.js';
@@ -159,7 +159,7 @@ export function judgeFault(fault: FaultDefinition, run: FinishedRun): FaultOutco
     const missing = fault.breaks.map((id) => ({ id, state: 'errored' as CheckState, message: 'no report' }));
     return { ...base, selected: 0, caughtBreaks: [], missing, unexplained: [], stale: [], explainedFailures: 0, caught: false, verified: false, error: run.error ?? 'no report' };
   }
-  const results = new Map(run.report.results.map((result) => [result.id, result]));
+  const results = resultsById(run.report.results);
   const explained = new Set(Object.keys(fault.explains ?? {}));
   const declared = new Set<string>(fault.breaks);
   // Caught means FAILED: a declared check that is only blocked (its control failed) caught nothing.

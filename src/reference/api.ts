@@ -7,12 +7,13 @@ import { sha256Url, type CredentialEntry } from './credentials.js';
 import { decodeSegment, errorResponse, json, methodNotAllowed, notFound } from './http.js';
 import type { PageTokenCodec } from './page-token.js';
 import { pageResponse, queryPage } from './paging.js';
-import type { ReferenceApp, ReferenceDeps, ReferenceEntitlement, ReferenceRequest, ReferenceResponse } from './types.js';
+import type { ReferenceApp, ReferenceDeps, ReferenceEntitlement, ReferenceRequest, ReferenceResponse, ReferenceUser } from './types.js';
 
 export { parsePageSize } from './paging.js';
 
 export interface ApiContext {
   apps: Map<string, ReferenceApp>;
+  users: readonly ReferenceUser[];
   credentials: Map<string, CredentialEntry>;
   pageTokens: PageTokenCodec;
   deps: Pick<ReferenceDeps, 'clock' | 'tokenStore'>;

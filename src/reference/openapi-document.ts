@@ -79,6 +79,15 @@ export function referenceOpenApiDocument(baseUrl: string): Record<string, unknow
           responses: jsonResponse('c1.api.app.v1.SearchAppsResponse', 'A page of the apps found.'),
         },
       },
+      '/api/v1/search/users': {
+        post: {
+          operationId: 'c1.api.user.v1.UserSearch.Search',
+          summary: 'Search',
+          tags: ['User'],
+          requestBody: jsonBody('c1.api.user.v1.SearchUsersRequest'),
+          responses: jsonResponse('c1.api.user.v1.SearchUsersResponse', 'A page of the users found.'),
+        },
+      },
       '/api/v1/search/entitlements': {
         post: {
           operationId: 'c1.api.app.v1.AppEntitlementSearchService.Search',
@@ -113,6 +122,24 @@ export function referenceOpenApiDocument(baseUrl: string): Record<string, unknow
           title: 'App Entitlement View',
           required: ['appEntitlement'],
           properties: { appEntitlement: ref('c1.api.app.v1.AppEntitlement') },
+        },
+        'c1.api.user.v1.User': {
+          type: 'object',
+          title: 'User',
+          required: ['id'],
+          properties: { id: { type: 'string' }, displayName: nullable('string'), email: nullable('string'), status: nullable('string') },
+        },
+        'c1.api.user.v1.UserView': {
+          type: 'object',
+          title: 'User View',
+          required: ['user'],
+          properties: { user: ref('c1.api.user.v1.User') },
+        },
+        'c1.api.user.v1.SearchUsersResponse': listOf('c1.api.user.v1.UserView', 'Search Users Response'),
+        'c1.api.user.v1.SearchUsersRequest': {
+          type: 'object',
+          title: 'Search Users Request',
+          properties: { ids: stringList, excludeIds: stringList, query: nullable('string'), pageSize, pageToken },
         },
         'c1.api.app.v1.ListAppsResponse': listOf('c1.api.app.v1.App', 'List Apps Response'),
         'c1.api.app.v1.SearchAppsResponse': listOf('c1.api.app.v1.App', 'Search Apps Response'),

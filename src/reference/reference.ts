@@ -58,6 +58,7 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
   };
   const apiContext: ApiContext = {
     apps: new Map(config.apps.map((app) => [app.appId, app])),
+    users: config.users ?? [],
     credentials,
     pageTokens: createPageTokenCodec(),
     deps,

@@ -1,15 +1,16 @@
 /**
  * The search operations under `/api/v1/search` (service.md §1, §4.4: "body for POST"; ruling 34), shaped as
  * the real description declares them: `POST /api/v1/search/apps` (`c1.api.app.v1.AppSearch.Search`, apps
- * bare) and `POST /api/v1/search/entitlements` (`c1.api.app.v1.AppEntitlementSearchService.Search`, items
- * wrapped in `appEntitlement`). The page size and token travel in the JSON body (`pageSize`/`pageToken`, or
+ * bare), `POST /api/v1/search/entitlements` (`c1.api.app.v1.AppEntitlementSearchService.Search`, items
+ * wrapped in `appEntitlement`) and `POST /api/v1/search/users` (`c1.api.user.v1.UserSearch.Search`, items
+ * wrapped in `user`). The page size and token travel in the JSON body (`pageSize`/`pageToken`, or
  * protobuf's other spelling `page_size`/`page_token`). Order: unknown route → 404, wrong method → 405,
  * authentication (401), the body (400).
  */
 import { appView, authenticate, entitlementView, type ApiContext } from './api.js';
 import { errorResponse, methodNotAllowed, notFound, payloadTooLarge } from './http.js';
 import { bodyPage, pageResponse, searchBody } from './paging.js';
-import type { ReferenceApp, ReferenceEntitlement, ReferenceRequest, ReferenceResponse } from './types.js';
+import type { ReferenceApp, ReferenceEntitlement, ReferenceRequest, ReferenceResponse, ReferenceUser } from './types.js';
 
 export const SEARCH_PREFIX = '/api/v1/search/';
 /** A search request is a small JSON object; this leaves room for long ID lists. */
@@ -19,6 +20,9 @@ export const SEARCH_BODY_LIMIT = 64 * 1024;
 interface Filters {
   appIds?: string[];
   excludeAppIds?: string[];
+  /** The user search's `ids` and `excludeIds`. */
+  ids?: string[];
+  excludeIds?: string[];
   query?: string;
 }
 
@@ -33,7 +37,9 @@ function stringList(value: unknown, name: string): string[] | undefined | Error 
 function readFilters(body: Record<string, unknown>): FilterOutcome {
   const appIds = stringList(body.appIds ?? body.app_ids, 'appIds');
   const excludeAppIds = stringList(body.excludeAppIds ?? body.exclude_app_ids, 'excludeAppIds');
-  for (const list of [appIds, excludeAppIds]) {
+  const ids = stringList(body.ids, 'ids');
+  const excludeIds = stringList(body.excludeIds ?? body.exclude_ids, 'excludeIds');
+  for (const list of [appIds, excludeAppIds, ids, excludeIds]) {
     if (list instanceof Error) return { ok: false, response: errorResponse(400, 'invalid_request', list.message) };
   }
   const query = body.query;
@@ -43,6 +49,8 @@ function readFilters(body: Record<string, unknown>): FilterOutcome {
     filters: {
       ...(appIds ? { appIds: appIds as string[] } : {}),
       ...(excludeAppIds ? { excludeAppIds: excludeAppIds as string[] } : {}),
+      ...(ids ? { ids: ids as string[] } : {}),
+      ...(excludeIds ? { excludeIds: excludeIds as string[] } : {}),
       ...(typeof query === 'string' && query !== '' ? { query: query.toLowerCase() } : {}),
     },
   };
@@ -58,10 +66,15 @@ function textMatches(texts: string[], filters: Filters): boolean {
   return filters.query === undefined || texts.some((text) => text.toLowerCase().includes(filters.query as string));
 }
 
+/** A user as the real description's `UserView` wraps it. */
+function userView(user: ReferenceUser): unknown {
+  return { user: { id: user.id, displayName: user.displayName, email: user.email, status: 'ENABLED' } };
+}
+
 /** `segments` are the raw segments after `/api/v1/search/`. */
 export function handleSearch(request: ReferenceRequest, segments: string[], context: ApiContext): ReferenceResponse {
   const [operation, ...rest] = segments;
-  if (rest.length > 0 || (operation !== 'apps' && operation !== 'entitlements')) return notFound();
+  if (rest.length > 0 || (operation !== 'apps' && operation !== 'entitlements' && operation !== 'users')) return notFound();
   if (request.method !== 'POST') return methodNotAllowed('POST');
   const auth = authenticate(request, context);
   if (!auth.ok) return auth.response;
@@ -74,6 +87,11 @@ export function handleSearch(request: ReferenceRequest, segments: string[], cont
   if (!filters.ok) return filters.response;
   // The token is bound to the search and its filters: the same request with the next token gets the next page.
   const scope = `search/${operation}\n${JSON.stringify(filters.filters)}`;
+  if (operation === 'users') {
+    const { ids, excludeIds } = filters.filters;
+    const found = context.users.filter((user) => (!ids || ids.length === 0 || ids.includes(user.id)) && !excludeIds?.includes(user.id) && textMatches([user.displayName, user.email], filters.filters));
+    return pageResponse(found, scope, page.page, context.pageTokens, userView);
+  }
   const apps = [...context.apps.values()].filter((app) => appMatches(app, filters.filters));
   if (operation === 'apps') {
     const found = apps.filter((app) => textMatches([app.displayName], filters.filters));

@@ -58,6 +58,13 @@ export interface ReferenceEntitlement {
   description: string;
 }
 
+/** A user of the tenant (the user search lists them; the owners are among them). */
+export interface ReferenceUser {
+  id: string;
+  displayName: string;
+  email: string;
+}
+
 export interface ReferenceApp {
   appId: string;
   displayName: string;
@@ -97,6 +104,8 @@ export interface ReferenceConfig {
   tenantDomain: string;
   credentials: ReferenceCredential[];
   apps: ReferenceApp[];
+  /** The tenant's users (`POST /api/v1/search/users`); default none. */
+  users?: ReferenceUser[];
   listeners: ListenerConfig[];
   /** Lifetime of issued access tokens, seconds. Default 3600. */
   tokenTtlSeconds?: number;

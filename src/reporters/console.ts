@@ -5,6 +5,7 @@
  * engine/counts.ts).
  */
 import { rerunFor } from './rerun.js';
+import { resultKey } from '../engine/result-key.js';
 import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary, UniformAnswer } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, reproductionsLine, type Reproduction } from './reproductions.js';
@@ -83,10 +84,10 @@ export class ConsoleReporter implements EngineReporter {
     let detailed = 0;
     const describe = (r: CheckResult, maxExchanges?: number): string[] => {
       const full = (detailed += 1) <= CONSOLE_DETAILED_FAILURES;
-      const lines = full ? describeFailure(r, maxExchanges, rerunFor(this.ctx.invocation, summary.header, r.id), reproductions.get(r.id)) : [`✗ ${r.id} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
+      const lines = full ? describeFailure(r, maxExchanges, rerunFor(this.ctx.invocation, summary.header, resultKey(r)), reproductions.get(resultKey(r))) : [`✗ ${resultKey(r)} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
       // Beside the root cause, before its exchanges: the rule the target applies instead, and the count.
-      const dependants = dependantsOf(view, r.id);
-      const beside = [acceptedInsteadLine(view, r.id), dependants.length > 0 ? dependsOnIt(dependants.length) : undefined].filter((line): line is string => line !== undefined);
+      const dependants = dependantsOf(view, resultKey(r));
+      const beside = [acceptedInsteadLine(view, resultKey(r)), dependants.length > 0 ? dependsOnIt(dependants.length) : undefined].filter((line): line is string => line !== undefined);
       lines.splice(full && r.failure ? 2 : 1, 0, ...beside.map((line) => `    ${shortText(line, 600)}`));
       return [...lines, ...dependantLines(dependants)];
     };
@@ -106,7 +107,7 @@ export class ConsoleReporter implements EngineReporter {
       for (const group of errorGroups) {
         const first = group.results[0]!;
         lines.push(
-          group.results.length === 1 ? `✗ ${first.id} [${first.level}] ${first.text}` : `✗ ${group.results.length} × ${abbreviate(group.results.map((r) => r.id))}`,
+          group.results.length === 1 ? `✗ ${resultKey(first)} [${first.level}] ${first.text}` : `✗ ${group.results.length} × ${abbreviate(group.results.map((r) => resultKey(r)))}`,
           `    ${shortText(group.title)}`,
           ...(first.harnessError?.hint ? [`    hint: ${shortText(first.harnessError.hint)}`] : []),
           ...dependantLines(group.dependants),
@@ -115,19 +116,19 @@ export class ConsoleReporter implements EngineReporter {
       }
     }
     section('BLOCKED: refusal checks whose own control request was not accepted', withoutDependants(summary.results, view).filter((r) => r.state === 'blocked' && !r.expectedFailure), (r) => [
-      `⊘ ${r.id} [${r.level}] ${r.text}`,
+      `⊘ ${resultKey(r)} [${r.level}] ${r.text}`,
       `    ${shortText(blockedReason(r))}`,
-      ...dependantLines(dependantsOf(view, r.id)),
+      ...dependantLines(dependantsOf(view, resultKey(r))),
     ]);
     for (const error of summary.harnessErrors) lines.push(`error[${error.code}]: ${shortText(error.message)}`, '');
     section(countedTitle('OBSERVATIONS (INFO, never fail the run)', summary.totals.observations), failed.filter((r) => failureKind(r, strict) === 'observation'), (r) => [
-      `i ${r.id} ${r.text}`,
+      `i ${resultKey(r)} ${r.text}`,
       `    ${shortText(r.failure?.message ?? '')}`,
     ]);
     const expectedRoots = withoutDependants(summary.results, view).filter((r) => r.expectedFailure);
     section(`EXPECTED FAILURES: ${summary.totals.expectedFailures} results the baseline expects, under the root causes it lists`, expectedRoots, (r) => {
-      const dependants = dependantsOf(view, r.id).filter((d) => d.expectedFailure).length;
-      return [`~ ${r.id} [${r.level}] ${shortText(r.failure?.message ?? blockedReason(r))}${dependants > 0 ? ` (and ${dependants} check${dependants === 1 ? '' : 's'} that depend on it)` : ''}`];
+      const dependants = dependantsOf(view, resultKey(r)).filter((d) => d.expectedFailure).length;
+      return [`~ ${resultKey(r)} [${r.level}] ${shortText(r.failure?.message ?? blockedReason(r))}${dependants > 0 ? ` (and ${dependants} check${dependants === 1 ? '' : 's'} that depend on it)` : ''}`];
     });
     if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
       lines.push(`FIXED (${summary.baseline.noLongerFailing.length}): the baseline lists them and they pass now; remove them from ${summary.baseline.source}:`, ...summary.baseline.noLongerFailing.map((id) => `  ${id}`), '');
@@ -186,7 +187,7 @@ function abbreviate(ids: string[], max = 8): string {
 }
 
 function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES, rerun?: string, reproduction?: Reproduction): string[] {
-  const lines = [`✗ ${result.id} [${result.level}] §${result.section}${result.ruling ? ` ruling ${result.ruling}` : ''}: ${result.text}`];
+  const lines = [`✗ ${resultKey(result)} [${result.level}] §${result.section}${result.ruling ? ` ruling ${result.ruling}` : ''}: ${result.text}`];
   if (result.failure) {
     lines.push(`    ${shortText(result.failure.message)}`);
     if (result.failure.expected) lines.push(`    expected: ${shortText(result.failure.expected)}`);

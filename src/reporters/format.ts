@@ -1,5 +1,6 @@
 /** Text helpers shared by the reporters: exchanges, durations, counts, grouping. */
 import type { RecordedExchange } from '../client/types.js';
+import { resultKey } from '../engine/result-key.js';
 import { countsLine, displayState, DISPLAY_ORDER, type DisplayState } from '../engine/counts.js';
 import type { CheckResult, GroupCounts, RunSummary } from '../engine/types.js';
 import { capText, moreBytesNote, oneLine, shortText, SHOWN_BODY_BYTES, TARGET_LINE_PREFIX, visibleControls } from '../escape.js';
@@ -87,7 +88,7 @@ export function skipsByReason(results: readonly CheckResult[]): Array<{ reason: 
   for (const result of results) {
     if (result.state !== 'skipped') continue;
     const reason = result.reason ?? 'no reason given';
-    groups.set(reason, [...(groups.get(reason) ?? []), result.id]);
+    groups.set(reason, [...(groups.get(reason) ?? []), resultKey(result)]);
   }
   return [...groups.entries()].map(([reason, ids]) => ({ reason, ids })).sort((a, b) => b.ids.length - a.ids.length || a.reason.localeCompare(b.reason));
 }

@@ -7,6 +7,7 @@
  * `::stop-commands::`) or print a fake verdict line.
  */
 import type { EngineReporter, RunSummary } from '../engine/types.js';
+import { resultKey } from '../engine/result-key.js';
 import { redactDeep, type ReporterContext } from './context.js';
 import { decisiveExchange, reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
@@ -23,17 +24,17 @@ export const MAX_WARNING_ANNOTATIONS = 10;
 
 function annotation(group: CauseGroup, view: CauseView): string {
   const command = group.state === 'warning' || group.state === 'blocked' ? 'warning' : 'error';
-  const ids = group.results.map((r) => r.id);
+  const ids = group.results.map((r) => resultKey(r));
   const first = group.results[0]!;
-  const title = ids.length === 1 ? `${first.id} [${first.level}]` : `${ids.length} checks: ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`;
+  const title = ids.length === 1 ? `${resultKey(first)} [${first.level}]` : `${ids.length} checks: ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`;
   const detail = [shortText(group.title)];
   if (ids.length === 1) detail.push(`requirement (§${first.section}): ${first.text}`);
   else detail.push(`checks: ${ids.join(', ')}`);
   if (first.failure?.expected) detail.push(`expected: ${shortText(first.failure.expected)}`);
   if (first.failure?.actual) detail.push(`actual: ${shortText(first.failure.actual)}`);
-  const accepted = group.results.length === 1 ? acceptedInsteadLine(view, first.id) : undefined;
+  const accepted = group.results.length === 1 ? acceptedInsteadLine(view, resultKey(first)) : undefined;
   if (accepted) detail.push(accepted);
-  if (group.dependants.length > 0) detail.push(`root cause: ${dependsOnIt(group.dependants.length)} (${group.dependants.slice(0, 12).map((r) => r.id).join(', ')}${group.dependants.length > 12 ? ' …' : ''}); see the reports`);
+  if (group.dependants.length > 0) detail.push(`root cause: ${dependsOnIt(group.dependants.length)} (${group.dependants.slice(0, 12).map((r) => resultKey(r)).join(', ')}${group.dependants.length > 12 ? ' …' : ''}); see the reports`);
   return `::${command} title=${ghProperty(`access-conformance ${title}`)}::${ghData(detail.join('\n'))}`;
 }
 
@@ -72,15 +73,15 @@ export function renderGithub(summary: RunSummary, invocation?: RunInvocation, re
   lines.push(...cappedAnnotations(groups, leading, (group) => annotation(group, view)));
   for (const group of groups) {
     const first = group.results[0]!;
-    const name = group.results.length === 1 ? `${first.id}: ${shortText(group.title, 200)}` : `${group.results.length} × ${shortText(group.title, 200)}`;
+    const name = group.results.length === 1 ? `${resultKey(first)}: ${shortText(group.title, 200)}` : `${group.results.length} × ${shortText(group.title, 200)}`;
     // A group's name is a command's data: encoded like one.
     lines.push(`::group::${ghData(name.slice(0, 200))}`);
-    lines.push(`  ${group.state} · ${group.results.map((r) => r.id).join(', ')}`);
+    lines.push(`  ${group.state} · ${group.results.map((r) => resultKey(r)).join(', ')}`);
     if (group.results.length === 1) lines.push(`  ${first.level} §${first.section}: ${first.text}`);
-    const rerun = rerunFor(invocation, summary.header, first.id);
+    const rerun = rerunFor(invocation, summary.header, resultKey(first));
     if (rerun) lines.push(`  rerun: ${rerun}`);
     if (group.dependants.length > 0) lines.push(`  ${dependsOnIt(group.dependants.length)}:`, ...group.dependants.map((r) => `    ${oneLine(dependantLine(r))}`));
-    for (const [label, text] of reproductionLines(first, reproductions.get(first.id))) lines.push(`  ${label}: ${oneLine(text)}`);
+    for (const [label, text] of reproductionLines(first, reproductions.get(resultKey(first)))) lines.push(`  ${label}: ${oneLine(text)}`);
     const exchange = decisiveExchange(first.exchanges);
     if (exchange) lines.push(...formatExchange(exchange, '  ', { bodyBytes: 1024 }));
     lines.push('::endgroup::');

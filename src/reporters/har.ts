@@ -5,6 +5,7 @@
  * at its bound) and go through writeReportFile like every report, so the file holds no secret.
  */
 import { resolve } from 'node:path';
+import { resultKey } from '../engine/result-key.js';
 import type { RecordedExchange } from '../client/types.js';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
@@ -116,7 +117,7 @@ export function harEntry(exchange: RecordedExchange, checkId: string): HarEntry 
 
 export function toHar(summary: RunSummary): Har {
   const entries = summary.results
-    .flatMap((result) => result.exchanges.map((exchange) => ({ exchange, id: result.id })))
+    .flatMap((result) => result.exchanges.map((exchange) => ({ exchange, id: resultKey(result) })))
     .sort((a, b) => a.exchange.startedAt - b.exchange.startedAt)
     .map(({ exchange, id }) => harEntry(exchange, id));
   return {

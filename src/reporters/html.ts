@@ -6,6 +6,7 @@
  * command that repeats the request. The filter shows how many checks are in each state.
  */
 import type { RecordedExchange } from '../client/types.js';
+import { resultKey } from '../engine/result-key.js';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { describeAuthority } from '../requirements.js';
 import { writeReportFile, type ReporterContext } from './context.js';
@@ -46,13 +47,13 @@ function exchangeBlock(exchange: RecordedExchange, index: number): string {
 
 /** A root cause's dependants, one click away; a dependant's link back to its root cause. */
 function causeBlock(result: CheckResult, view: CauseView): string {
-  const dependants = dependantsOf(view, result.id);
-  const accepted = acceptedInsteadLine(view, result.id);
+  const dependants = dependantsOf(view, resultKey(result));
+  const accepted = acceptedInsteadLine(view, resultKey(result));
   if (dependants.length > 0) {
-    const items = dependants.map((d) => `<li><a href="#${e(encodeURIComponent(d.id))}">${e(d.id)}</a> ${e(dependantLine(d).slice(d.id.length + 1))}</li>`).join('');
+    const items = dependants.map((d) => `<li><a href="#${e(encodeURIComponent(resultKey(d)))}">${e(resultKey(d))}</a> ${e(dependantLine(d).slice(resultKey(d).length + 1))}</li>`).join('');
     return `${accepted ? `<p><b>${e(accepted)}</b></p>` : ''}<details class="dependants"><summary>${e(dependsOnIt(dependants.length))}</summary><ul>${items}</ul></details>`;
   }
-  const root = view.rootOf.get(result.id);
+  const root = view.rootOf.get(resultKey(result));
   return root ? `<p>Follows from the root cause <a href="#${e(encodeURIComponent(root))}">${e(root)}</a>.</p>` : '';
 }
 
@@ -94,13 +95,13 @@ function collapsedGotExpected(result: CheckResult): string {
 
 function checkRow(result: CheckResult, strict: boolean, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
   const state = displayState(result, strict);
-  const dependants = dependantsOf(view, result.id).length;
-  const hay = `${result.id} ${result.text} ${result.group} ${result.reason ?? ''} ${result.failure?.message ?? ''} ${result.harnessError?.message ?? ''}`.toLowerCase();
+  const dependants = dependantsOf(view, resultKey(result)).length;
+  const hay = `${resultKey(result)} ${result.text} ${result.group} ${result.reason ?? ''} ${result.failure?.message ?? ''} ${result.harnessError?.message ?? ''}`.toLowerCase();
   return (
-    `<details class="check s-${state}" id="${e(result.id)}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
-    `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(result.id))}">${e(result.id)}</a>` +
+    `<details class="check s-${state}" id="${e(resultKey(result))}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
+    `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(resultKey(result)))}">${e(resultKey(result))}</a>` +
     `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span>` +
-    `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, result.id) ?? ''].filter(Boolean).join('; '))}</span>` : ''}${collapsedGotExpected(result)}</summary>\n` +
+    `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, resultKey(result)) ?? ''].filter(Boolean).join('; '))}</span>` : ''}${collapsedGotExpected(result)}</summary>\n` +
     `<div class="body">\n${checkBody(result, state, view, rerun, reproduction)}\n</div></details>`
   );
 }
@@ -162,7 +163,7 @@ ${stateBoxes}
 <span id="f-count" class="count">${ordered.length} checks</span>
 </nav>
 <main id="checks">
-${ordered.map((result) => checkRow(result, strict, view, rerunFor(invocation, header, result.id), reproductions.get(result.id))).join('\n')}
+${ordered.map((result) => checkRow(result, strict, view, rerunFor(invocation, header, resultKey(result)), reproductions.get(resultKey(result)))).join('\n')}
 </main>
 <script>${HTML_SCRIPT}</script>
 </body>

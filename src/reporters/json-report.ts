@@ -3,6 +3,7 @@
  * and versioned by `formatVersion`: fields are only ever added within a version.
  */
 import type { RecordedExchange } from '../client/types.js';
+import { resultKey } from '../engine/result-key.js';
 import { readNamedFile } from '../engine/baseline.js';
 import { dependencyEdges, findRootCauses } from '../engine/root-causes.js';
 import type { BaselineOutcome, CheckResult, RootCause, RunHeader, RunSummary, RunTotals, UniformAnswer, Verdict } from '../engine/types.js';
@@ -95,6 +96,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
     results: summary.results.map((r) => ({
       // Key order is the reading order: identity, outcome, then detail.
       id: r.id,
+      ...(r.operation ? { operation: r.operation } : {}),
       level: r.level,
       group: r.group,
       section: r.section,
@@ -107,8 +109,8 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       ...(r.harnessError === undefined ? {} : { harnessError: r.harnessError }),
       ...(r.expectedFailure ? { expectedFailure: true } : {}),
       ...(r.blockedBy === undefined ? {} : { blockedBy: r.blockedBy }),
-      ...(edges.has(r.id) ? { dependsOn: edges.get(r.id)! } : {}),
-      ...(rootOf.has(r.id) ? { rootCause: rootOf.get(r.id)! } : {}),
+      ...(edges.has(resultKey(r)) ? { dependsOn: edges.get(resultKey(r))! } : {}),
+      ...(rootOf.has(resultKey(r)) ? { rootCause: rootOf.get(resultKey(r))! } : {}),
       observations: r.observations,
       durationMs: r.durationMs,
       phase: r.phase,

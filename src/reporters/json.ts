@@ -1,5 +1,6 @@
 /** `--reporter json`: writes <out>/report.json (docs/report-json.md). */
 import type { EngineReporter, RunSummary } from '../engine/types.js';
+import { resultKey } from '../engine/result-key.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { toJsonReport, type JsonReport } from './json-report.js';
 import { rerunFor } from './rerun.js';
@@ -17,8 +18,8 @@ export class JsonReporter implements EngineReporter {
     const withRerun: JsonReport = {
       ...report,
       results: report.results.map((result) => {
-        const rerun = result.state === 'failed' || result.state === 'errored' ? rerunFor(this.ctx.invocation, summary.header, result.id) : undefined;
-        const found = reproductions.get(result.id);
+        const rerun = result.state === 'failed' || result.state === 'errored' ? rerunFor(this.ctx.invocation, summary.header, resultKey(result)) : undefined;
+        const found = reproductions.get(resultKey(result));
         if (rerun === undefined && found === undefined) return result;
         const reproduction = found === undefined ? undefined : 'command' in found ? { command: found.command, file: found.file } : { unavailable: found.unavailable };
         const { exchanges, ...rest } = result;

@@ -11,6 +11,7 @@
  * selected check it never reached.
  */
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
+import { resultKey } from '../engine/result-key.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
@@ -28,7 +29,7 @@ function seconds(ms: number): string {
 }
 
 function failureBody(result: CheckResult, rerun?: string, reproduction?: Reproduction): string {
-  const lines = [`${result.id} [${result.level}] §${result.section}: ${result.text}`, '', shortText(result.failure?.message ?? '', 4096)];
+  const lines = [`${resultKey(result)} [${result.level}] §${result.section}: ${result.text}`, '', shortText(result.failure?.message ?? '', 4096)];
   if (result.failure?.expected) lines.push(`expected: ${shortText(result.failure.expected, 4096)}`);
   if (result.failure?.actual) lines.push(`actual:   ${shortText(result.failure.actual, 4096)}`);
   for (const observation of result.observations) lines.push(`note: ${shortText(observation, 4096)}`);
@@ -47,9 +48,9 @@ function failureBody(result: CheckResult, rerun?: string, reproduction?: Reprodu
 
 /** A root cause's message says how many depend on it; a dependant's, which root cause it follows from. */
 function causeNote(result: CheckResult, view: CauseView): string {
-  const dependants = dependantsOf(view, result.id).length;
+  const dependants = dependantsOf(view, resultKey(result)).length;
   if (dependants > 0) return ` (root cause: ${dependsOnIt(dependants)})`;
-  const root = view.rootOf.get(result.id);
+  const root = view.rootOf.get(resultKey(result));
   return root ? ` (follows from ${root})` : '';
 }
 
@@ -58,7 +59,7 @@ function causeNote(result: CheckResult, view: CauseView): string {
  * what failed without the catalogue at hand; the ID leads, so a search by ID still finds its history.
  */
 export function testCaseName(result: Pick<CheckResult, 'id' | 'text'>): string {
-  return `${result.id}: ${shortText(result.text, 200)}`;
+  return `${resultKey(result)}: ${shortText(result.text, 200)}`;
 }
 
 /**
@@ -66,7 +67,7 @@ export function testCaseName(result: Pick<CheckResult, 'id' | 'text'>): string {
  * schema the file is validated against has no <properties> inside a <testcase>, so they cannot go there.
  */
 function caseProperties(result: CheckResult): string {
-  return [`id: ${result.id}`, `level: ${result.level}`, `section: ${result.section}${result.ruling ? ` (ruling ${result.ruling})` : ''}`, ''].join('\n');
+  return [`id: ${resultKey(result)}`, `level: ${result.level}`, `section: ${result.section}${result.ruling ? ` (ruling ${result.ruling})` : ''}`, ''].join('\n');
 }
 
 function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
@@ -131,7 +132,7 @@ function suite(name: string, cases: string[], counts: { failures: number; errors
 function abortedSuite(summary: RunSummary): { xml: string; tests: number; errors: number } | undefined {
   const aborted = summary.aborted;
   if (!aborted) return undefined;
-  const seen = new Set(summary.results.map((r) => r.id));
+  const seen = new Set(summary.results.map((r) => resultKey(r)));
   const unfinished = summary.header.selectedIds.filter((id) => !seen.has(id));
   const reason = `${aborted.signal ? `${aborted.signal}: ` : ''}${aborted.message}`;
   const cases = [
@@ -174,7 +175,7 @@ export function renderJunit(summary: RunSummary, invocation?: RunInvocation, rep
     };
     failures += counts.failures;
     errors += counts.errors;
-    suites.push(suite(group, results.map((r) => testCase(r, strict, view, rerunFor(invocation, summary.header, r.id), reproductions.get(r.id))), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
+    suites.push(suite(group, results.map((r) => testCase(r, strict, view, rerunFor(invocation, summary.header, resultKey(r)), reproductions.get(resultKey(r)))), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
   }
   const aborted = abortedSuite(summary);
   if (aborted) {

@@ -7,6 +7,7 @@
  * it holds, so a body cannot become a link, an image or HTML on the job page.
  */
 import { appendFile } from 'node:fs/promises';
+import { resultKey } from '../engine/result-key.js';
 import { basename } from 'node:path';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
@@ -60,20 +61,20 @@ function dependantsBlock(dependants: CauseGroup['dependants']): string[] {
 function groupBlock(group: CauseGroup, view: CauseView, rerun?: string, reproduction?: Reproduction): string[] {
   const first = group.results[0]!;
   const count = group.results.length;
-  const heading = count === 1 ? `#### ${first.id}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
+  const heading = count === 1 ? `#### ${resultKey(first)}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
   const lines = [heading, ''];
-  lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdCatalogueText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => r.id)))}`}`, '');
+  lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdCatalogueText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => resultKey(r))))}`}`, '');
   if (first.failure?.expected) lines.push(`- expected: ${mdCode(shortText(first.failure.expected))}`);
   if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
   if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);
   if (first.state === 'blocked') lines.push(`- ${mdText(shortText(blockedReason(first)))}`);
-  const accepted = acceptedInsteadLine(view, first.id);
+  const accepted = acceptedInsteadLine(view, resultKey(first));
   if (accepted) lines.push(`- **${mdText(shortText(accepted, 600))}**`);
   if (group.dependants.length > 0) lines.push(`- **${dependsOnIt(group.dependants.length)}**`);
   for (const observation of first.observations.slice(0, 3)) lines.push(`- note: ${mdCode(shortText(observation))}`);
-  if (rerun) lines.push('', `Rerun${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(rerun, 'sh'));
+  if (rerun) lines.push('', `Rerun${count > 1 ? ` (${resultKey(first)})` : ''}:`, '', ...mdFence(rerun, 'sh'));
   for (const [label, text] of reproductionLines(first, reproduction)) {
-    lines.push('', `${label[0]!.toUpperCase()}${label.slice(1)}${count > 1 ? ` (${first.id})` : ''}:`, '', ...mdFence(text, 'sh'));
+    lines.push('', `${label[0]!.toUpperCase()}${label.slice(1)}${count > 1 ? ` (${resultKey(first)})` : ''}:`, '', ...mdFence(text, 'sh'));
   }
   const exchange = decisiveExchange(first.exchanges);
   if (exchange) {
@@ -120,7 +121,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   const view = causeView(summary);
   const bad = inDisplayOrder(withoutDependants(summary.results, view), strict).filter((r) => BAD_STATES.includes(displayState(r, strict)));
   const rank = new Map(view.causes.map((cause, i) => [cause.id, i]));
-  bad.sort((a, b) => BAD_STATES.indexOf(displayState(a, strict)) - BAD_STATES.indexOf(displayState(b, strict)) || (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+  bad.sort((a, b) => BAD_STATES.indexOf(displayState(a, strict)) - BAD_STATES.indexOf(displayState(b, strict)) || (rank.get(resultKey(a)) ?? 0) - (rank.get(resultKey(b)) ?? 0));
   if (bad.length > 0) {
     const following = view.causes.reduce((n, cause) => n + cause.dependants.length, 0);
     lines.push(`### Root causes: what did not pass (${bad.length})`, '');
@@ -133,12 +134,12 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
       let row: string;
       if (item.kind === 'check') {
         const r = item.result;
-        const dependants = dependantsOf(view, r.id).length;
-        const accepted = acceptedInsteadLine(view, r.id);
+        const dependants = dependantsOf(view, resultKey(r)).length;
+        const accepted = acceptedInsteadLine(view, resultKey(r));
         const beside = [dependants > 0 ? dependsOnIt(dependants) : '', accepted ?? ''].filter(Boolean).join('; ');
-        row = `| ${r.id} | ${r.level} | ${STATE_WORD[item.state]} | ${mdCatalogueText(r.text)}${beside ? ` **(${mdText(beside)})**` : ''} |`;
+        row = `| ${resultKey(r)} | ${r.level} | ${STATE_WORD[item.state]} | ${mdCatalogueText(r.text)}${beside ? ` **(${mdText(beside)})**` : ''} |`;
       } else {
-        const ids = item.results.length === 1 ? item.results[0]!.id : `${item.results.length} checks: ${mdText(abbreviateIds(item.results.map((r) => r.id), 8))}`;
+        const ids = item.results.length === 1 ? item.results[0]!.id : `${item.results.length} checks: ${mdText(abbreviateIds(item.results.map((r) => resultKey(r)), 8))}`;
         row = `| ${ids} | ${[...new Set(item.results.map((r) => r.level))].join(', ')} | ${STATE_WORD.errored} | error\\[${mdText(item.code)}\\]: ${mdCode(shortText(item.results[0]!.harnessError?.message ?? '', 300))} |`;
       }
       if (bytes(lines) - tableStart + row.length > TABLE_MAX_BYTES) break;
@@ -161,7 +162,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   }
 
   const expected = summary.results.filter((r) => displayState(r, strict) === 'expected');
-  if (expected.length > 0) lines.push(`Expected failures (baseline): ${mdText(abbreviateIds(expected.map((r) => r.id), 40))}`, '');
+  if (expected.length > 0) lines.push(`Expected failures (baseline): ${mdText(abbreviateIds(expected.map((r) => resultKey(r)), 40))}`, '');
   if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
     lines.push('### Fixed: the baseline lists them and they pass now (remove them from it)', '', ...summary.baseline.noLongerFailing.slice(0, 100).map((id) => `- ${mdText(id)}`), '');
   }

@@ -7,12 +7,13 @@
  * says why and the rerun line stands in.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { resultKey } from '../engine/result-key.js';
 import { join, relative, resolve } from 'node:path';
 import type { RecordedExchange, ReplayRecipe } from '../client/types.js';
 import { recipeBodyHolder } from '../client/replay-recipe.js';
 import type { CheckResult, RunSummary } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
-import { word, type RunInvocation } from './rerun.js';
+import { launcherOf, word, type RunInvocation } from './rerun.js';
 import { curlCommand } from './curl.js';
 
 export const REPRODUCTIONS_DIR = 'reproductions';
@@ -30,6 +31,8 @@ export interface ReproductionFile {
   format: typeof REPRODUCTION_FORMAT;
   version: 1;
   check: string;
+  /** The operation of a per-operation check (ruling 34). */
+  operation?: { method: string; path: string; operationId?: string };
   level: string;
   /** What the run got: the status the replay is compared with (or the transport error's code). */
   recorded: { status?: number; error?: string; method: string; url: string };
@@ -62,12 +65,13 @@ function moveLargeBody(recipe: ReplayRecipe, name: string): { recipe: ReplayReci
 
 async function writeOne(ctx: ReporterContext, result: CheckResult, exchange: RecordedExchange, recipe: ReplayRecipe, invocation: RunInvocation | undefined): Promise<Reproduction> {
   const dir = resolve(ctx.outDir, REPRODUCTIONS_DIR);
-  const name = result.id.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const name = resultKey(result).replace(/[^A-Za-z0-9_.-]/g, '_');
   const { recipe: written, body } = moveLargeBody(recipe, `${name}.body`);
   const doc: ReproductionFile = {
     format: REPRODUCTION_FORMAT,
     version: 1,
     check: result.id,
+    ...(result.operation ? { operation: result.operation } : {}),
     level: result.level,
     recorded: {
       ...(exchange.response ? { status: exchange.response.status } : {}),
@@ -87,7 +91,7 @@ async function writeOne(ctx: ReporterContext, result: CheckResult, exchange: Rec
   await writeFile(file, text);
   if (body !== undefined) await writeFile(join(dir, `${name}.body`), body);
   const shown = relative(process.cwd(), file) || file;
-  const command = ['access-conformance', 'send', '--profile', profileWord(invocation), '--replay', word(shown.startsWith('..') ? file : shown)].join(' ');
+  const command = [launcherOf(invocation), 'send', '--profile', profileWord(invocation), '--replay', word(shown.startsWith('..') ? file : shown)].join(' ');
   return {
     command,
     file,
@@ -112,8 +116,8 @@ export function reproductionsFor(summary: RunSummary, ctx: ReporterContext): Pro
         const note = exchange.replay;
         // Not sent by the client (a hand-built record): only the recorded request is shown.
         if (note === undefined) continue;
-        if ('unavailable' in note) out.set(result.id, { unavailable: note.unavailable });
-        else out.set(result.id, await writeOne(ctx, result, exchange, note.recipe, ctx.invocation));
+        if ('unavailable' in note) out.set(resultKey(result), { unavailable: note.unavailable });
+        else out.set(resultKey(result), await writeOne(ctx, result, exchange, note.recipe, ctx.invocation));
       }
       return out;
     })();
@@ -128,9 +132,9 @@ export function reproductionsLine(reproductions: ReadonlyMap<string, Reproductio
   if (count === 0) return undefined;
   // The embedded reference is gone with the run: its faults are served again by `serve`.
   const against = invocation?.kind === 'embedded'
-    ? `; against \`access-conformance serve${invocation.faults.map((fault) => ` --fault ${word(fault)}`).join('')}\`, which writes reports/sandbox.target.json`
+    ? `; against \`${launcherOf(invocation)} serve${invocation.faults.map((fault) => ` --fault ${word(fault)}`).join('')}\`, which writes reports/sandbox.target.json`
     : '';
-  return `reproductions: ${resolve(outDir, REPRODUCTIONS_DIR)} (${count}, one a failed check: \`access-conformance send --profile P --replay FILE\` sends one again${against})`;
+  return `reproductions: ${resolve(outDir, REPRODUCTIONS_DIR)} (${count}, one a failed check: \`${launcherOf(invocation)} send --profile P --replay FILE\` sends one again${against})`;
 }
 
 /**

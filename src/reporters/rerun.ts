@@ -14,7 +14,18 @@ export type RunInvocation = (
 ) & {
   /** `--openapi` as given: a rerun reads the same description. */
   openapi?: string;
+  /**
+   * The words that started the harness (`npx access-conformance`, `access-conformance`, `node
+   * bin/access-conformance.js`: cli/launcher.ts), so a printed command runs where the run was started;
+   * `access-conformance` when absent (a library caller).
+   */
+  launcher?: readonly string[];
 };
+
+/** The first words of every printed command: how the harness was started, each a shell word. */
+export function launcherOf(invocation: RunInvocation | undefined): string {
+  return (invocation?.launcher ?? ['access-conformance']).map(word).join(' ');
+}
 
 /** One shell word: bare when it needs no quoting, else single-quoted. */
 export function word(value: string): string {
@@ -29,7 +40,7 @@ export function rerunCommand(invocation: RunInvocation, header: Pick<RunHeader, 
         ? ['--image', word(invocation.image)]
         : invocation.faults.flatMap((fault) => ['--fault', word(fault)]);
   const openapi = invocation.openapi === undefined ? [] : ['--openapi', word(invocation.openapi)];
-  return ['access-conformance', 'run', ...target, ...openapi, '--only', word(id), '--seed', word(header.seed), ...(header.strict ? ['--strict'] : [])].join(' ');
+  return [launcherOf(invocation), 'run', ...target, ...openapi, '--only', word(id), '--seed', word(header.seed), ...(header.strict ? ['--strict'] : [])].join(' ');
 }
 
 /** The rerun line when the run's invocation is known (the CLI sets it; a library caller may not). */

@@ -6,6 +6,7 @@
  * own. The wording is here once so that the console, Markdown, HTML, JUnit and the annotations agree.
  */
 import { findRootCauses } from '../engine/root-causes.js';
+import { resultKey } from '../engine/result-key.js';
 import type { CheckResult, RootCause, RunSummary } from '../engine/types.js';
 import { shortText } from '../escape.js';
 import { groupFailures, type DisplayState, type FailureGroup } from './format.js';
@@ -21,7 +22,7 @@ export function causeView(summary: Pick<RunSummary, 'results' | 'rootCauses'>): 
   const causes = summary.rootCauses ?? findRootCauses(summary.results);
   const rootOf = new Map<string, string>();
   for (const cause of causes) for (const id of cause.dependants) rootOf.set(id, cause.id);
-  return { causes, rootOf, byId: new Map(summary.results.map((r) => [r.id, r])) };
+  return { causes, rootOf, byId: new Map(summary.results.map((r) => [resultKey(r), r])) };
 }
 
 /** "12 checks depend on it". */
@@ -36,7 +37,7 @@ export function dependsOnIt(count: number): string {
 export function acceptedInsteadLine(view: CauseView, id: string): string | undefined {
   const accepted = (view.causes.find((c) => c.id === id)?.acceptedInstead ?? []).map((dep) => view.byId.get(dep)).filter((r): r is CheckResult => r !== undefined);
   if (accepted.length === 0) return undefined;
-  return `the target accepts instead what it must refuse: ${accepted.slice(0, 5).map((r) => `${r.id} (${shortText(r.text, 160)})`).join('; ')}${accepted.length > 5 ? ` and ${accepted.length - 5} more` : ''}`;
+  return `the target accepts instead what it must refuse: ${accepted.slice(0, 5).map((r) => `${resultKey(r)} (${shortText(r.text, 160)})`).join('; ')}${accepted.length > 5 ? ` and ${accepted.length - 5} more` : ''}`;
 }
 
 /** The dependants of a root cause as results, failing ones first. */
@@ -47,7 +48,7 @@ export function dependantsOf(view: CauseView, id: string): CheckResult[] {
 
 /** One line of a dependant: its ID, level, state and why ("blocked: control TOK-01 failed"). */
 export function dependantLine(result: CheckResult): string {
-  const head = `${result.id} [${result.level}]`;
+  const head = `${resultKey(result)} [${result.level}]`;
   if (result.state === 'blocked' && result.blockedBy) {
     const by = result.blockedBy;
     return by.ownRequest
@@ -69,7 +70,7 @@ export function blockedReason(result: CheckResult): string {
 
 /** Results that are not the dependant of another: what a report lists on its own. */
 export function withoutDependants(results: readonly CheckResult[], view: CauseView): CheckResult[] {
-  return results.filter((r) => !view.rootOf.has(r.id));
+  return results.filter((r) => !view.rootOf.has(resultKey(r)));
 }
 
 /** A failure group (format.ts) of root causes, with every dependant of its checks. */
@@ -85,9 +86,9 @@ export function groupRootCauses(summary: Pick<RunSummary, 'results' | 'rootCause
   const rank = new Map(view.causes.map((cause, i) => [cause.id, i]));
   const groups = groupFailures(withoutDependants(summary.results, view), strict, states).map((group) => ({
     ...group,
-    dependants: group.results.flatMap((r) => dependantsOf(view, r.id)),
+    dependants: group.results.flatMap((r) => dependantsOf(view, resultKey(r))),
   }));
-  const first = (group: CauseGroup): number => Math.min(...group.results.map((r) => rank.get(r.id) ?? Number.MAX_SAFE_INTEGER));
+  const first = (group: CauseGroup): number => Math.min(...group.results.map((r) => rank.get(resultKey(r)) ?? Number.MAX_SAFE_INTEGER));
   const stateRank = (group: CauseGroup): number => states.indexOf(group.state);
   return groups.sort((a, b) => stateRank(a) - stateRank(b) || first(a) - first(b));
 }
@@ -105,8 +106,8 @@ export function uniformAnswerLines(summary: Pick<RunSummary, 'uniformAnswer'>): 
  */
 export function rootCausesFirst(ordered: readonly CheckResult[], view: CauseView): CheckResult[] {
   const rank = new Map(view.causes.map((cause, i) => [cause.id, i]));
-  const roots = ordered.filter((r) => rank.has(r.id)).sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
+  const roots = ordered.filter((r) => rank.has(resultKey(r))).sort((a, b) => rank.get(resultKey(a))! - rank.get(resultKey(b))!);
   const dependants = view.causes.flatMap((cause) => dependantsOf(view, cause.id));
-  const rest = ordered.filter((r) => !rank.has(r.id) && !view.rootOf.has(r.id));
+  const rest = ordered.filter((r) => !rank.has(resultKey(r)) && !view.rootOf.has(resultKey(r)));
   return [...roots, ...dependants, ...rest];
 }

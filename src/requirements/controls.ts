@@ -58,6 +58,9 @@ export const REFUSAL_CONTROLS: Readonly<Partial<Record<RequirementId, ControlRef
   ...all(['AUTH-01', 'AUTH-03'], 'AUTH-12'),
   ...all(['AUTH-02', 'AUTH-04', 'AUTH-05', 'AUTH-06', 'AUTH-07', 'AUTH-08', 'AUTH-09'], 'AUTH-10'),
   ...all(['OWN-07', 'OWN-08'], 'OWN-01'),
+  // Ruling 34: every list and search operation's refusals against its own first page with a fresh token
+  // (matched per operation: OPS-01@GET /api/v1/apps against OPS-18@GET /api/v1/apps, src/engine/controls.ts).
+  ...all(['OPS-01', 'OPS-02', 'OPS-03', 'OPS-13'], 'OPS-18'),
   // §4.4 pagination: the first page of the large app answered 200 with a list.
   ...all(['PAGE-11', 'PAGE-12', 'PAGE-28', 'PAGE-29'], 'PAGE-27'),
   ...all([...range('PAGE-X', 1, 3), 'PAGE-X06', ...range('PAGE-', 31, 34)], 'PAGE-27'),
@@ -83,6 +86,7 @@ export const REFUSAL_CONTROLS: Readonly<Partial<Record<RequirementId, ControlRef
  */
 export const OWN_CONTROL_REQUEST: ReadonlySet<RequirementId> = new Set<RequirementId>([
   'IDEM-01', 'IDEM-03', 'IDEM-07', 'IDEM-09', 'IDEM-10', 'IDEM-11', 'IDEM-13', 'IDEM-X01', 'WH-X25', 'RUN-06', 'WH-HMAC-12', 'WH-JWT-X10', 'TOK-X06',
+  'OPS-01', 'OPS-02', 'OPS-03', 'OPS-13',
 ]);
 
 /** Acceptance check → the acceptance it builds on (grouping only). */
@@ -94,6 +98,8 @@ export const PREREQUISITES: Readonly<Partial<Record<RequirementId, ControlRef>>>
   'OWN-01': 'AUTH-10',
   ...all(['OWN-02', 'OWN-03', 'OWN-04', 'OWN-05', 'OWN-06', 'OWN-X01'], 'OWN-01'),
   'PAGE-27': 'AUTH-12',
+  'OPS-18': 'TOK-01',
+  ...all(['OPS-04', 'OPS-05', 'OPS-06', 'OPS-07', 'OPS-08', 'OPS-09', 'OPS-10', 'OPS-11', 'OPS-12', 'OPS-14', 'OPS-15', 'OPS-16', 'OPS-17'], 'OPS-18'),
   ...all([...range('PAGE-', 1, 10), ...range('PAGE-', 13, 26), 'PAGE-30'], 'PAGE-27'),
   ...all(['WH-02', 'WH-04', 'WH-05', 'WH-19', 'WH-23', 'WH-X02', 'WH-HMAC-01'], 'WH-01'),
   ...all(['IDEM-02', 'IDEM-04', 'IDEM-05', 'IDEM-06', 'IDEM-08', 'IDEM-X02', 'RUN-01', 'RUN-02'], 'WH-01'),

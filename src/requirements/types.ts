@@ -65,6 +65,12 @@ export interface RequirementSpec {
   readonly authority: Authority;
   /** True when the check advances the target's clock: it runs last, alone. */
   readonly movesClock?: boolean;
+  /**
+   * Set for a check of every list and search operation (ruling 34): one result per called operation it
+   * applies to (every one, the paginated ones, the POST searches, those with an item wrapper or a response
+   * schema); src/requirements/operations.ts `appliesTo`.
+   */
+  readonly perOperation?: 'every' | 'paginated' | 'body' | 'wrapped' | 'schema';
 }
 
 export type Catalogue = Readonly<Record<string, RequirementSpec>>;

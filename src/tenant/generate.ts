@@ -60,6 +60,9 @@ const ENTITLEMENT_COUNTS = { owners: 5, large: 237, exact: 50, empty: 0 } as con
  */
 const MORE_APPS = 116;
 
+/** Users of the tenant (the owners among them), so the user search spans more than 100 (ruling 34). */
+const USERS = 150;
+
 export async function generateTenant(options: GenerateTenantOptions): Promise<Tenant> {
   const faker = seededFaker(options.seed, 'tenant');
   const baseUrl = tenantBaseUrl(options);
@@ -150,6 +153,12 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
     credentials: [primary.config, ipRestricted.config, expired.config],
     apps: [apps.owners, apps.large, apps.exact, apps.empty, ...apps.more],
     listeners: Object.values(listeners).map((listener) => listener.config),
+    users: Array.from({ length: USERS }, (_, i) => {
+      const first = faker.person.firstName();
+      const last = faker.person.lastName();
+      const id = i < ownerIds.length ? (ownerIds[i] as string) : uniqueId(() => faker.string.alphanumeric({ length: 12, casing: 'mixed' }));
+      return { id, displayName: `${first} ${last}`, email: `${slug(first)}.${slug(last)}.${i}@example.com` };
+    }),
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     webhookBodyBytes,
     hooks,

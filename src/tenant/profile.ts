@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { HarnessError } from '../errors.js';
 import type { ProfileDocument } from '../profile/document.js';
 import { formatProfileErrors, validateProfileDocument } from '../profile/schema.js';
-import { referenceOpenApiDocument } from '../reference/openapi-document.js';
+import { OPENAPI_PATH, referenceOpenApiDocument } from '../reference/openapi-document.js';
 import type { Tenant, TenantHmacListener, TenantJwtListener } from './types.js';
 
 export interface SandboxProfileFiles {
@@ -68,8 +68,9 @@ export function buildProfileDocument(tenant: Tenant, files: SandboxProfileFiles)
       inactive: hmac(listeners.inactive),
     },
     limits: { webhookBodyBytes: tenant.webhookBodyBytes },
-    // The served description (not the file written beside): a fault wrapping the handler changes what the run reads.
-    openapi: `${tenant.baseUrl}/openapi.json`,
+    // The description the reference serves (ruling 34): read from the target, so a fault that changes what it
+    // serves changes what the run reads. The same document is written next to the profile for list --openapi.
+    openapi: `${tenant.baseUrl}${OPENAPI_PATH}`,
   };
   if (tenant.hooks.enabled) document.hooks = { baseUrl: `${tenant.baseUrl}/__hooks/v1`, token: tenant.hooks.token };
   return document;

@@ -45,7 +45,7 @@ export const STACKS: readonly StackDefinition[] = [
   {
     name: 'stack-node-http',
     title: 'Node http + JSON.parse (jose, Express)',
-    variants: ['context-numbers-as-doubles', 'jwt-aud-array', 'unknown-listener-401'],
+    variants: ['context-numbers-as-doubles', 'jwt-aud-array', 'unknown-listener-401', 'search-body-camel-case-only'],
   },
   {
     name: 'stack-fastapi',

@@ -19,6 +19,8 @@ import { seededFaker, type Faker } from '../../src/data/fake.js';
 import { ConformanceFailure, isConformanceFailure, isHarnessError } from '../../src/errors.js';
 import type { ResolvedProfile } from '../../src/profile/types.js';
 import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
+import { appliesTo, noOperationReason, operationKey } from '../../src/requirements/operations.js';
+import type { SuiteOperation } from './operations.js';
 import { checkBodyRunning, declareCheck } from './group.js';
 import { missingNeed } from './needs.js';
 import { isControlNotAccepted } from './expect.js';
@@ -127,10 +129,40 @@ export interface CheckOptions {
  */
 export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const req = requirement(id);
-  declareCheck(id, `${id} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, async (vitestCtx: TestContext) => {
+  declareCheck(id, `${id} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, checkTest(req, id, undefined, body));
+}
+
+/**
+ * Declares a per-operation requirement's checks (ruling 34): one test per operation of the run's plan it
+ * applies to, titled `ID@METHOD path …` (the engine expects the same keys, src/engine/operation-keys.ts),
+ * each with the operation in its result; when it applies to none, one test that skips saying why.
+ */
+export function checkEach(id: RequirementId, body: (ctx: CheckContext, op: SuiteOperation) => Promise<void>, options: CheckOptions = {}): void {
+  const req = requirement(id);
+  const kind = req.perOperation;
+  if (kind === undefined) throw new Error(`${id} is not a per-operation requirement (no perOperation in the catalogue)`);
+  const run = inject('acRun');
+  const called = (run.operations?.called ?? []) as readonly SuiteOperation[];
+  const ops = called.filter((op) => appliesTo(kind, op));
+  if (ops.length === 0) {
+    check(id, async (ctx) => ctx.skip(noOperationReason(kind, run.operations !== undefined)), options);
+    return;
+  }
+  for (const op of ops) {
+    const key = operationKey(id, op);
+    const operation = { method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}) };
+    declareCheck(key, `${key} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, checkTest(req, key, operation, (ctx) => body(ctx, op)));
+  }
+}
+
+/** The body of one check's test: meta, needs, the client, and the errors classified into the meta. */
+function checkTest(req: Requirement, key: string, operation: CheckMeta['operation'], body: (ctx: CheckContext) => Promise<void>): (vitestCtx: TestContext) => Promise<void> {
+  const id = req.id;
+  return async (vitestCtx: TestContext) => {
     const run = inject('acRun');
     const meta: CheckMeta = {
       requirementId: id,
+      ...(operation ? { operation } : {}),
       level: req.level,
       group: req.group,
       observations: [],
@@ -161,7 +193,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
     };
     checkBodyRunning(+1);
     try {
-      await runningCheck.run({ id, exchanges }, () => body(ctx));
+      await runningCheck.run({ id: key, exchanges }, () => body(ctx));
     } catch (error) {
       if (isControlNotAccepted(error)) {
         meta.blocked = { message: client.recorder.redact(`${error.message} (got ${error.actual})`) };
@@ -192,7 +224,7 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
         ? [...exchanges.slice(0, MAX_EXCHANGES_PER_CHECK - 1), exchanges[exchanges.length - 1]]
         : exchanges;
     }
-  });
+  };
 }
 
 export { ConformanceFailure };

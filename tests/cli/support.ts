@@ -18,11 +18,15 @@ export function assertBuilt(): void {
   }
 }
 
-/** The environment of a child: ours without ACCESS_CONFORMANCE_* (a developer's settings must not leak in). */
+/**
+ * The environment of a child: ours without ACCESS_CONFORMANCE_* (a developer's settings must not leak in),
+ * and without npm_command: the npx or npm that started vitest did not start the child, which prints its
+ * commands as started from a shell (src/cli/launcher.ts).
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('ACCESS_CONFORMANCE_') && key !== 'GITHUB_STEP_SUMMARY') env[key] = value;
+    if (!key.startsWith('ACCESS_CONFORMANCE_') && key !== 'GITHUB_STEP_SUMMARY' && key !== 'npm_command') env[key] = value;
   }
   return { ...env, NO_COLOR: '1', ...extra };
 }

@@ -111,6 +111,17 @@ describe('POST /api/v1/search/apps and /api/v1/search/entitlements (body paginat
     expect((await search('apps', { pageToken: next })).status).toBe(400);
     expect((await search('entitlements', { pageToken: next, appIds: [t.profile.apps.entitlements.large.appId] })).status).toBe(400);
   });
+  it('searches 150 users, wrapped in user, the owners among them', async () => {
+    const found = await walk((pageToken) => call(`${t.baseUrl}/api/v1/search/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ pageSize: 100, ...(pageToken ? { pageToken } : {}) }),
+    }));
+    expect(found.sizes).toEqual([100, 50]);
+    const ids = found.items.map((item) => (item as { user: { id: string } }).user.id);
+    expect(new Set(ids).size).toBe(150);
+    for (const owner of t.profile.apps.owners.ownerIds ?? []) expect(ids).toContain(owner);
+  });
   it('filters by app IDs', async () => {
     const found = await walk((pageToken) => search('entitlements', { appIds: [t.profile.apps.entitlements.exact.appId], pageSize: 100, ...(pageToken ? { pageToken } : {}) }));
     expect(found.items).toHaveLength(50);
@@ -138,6 +149,7 @@ describe('the served description (§9)', () => {
       'GET /api/v1/apps/{app_id}/entitlements c1.api.app.v1.AppEntitlements.List',
       'GET /api/v1/apps/{app_id}/ownerids c1.api.app.v1.AppOwners.ListOwnerIDs',
       'POST /api/v1/search/apps c1.api.app.v1.AppSearch.Search',
+      'POST /api/v1/search/users c1.api.user.v1.UserSearch.Search',
       'POST /api/v1/search/entitlements c1.api.app.v1.AppEntitlementSearchService.Search',
     ]);
   });

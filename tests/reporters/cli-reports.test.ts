@@ -71,7 +71,7 @@ describe('a failing run of the faulty reference', { timeout: 60_000 }, () => {
     expect(faulty.code, faulty.stderr).toBe(1);
     for (const file of ['junit.xml', 'report.json', 'report.html', 'run.har', 'summary.md']) expect(faulty.stdout).toContain(`report: ${join(dir, 'faulty', file)}`);
     // The embedded run's reproductions are sent to the profile `serve --fault` writes.
-    expect(faulty.stdout).toMatch(/ {4}reproduce: access-conformance send --profile reports\/sandbox\.target\.json --replay \S+\/reproductions\/WH-HMAC-\d+\.json$/m);
+    expect(faulty.stdout).toMatch(/ {4}reproduce: node \S*bin\/access-conformance\.js send --profile reports\/sandbox\.target\.json --replay \S+\/reproductions\/WH-HMAC-\d+\.json$/m);
     expect(faulty.stdout).toContain(`reproductions: ${join(dir, 'faulty', 'reproductions')} (`);
     expect(faulty.stdout).toMatch(/^::error title=access-conformance /m);
     expect(faulty.stdout).toMatch(/^::warning title=access-conformance /m);

@@ -70,7 +70,8 @@ async function failingRun(fault: string): Promise<{ cwd: string; commands: Map<s
       const reproduction = result.reproduction;
       expect(reproduction && 'command' in reproduction ? 'command' : reproduction, result.id).toBe('command');
       const { command } = reproduction as { command: string };
-      expect(command).toBe(`access-conformance send --profile target.json --replay out/reproductions/${result.id}.json`);
+      // Started as `node <absolute bin>` from another folder: the line starts the same way (src/cli/launcher.ts).
+      expect(command).toBe(`node ${BIN} send --profile target.json --replay out/reproductions/${result.id}.json`);
       // The console prints the same line.
       expect(run.stdout).toContain(`reproduce: ${command}`);
       commands.set(result.id, command);

@@ -48,13 +48,13 @@ const WIDER_CONTROL: Partial<Record<RequirementId, string>> = {
 /** A check body asserting a refusal: a 4xx or 409 status, or a helper that asserts one. */
 const REFUSAL_ASSERTION = /expectStatus\([^;]*?,\s*(4\d\d|\[?\s*4\d\d|REFUSED|OVERSIZE_STATUSES|isClientError)\b|expectTokenRefusal|assertionRefused|expectSignatureRefused|expectJwtRefused|expectAllRefused|expectAll401|expectOAuthError|expect400\(|=== 200\)\s*\{\s*fail\(/;
 
-/** `check('ID', …)` bodies with a literal ID: from the call to the next check( or the end of the group. */
+/** `check('ID', …)` and `checkEach('ID', …)` bodies with a literal ID: from the call to the next check( or the end of the group. */
 function literalCheckBodies(): Array<{ id: string; body: string; file: string }> {
   const found: Array<{ id: string; body: string; file: string }> = [];
   for (const file of readdirSync(suitesDir).filter((name) => name.endsWith('.suite.ts'))) {
     const text = readFileSync(join(suitesDir, file), 'utf8').replace(/^\s*\/\/.*$/gm, '');
-    const starts = [...text.matchAll(/\bcheck\(\s*'([A-Z][A-Z0-9-]*)'/g)];
-    const allStarts = [...text.matchAll(/\bcheck\(/g)].map((m) => m.index!);
+    const starts = [...text.matchAll(/\bcheck(?:Each)?\(\s*'([A-Z][A-Z0-9-]*)'/g)];
+    const allStarts = [...text.matchAll(/\bcheck(?:Each)?\(/g)].map((m) => m.index!);
     for (const match of starts) {
       const start = match.index!;
       const end = allStarts.find((index) => index > start) ?? text.length;

@@ -14,6 +14,7 @@ import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
 import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
 import { startTarget, type StartedTarget } from './run-target.js';
+import { currentLauncher } from '../launcher.js';
 import { isUrlSource } from '../../openapi/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 
@@ -76,7 +77,7 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
       redact: createRedact(target.profile),
       scrub: createScrub(target.profile),
       artifacts: [],
-      invocation: { ...invocationOf(plan.target), ...(plan.openapi === undefined ? {} : { openapi: plan.openapi }) },
+      invocation: { ...invocationOf(plan.target), ...(plan.openapi === undefined ? {} : { openapi: plan.openapi }), launcher: currentLauncher() },
       ...(plan.har === undefined ? {} : { harPath: plan.har }),
     });
     const summary = await runConformance({

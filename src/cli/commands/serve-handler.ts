@@ -136,7 +136,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     row('ipRestricted', l.ipRestricted.listenerId, `HMAC; allowed CIDRs ${UNREACHABLE_CIDRS.join(', ')} (403 from here)`),
     row('inactive', l.inactive.listenerId, 'HMAC; trigger disabled (422, the automation does not run)'),
     `Apps: owners ${a.owners.appId}; entitlements ${counted(a.large)} / ${counted(a.exact)} / ${counted(a.empty)}; missing ${a.missingAppId}; ${a.more.length} more\n`,
-    `Lists and searches: GET /api/v1/apps, POST /api/v1/search/apps, POST /api/v1/search/entitlements (page size and token in the JSON body); description at ${sandbox.openapiUrl}\n`,
+    `Lists and searches: GET /api/v1/apps, POST /api/v1/search/apps, /entitlements, /users (page size and token in the JSON body); description at ${sandbox.openapiUrl}\n`,
     ...(tenant.apiTls ? [`TLS: the API speaks HTTPS; trust the local CA ${caPath(sandbox, shownProfile)}\n`] : []),
     sdkSnippet(sandbox, shownProfile),
     'Press Ctrl-C to stop.\n',

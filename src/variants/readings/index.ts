@@ -21,3 +21,4 @@ export * from './page-size-zero-default.js';
 export * from './token-client-auth-first.js';
 export * from './token-errors-fastapi-detail.js';
 export * from './unknown-listener-401.js';
+export * from './search-body-camel-case-only.js';

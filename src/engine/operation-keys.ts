@@ -1,0 +1,59 @@
+/**
+ * Per-operation requirements (ruling 34) expanded over the run's called operations: one expected result per
+ * operation a requirement applies to, in the plan's order. The suites declare the same tests from the same
+ * plan with the same rule (`appliesTo`, src/requirements/operations.ts), so keys and test titles agree.
+ */
+import { OPERATION_BUDGET, appliesTo, operationKey, type OperationFacts } from '../requirements/operations.js';
+import type { Requirement } from '../requirements.js';
+import type { OperationRef } from './types.js';
+
+/** What the engine reads of a planned operation (src/openapi's PlannedOperation has it). */
+export type OperationLike = OperationFacts & { operationId?: string };
+
+/** One result the run expects: a requirement, or one of its operations. */
+export interface ExpectedCheck {
+  /** The requirement ID, or `ID@METHOD path`. */
+  key: string;
+  req: Requirement;
+  operation?: OperationRef;
+}
+
+export function operationRef(op: OperationLike): OperationRef {
+  return { method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}) };
+}
+
+/** The operations `req` applies to among `called` (empty for a requirement that is not per operation). */
+export function operationsOf(req: Requirement, called: readonly OperationLike[] | undefined): OperationLike[] {
+  if (req.perOperation === undefined || called === undefined) return [];
+  return called.filter((op) => appliesTo(req.perOperation!, op));
+}
+
+/** Which operations' results the selection keeps (selection.ts `operationSelector`). */
+export type OperationFilter = (id: string, operation: OperationRef) => boolean;
+
+/**
+ * `req`'s expected results: one per operation it applies to that the selection keeps; itself when it
+ * applies to none (its check skips saying why); none when the selection dropped every one of them.
+ */
+export function expandPerOperation(req: Requirement, called: readonly OperationLike[] | undefined, keep: OperationFilter = () => true): ExpectedCheck[] {
+  const ops = operationsOf(req, called);
+  if (ops.length === 0) return [{ key: req.id, req }];
+  return ops
+    .map((op) => ({ key: operationKey(req.id, op), req, operation: operationRef(op) }))
+    .filter((check) => keep(req.id, check.operation));
+}
+
+/**
+ * The header's line of what the per-operation checks will cost: how many operations, and at most how many
+ * requests (each operation's page budget: the counting walk at 100, the walk at 25, the single requests).
+ */
+export function operationsCostNote(called: readonly OperationLike[] | undefined, selected: readonly Requirement[]): string[] {
+  if (called === undefined || called.length === 0) return [];
+  if (!selected.some((req) => req.perOperation !== undefined)) return [];
+  const searches = called.filter((op) => op.paginated === 'body').length;
+  const lists = called.filter((op) => op.paginated === 'query').length;
+  const perOperation = OPERATION_BUDGET.censusPages + OPERATION_BUDGET.walkPages + OPERATION_BUDGET.requests;
+  return [
+    `per-operation checks (ruling 34) on ${called.length} operation${called.length === 1 ? '' : 's'} (${lists} listed with the page size in the query, ${searches} searches with it in the JSON body): at most ${perOperation} requests each (a counting walk of up to ${OPERATION_BUDGET.censusPages} pages at page size 100, a walk of up to ${OPERATION_BUDGET.walkPages} pages at 25, ${OPERATION_BUDGET.requests} single requests), ${perOperation * called.length} in all, within the run's deadline and --rate-limit`,
+  ];
+}
