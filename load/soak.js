@@ -3,6 +3,11 @@
 // re-sending an event this VU sent earlier, which must still get 409.
 //
 //   k6 run -e PROFILE=$PWD/target.json -e RATE=50 -e DURATION=2h load/soak.js
+//
+// Live outputs (the driver's --metrics-listen, --stream, --abort-on-fail; docs/load.md, "k6 equivalents"):
+//   -o experimental-prometheus-rw (K6_PROMETHEUS_RW_SERVER_URL=…/api/v1/write), --out json=k6-soak.json,
+//   --out csv=k6-soak.csv; to stop early, a threshold of lib/options.js in the object form
+//   { threshold: 'p(99)<50', abortOnFail: true, delayAbortEval: '10s' } (k6 exits 99).
 import { check } from 'k6';
 import crypto from 'k6/crypto';
 import { SharedArray } from 'k6/data';

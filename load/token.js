@@ -2,6 +2,11 @@
 // body. k6 cannot sign the EdDSA client assertion; `access-conformance load --scenario token` can.
 //
 //   k6 run -e PROFILE=$PWD/target.json -e RATE=20 -e DURATION=1m load/token.js
+//
+// Live outputs (the driver's --metrics-listen, --stream, --abort-on-fail; docs/load.md, "k6 equivalents"):
+//   -o experimental-prometheus-rw (K6_PROMETHEUS_RW_SERVER_URL=…/api/v1/write), --out json=k6-token.json,
+//   --out csv=k6-token.csv; to stop early, a threshold of lib/options.js in the object form
+//   { threshold: 'p(99)<50', abortOnFail: true, delayAbortEval: '10s' } (k6 exits 99).
 import { check } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';

@@ -6,6 +6,11 @@
 //
 // setup() sends DUP_POOL (default 50) new events and expects 200 for each; the scenario then re-sends those
 // IDs round-robin. Thresholds: the share of 409 answers (MIN_409_SHARE, default 0.99) besides latency.
+//
+// Live outputs (the driver's --metrics-listen, --stream, --abort-on-fail; docs/load.md, "k6 equivalents"):
+//   -o experimental-prometheus-rw (K6_PROMETHEUS_RW_SERVER_URL=…/api/v1/write), --out json=k6-webhook-duplicates.json,
+//   --out csv=k6-webhook-duplicates.csv; to stop early, a threshold of lib/options.js in the object form
+//   { threshold: 'p(99)<50', abortOnFail: true, delayAbortEval: '10s' } (k6 exits 99).
 import { check } from 'k6';
 import crypto from 'k6/crypto';
 import exec from 'k6/execution';

@@ -6,6 +6,11 @@
 // bodies of exactly BODY_BYTES, and `Webhook-Signature` = HMAC-SHA256 (k6/crypto, base64rawurl = base64url
 // without padding) of `<timestamp>.<event_id>.<body>` keyed with the listener secret's UTF-8 bytes.
 // Optional -e STAGES=30s:100,1m:500 ramps instead (ramping-arrival-rate). Plain ES2017 for k6 v0.48+.
+//
+// Live outputs (the driver's --metrics-listen, --stream, --abort-on-fail; docs/load.md, "k6 equivalents"):
+//   -o experimental-prometheus-rw (K6_PROMETHEUS_RW_SERVER_URL=…/api/v1/write), --out json=k6-webhook-hmac.json,
+//   --out csv=k6-webhook-hmac.csv; to stop early, a threshold of lib/options.js in the object form
+//   { threshold: 'p(99)<50', abortOnFail: true, delayAbortEval: '10s' } (k6 exits 99).
 import { check } from 'k6';
 import crypto from 'k6/crypto';
 import { SharedArray } from 'k6/data';

@@ -8,6 +8,11 @@
 // minutes: setup() refuses to start when it has expired, when it expires before DURATION (+ margin) is
 // over, or when it holds fewer requests than RATE × DURATION + 1, since each event ID can be sent only once.
 // Webhook-Timestamp is not covered by the JWT and is set fresh on each send.
+//
+// Live outputs (the driver's --metrics-listen, --stream, --abort-on-fail; docs/load.md, "k6 equivalents"):
+//   -o experimental-prometheus-rw (K6_PROMETHEUS_RW_SERVER_URL=…/api/v1/write), --out json=k6-webhook-jwt.json,
+//   --out csv=k6-webhook-jwt.csv; to stop early, a threshold of lib/options.js in the object form
+//   { threshold: 'p(99)<50', abortOnFail: true, delayAbortEval: '10s' } (k6 exits 99).
 import { check } from 'k6';
 import { SharedArray } from 'k6/data';
 import exec from 'k6/execution';

@@ -1,7 +1,7 @@
 /**
  * The client toolkit: the only folder that speaks HTTP to a target (and the only importer of undici).
  */
-export { createTargetClient, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './target-client.js';
+export { createTargetClient, readTargetClock, type ClockReading, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './target-client.js';
 export { createRecorder, type InternalRecorder, type RecorderOptions } from './recorder.js';
 export { REDACTED, Redactor, redact, secretShapes } from './redact.js';
 export { startBaitServer, type BaitDocument, type BaitServer } from './bait-server.js';

@@ -194,3 +194,27 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
 
 /** Headers whose repeated lines carry a credential of the request (redacted like the first line). */
 const CREDENTIAL_LINES = new Set(['webhook-signature', 'authorization']);
+
+/** One reading of the target's clock hook (test-hooks.md), paired with local time. */
+export interface ClockReading {
+  /** The target's Unix seconds. */
+  target: number;
+  /** Local Unix seconds at the middle of the read's round trip: the best guess of when the target read it. */
+  local: number;
+}
+
+/**
+ * Reads `GET /clock` once through a client of its own, bounded by `timeoutMs`, never retried. Fails as a
+ * HarnessError (HOOK_BROKEN, a transport code) or, when the profile declares no hooks, USAGE.
+ */
+export async function readTargetClock(profile: ResolvedProfile, timeoutMs: number): Promise<ClockReading> {
+  const client = createTargetClient(profile, { timeoutMs, connectTimeoutMs: timeoutMs, max429Retries: 0 });
+  try {
+    if (!client.hooks) throw new HarnessError('USAGE', 'the profile declares no test hooks to read the clock from', { field: 'hooks' });
+    const before = Date.now();
+    const target = await client.hooks.now();
+    return { target, local: (before + Date.now()) / 2000 };
+  } finally {
+    await client.close();
+  }
+}

@@ -5,6 +5,7 @@
 import { createTargetClient } from '../client/index.js';
 import { HarnessError, isHarnessError, type HarnessErrorCode } from '../errors.js';
 import type { ResolvedProfile } from '../profile/types.js';
+import { readClock, type ClockReading } from './clock-watch.js';
 
 /** Transport codes that mean "nothing answered". */
 const NO_ANSWER: ReadonlySet<HarnessErrorCode> = new Set(['TARGET_UNREACHABLE', 'DNS', 'TLS', 'TIMEOUT', 'CONNECTION_RESET']);
@@ -12,6 +13,8 @@ const NO_ANSWER: ReadonlySet<HarnessErrorCode> = new Set(['TARGET_UNREACHABLE', 
 export interface PreflightResult {
   capabilities: { clock: boolean; runs: boolean };
   notes: string[];
+  /** The target's clock when the clock hook answers (clock-watch.ts): what the run moved it by is measured from here. */
+  clockAt?: ClockReading;
 }
 
 export async function preflight(profile: ResolvedProfile, timeoutMs: number): Promise<PreflightResult> {
@@ -46,7 +49,12 @@ export async function preflight(profile: ResolvedProfile, timeoutMs: number): Pr
         notes.push(`${where}: probing failed (${isHarnessError(error) ? error.code : 'error'}), so checks that need hooks are skipped`);
       }
     }
-    return { capabilities, notes };
+    let clockAt: ClockReading | undefined;
+    if (capabilities.clock) {
+      // Best effort: a clock that answered the probe but not this read only costs the end-of-run note.
+      clockAt = await readClock(profile, timeoutMs).catch(() => undefined);
+    }
+    return { capabilities, notes, ...(clockAt ? { clockAt } : {}) };
   } finally {
     await client.close();
   }

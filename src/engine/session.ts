@@ -22,6 +22,7 @@ import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict 
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
 import { loadOperationPlan, operationsNote, runOperations } from './operations.js';
 import { preflight } from './preflight.js';
+import { clockMovedSince, type ClockReading } from './clock-watch.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
 import { applyBaseline } from './baseline.js';
@@ -149,6 +150,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   }, { once: true });
 
   let runStarted = false;
+  let clockAt: ClockReading | undefined;
   // The phase a stop happened in, for the report when the reason does not name one (the engine's deadline).
   let phase: EnginePhase = 'preflight';
   const enter = (next: EnginePhase): Promise<void> => {
@@ -158,7 +160,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   try {
     // The deadline and signals hold from here: a preflight against a hung target is bounded too.
     await untilAborted(enter('preflight'), guard.signal);
-    const { capabilities, notes } = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
+    const checked = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
+    const { capabilities, notes } = checked;
+    clockAt = checked.clockAt;
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
     const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
@@ -218,6 +222,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const aborted = guard.reason && { ...guard.reason, phase: guard.reason.phase ?? phase };
   if (aborted) collector.abort(aborted);
   const uniformAnswer = answers.finish();
+  // On every way out (deadline and interrupts included): a clock-moving check that started may have moved it.
+  const clockMoved = clockAt && runStarted && requirements.some((req) => req.movesClock) ? await clockMovedSince(options.profile, clockAt) : undefined;
 
   const collected = collector.keys().map((key) => results.get(key)).filter((r): r is CheckResult => r !== undefined);
   const { results: ordered, dropped } = withoutUnneededControls(collected, added);
@@ -237,6 +243,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     ...(aborted ? { aborted } : {}),
     rootCauses,
     ...(uniformAnswer ? { uniformAnswer } : {}),
+    ...(clockMoved ? { clockMoved } : {}),
   };
   // Reporting is not bounded by the deadline (it has passed when a deadline stopped the run); the CLI's
   // supervisor bounds it from outside.

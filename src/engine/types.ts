@@ -217,6 +217,15 @@ export interface RunSummary {
   rootCauses?: RootCause[];
   /** Set when nearly every request of the run got the same answer (uniform-answer.ts). */
   uniformAnswer?: UniformAnswer;
+  /** Set when the run moved the target's clock forward (clock-watch.ts), which nothing can undo. */
+  clockMoved?: ClockMoved;
+}
+
+/** How far the run moved the target's clock; `seconds` absent when it could not be read at the end. */
+export interface ClockMoved {
+  seconds?: number;
+  /** One sentence for every reporter: the amount, and that local-time signers will be refused. */
+  note: string;
 }
 
 /** A check that did not pass for a reason of its own, with the checks that did not pass because of it. */

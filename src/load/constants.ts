@@ -18,3 +18,6 @@ export const STRICT_THRESHOLDS = ['errors<=0%', 'dropped<=0%'] as const;
 
 /** §8: a webhook JWT's exp is within 10 minutes (the longest `--exp-in`). */
 export { WEBHOOK_JWT_MAX_EXP_SECONDS };
+
+/** `--abort-after`'s default: long enough for connections, JIT and a target's caches to warm up. */
+export const DEFAULT_ABORT_AFTER_MS = 10_000;

@@ -12,7 +12,7 @@ import type { ArrivalSchedule } from './schedule.js';
 import type { RequestSource } from './source.js';
 import type { IntervalRow, LoadStats } from './stats.js';
 
-export type StopReason = 'completed' | 'max-requests' | 'interrupted' | 'source-exhausted';
+export type StopReason = 'completed' | 'max-requests' | 'interrupted' | 'source-exhausted' | 'threshold-crossed';
 
 export interface DriveOptions {
   schedule: ArrivalSchedule;
@@ -25,9 +25,19 @@ export interface DriveOptions {
   /** Aborting stops sending at once; in-flight requests get up to `interruptDrainMs` to finish. */
   signal?: AbortSignal;
   interruptDrainMs?: number;
+  /** Aborting stops sending as a crossed threshold does (`--abort-on-fail`); in flight get `haltDrainMs`. */
+  halt?: AbortSignal;
+  haltDrainMs?: number;
   /** True when the schedule was cut by --max-requests (for the stop reason). */
   capped?: boolean;
-  onInterval?: (row: IntervalRow, state: { inFlight: number; elapsedMs: number }) => void;
+  /** Each row as it closes (every second), and the last one (`final`, usually a sliver of a second). */
+  onInterval?: (row: IntervalRow, state: IntervalState) => void;
+}
+
+export interface IntervalState {
+  inFlight: number;
+  elapsedMs: number;
+  final: boolean;
 }
 
 export interface DriveResult {
@@ -78,6 +88,8 @@ class SendLoop {
   private readonly ticker: NodeJS.Timeout;
   private readonly pump = (): void => this.step();
   private readonly onAbort = (): void => this.stopSending('interrupted', this.options.interruptDrainMs ?? 1000);
+  // Deferred: the halt comes from inside a row's callback (roll), which must finish before the last row.
+  private readonly onHalt = (): void => void setImmediate(() => this.stopSending('threshold-crossed', this.options.haltDrainMs ?? 1000));
 
   constructor(
     private readonly options: DriveOptions,
@@ -94,6 +106,7 @@ class SendLoop {
       return;
     }
     this.options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.options.halt?.addEventListener('abort', this.onHalt, { once: true });
     this.pump();
   }
 
@@ -106,8 +119,7 @@ class SendLoop {
     const asked = Math.max(0, askedTotal - this.askedSoFar);
     this.askedSoFar += asked;
     const row = stats.roll(elapsedMs, asked);
-    // The last row is usually a sliver of a second: in the timeline, but not worth a progress line.
-    if (!final || row.seconds >= 0.5) this.options.onInterval?.(row, { inFlight: this.inFlight, elapsedMs });
+    this.options.onInterval?.(row, { inFlight: this.inFlight, elapsedMs, final });
   }
 
   private finish(): void {
@@ -118,6 +130,7 @@ class SendLoop {
     if (this.immediate) clearImmediate(this.immediate);
     if (this.drainTimer) clearTimeout(this.drainTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.options.halt?.removeEventListener('abort', this.onHalt);
     this.options.stats.cancelled += this.inFlight;
     this.roll(true);
     if (this.failure !== undefined) {
@@ -139,11 +152,11 @@ class SendLoop {
     else this.drainTimer = setTimeout(() => this.finish(), drainMs);
   }
 
-  private complete(intended: number, status: number, error: string | undefined): void {
+  private complete(intended: number, status: number, error: string | undefined, bytes: number, body: Buffer | undefined): void {
     if (this.finished) return;
     this.inFlight -= 1;
     const latency = performance.now() - intended;
-    if (error === undefined) this.options.stats.onResponse(latency, status);
+    if (error === undefined) this.options.stats.onResponse(latency, status, body, bytes);
     // A transport failure after an interruption is the harness shutting down, not the target: cancelled.
     else if (error === 'CANCELLED' || this.stopReason === 'interrupted') this.options.stats.cancelled += 1;
     else this.options.stats.onFailure(latency, error);
@@ -189,7 +202,7 @@ class SendLoop {
       const from = intended > now ? now : intended;
       stats.onSent(now - from);
       this.inFlight += 1;
-      transport.send(req, (status, error) => this.complete(from, status, error));
+      transport.send(req, (status, error, bytes, body) => this.complete(from, status, error, bytes, body));
       this.nextAt = schedule.next();
       burst += 1;
       if (burst >= MAX_BURST) {

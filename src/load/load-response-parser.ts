@@ -13,7 +13,12 @@ export interface ParsedResponse {
   bodyBytes: number;
   /** False when the server said `Connection: close` (or HTTP/1.0 without keep-alive), or the body ran to close. */
   keepAlive: boolean;
+  /** The start of the body (at most `keepBytes`), only when `keepBodyOf` asked for this status. */
+  body?: Buffer;
 }
+
+/** Asked once per response head: keep the start of this response's body? (Error samples, error-samples.ts.) */
+export type KeepBodyOf = (status: number) => boolean;
 
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailers' | 'until-close' | 'done';
 
@@ -37,6 +42,14 @@ export class ResponseParser {
   private keepAlive = true;
   private remaining = 0;
   private bodyBytes = 0;
+  /** Parts of the body kept for this response (see KeepBodyOf); undefined: the body is only counted. */
+  private kept: Buffer[] | undefined;
+  private keptBytes = 0;
+
+  constructor(
+    private readonly keepBodyOf?: KeepBodyOf,
+    private readonly keepBytes = 512,
+  ) {}
 
   /** A response whose body runs until the connection closes is waiting for that close. */
   get awaitingClose(): boolean {
@@ -134,6 +147,7 @@ export class ResponseParser {
           break;
         }
         case 'until-close':
+          this.keep(data);
           this.bodyBytes += data.length;
           data = data.subarray(data.length);
           break;
@@ -189,6 +203,8 @@ export class ResponseParser {
     }
     this.status = status;
     this.bodyBytes = 0;
+    this.kept = this.keepBodyOf?.(status) ? [] : undefined;
+    this.keptBytes = 0;
     this.keepAlive = minor === '1' ? !connection.includes('close') : connection.includes('keep-alive');
     if (status === 204 || status === 304 || status === 101) this.state = 'done';
     else if (chunked) this.state = 'chunk-size';
@@ -205,13 +221,24 @@ export class ResponseParser {
   /** Counts (and drops) the body bytes still expected from `data`; returns what follows them. */
   private countBody(data: Buffer): Buffer {
     const n = Math.min(this.remaining, data.length);
+    if (this.kept) this.keep(data.subarray(0, n));
     this.remaining -= n;
     this.bodyBytes += n;
     return data.subarray(n);
   }
 
+  /** Copies (not views: the socket's chunk must not be retained) up to keepBytes of a kept body. */
+  private keep(part: Buffer): void {
+    if (!this.kept || this.keptBytes >= this.keepBytes || part.length === 0) return;
+    const take = Buffer.from(part.subarray(0, this.keepBytes - this.keptBytes));
+    this.kept.push(take);
+    this.keptBytes += take.length;
+  }
+
   private finish(): ParsedResponse {
-    const response = { status: this.status, bodyBytes: this.bodyBytes, keepAlive: this.keepAlive };
+    const response: ParsedResponse = { status: this.status, bodyBytes: this.bodyBytes, keepAlive: this.keepAlive };
+    if (this.kept) response.body = Buffer.concat(this.kept);
+    this.kept = undefined;
     this.state = 'head';
     this.pending = undefined;
     this.remaining = 0;

@@ -13,7 +13,8 @@ export interface LoadRequest {
 }
 
 /** `status` > 0 with no `error`: an answer. `status` 0 with `error`: a HarnessError code (TIMEOUT, CONNECTION_RESET, …) or CANCELLED. */
-export type LoadDone = (status: number, error: string | undefined, bytes: number) => void;
+/** `body`: the start of the answer's body, only when `keepBodyOf` asked for its status (error samples). */
+export type LoadDone = (status: number, error: string | undefined, bytes: number, body?: Buffer) => void;
 
 export interface LoadTransportOptions {
   /** `http(s)://host:port` of the target. */
@@ -29,6 +30,8 @@ export interface LoadTransportOptions {
   maxFetchBytes?: number;
   /** Ctrl-C: aborts every `fetch` in flight (priming is not measured, but must stop as fast). */
   signal?: AbortSignal;
+  /** Asked once per answer: keep the start of its body (error samples)? Unset: bodies are only counted. */
+  keepBodyOf?: (status: number) => boolean;
 }
 
 export interface LoadTransport {

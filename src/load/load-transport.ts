@@ -15,6 +15,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { connect as tlsConnect } from 'node:tls';
 import { ParseError, ResponseParser } from './load-response-parser.js';
+import { ERROR_SAMPLE_BODY_BYTES } from './error-samples.js';
 import { encodeRequest, FifoQueue, unsafeRequest } from './load-wire.js';
 import { HarnessError } from '../errors.js';
 import { createPrimingClient, type PrimingClient } from '../client/load-fetch.js';
@@ -165,10 +166,10 @@ class ConnectionPool implements LoadTransport {
     return true;
   }
 
-  private finishJob(conn: Conn, status: number, error: string | undefined, bytes: number): void {
+  private finishJob(conn: Conn, status: number, error: string | undefined, bytes: number, body?: Buffer): void {
     const job = conn.job;
     conn.job = undefined;
-    if (job) job.done(status, error, bytes);
+    if (job) job.done(status, error, bytes, body);
     if (this.closing && this.quiet()) this.closing();
   }
 
@@ -188,7 +189,7 @@ class ConnectionPool implements LoadTransport {
       ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ca, rejectUnauthorized: !options.insecureSkipVerify, ALPNProtocols: ['http/1.1'] })
       : netConnect({ host, port });
     socket.setNoDelay(true);
-    const conn: Conn = { socket, parser: new ResponseParser(), connected: false, job: undefined, lastUsed: performance.now(), dead: false };
+    const conn: Conn = { socket, parser: new ResponseParser(options.keepBodyOf, ERROR_SAMPLE_BODY_BYTES), connected: false, job: undefined, lastUsed: performance.now(), dead: false };
     this.conns.add(conn);
     const connectTimer = setTimeout(() => this.kill(conn, 'TIMEOUT'), this.connectTimeoutMs);
     socket.once(secure ? 'secureConnect' : 'connect', () => {
@@ -218,7 +219,7 @@ class ConnectionPool implements LoadTransport {
     }
     if (!response) return;
     conn.lastUsed = performance.now();
-    this.finishJob(conn, response.status, undefined, response.bodyBytes);
+    this.finishJob(conn, response.status, undefined, response.bodyBytes, response.body);
     if (response.keepAlive && !this.destroyed) this.release(conn);
     else this.kill(conn, undefined);
   }
@@ -233,7 +234,7 @@ class ConnectionPool implements LoadTransport {
       } catch {
         response = undefined;
       }
-      if (response) this.finishJob(conn, response.status, undefined, response.bodyBytes);
+      if (response) this.finishJob(conn, response.status, undefined, response.bodyBytes, response.body);
     }
     this.kill(conn, 'CONNECTION_RESET');
   }

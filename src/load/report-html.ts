@@ -3,6 +3,7 @@
  * latency over time, throughput over time and the latency distribution (percentile spectrum).
  */
 import { describeInterruption } from './interruption.js';
+import { describeAbort } from './report-text.js';
 import { formatMs } from './parse.js';
 import type { LoadReport } from './report.js';
 import { escapeXml as esc, lineChart } from './svg-chart.js';
@@ -87,7 +88,7 @@ svg .label{font-size:11px;fill:#333}svg .grid{stroke:#eee}svg .axis{stroke:#999}
 </style></head><body>
 <h1>${esc(report.scenario)} → ${esc(report.target.name)}</h1>
 <p class="sub">${esc(report.target.baseUrl)}${report.target.embedded ? ' (embedded reference)' : ''} · started ${esc(report.startedAt)} · ${report.elapsedSeconds.toFixed(1)} s · ${esc(report.tool)} ${esc(report.version)}</p>
-${report.interruption ? `<p class="warn">${esc(describeInterruption(report.interruption))}.</p>` : report.interrupted ? '<p class="warn">Interrupted: partial results.</p>' : ''}${verdict}
+${report.interruption ? `<p class="warn">${esc(describeInterruption(report.interruption))}.</p>` : report.interrupted ? '<p class="warn">Interrupted: partial results.</p>' : ''}${report.thresholdAbort ? `<p class="warn">Aborted: ${esc(describeAbort(report.thresholdAbort))}.</p>` : ''}${verdict}
 <h2>Figures</h2>
 <table>
 ${row('asked rate', `${report.rates.askedPerSecond.toFixed(1)}/s (${plan})`)}

@@ -1,5 +1,8 @@
 /** Console output of `load`: the progress line each second and the final summary (stderr / stdout). */
+import { ERROR_SAMPLE_BODY_BYTES, ERROR_SAMPLES_PER_KIND } from './error-samples.js';
+import type { ThresholdAbort } from './abort.js';
 import { describeInterruption } from './interruption.js';
+import { parseThreshold, type ThresholdMetric } from './thresholds.js';
 import { formatMs } from './parse.js';
 import type { LoadReport } from './report.js';
 import type { WrittenReport } from './report-writer.js';
@@ -19,6 +22,29 @@ function pct(n: number, of: number): string {
   return of > 0 ? `${((n / of) * 100).toFixed(3)} %` : '-';
 }
 
+/** The error samples, each body on one line: JSON-quoted, so a target's control characters cannot reach the terminal. */
+function sampleLines(report: LoadReport): string[] {
+  if (report.errorSamples.length === 0) return [];
+  const lines = [`  error samples (the first ${ERROR_SAMPLES_PER_KIND} of each kind; bodies redacted, cut at ${ERROR_SAMPLE_BODY_BYTES} bytes)`];
+  for (const sample of report.errorSamples) {
+    const body = sample.body === undefined ? '(no body)' : `${JSON.stringify(sample.body)}${sample.truncated ? ' …' : ''}`;
+    lines.push(`    ${sample.kind}: ${body}`);
+  }
+  return lines;
+}
+
+/** A threshold's value in its unit: a share in %, a rate per second, a latency in ms. */
+function thresholdActual(metric: ThresholdMetric, actual: number): string {
+  if (metric === 'errors' || metric === 'dropped' || metric === 'behind') return `${(actual * 100).toFixed(3)} %`;
+  return metric === 'rate' ? `${actual.toFixed(1)}/s` : formatMs(actual);
+}
+
+/** What stopped the run early, for the console and the HTML page. */
+export function describeAbort(abort: ThresholdAbort): string {
+  const metric = parseThreshold(abort.threshold).metric;
+  return `threshold ${abort.threshold} crossed at ${abort.atSeconds.toFixed(1)} s (actual ${thresholdActual(metric, abort.actual)}; grace ${abort.graceSeconds} s): the run stopped early`;
+}
+
 export function summaryText(report: LoadReport, written?: WrittenReport): string {
   const c = report.counts;
   const l = report.latencyMs;
@@ -29,6 +55,7 @@ export function summaryText(report: LoadReport, written?: WrittenReport): string
   else if (report.interrupted) lines.push('  INTERRUPTED: partial results');
   if (report.stopReason === 'max-requests') lines.push(`  stopped at --max-requests ${report.config.maxRequests}`);
   if (report.stopReason === 'source-exhausted') lines.push('  stopped: the request source (corpus) ran out');
+  if (report.thresholdAbort) lines.push(`  ABORTED: ${describeAbort(report.thresholdAbort)}`);
   lines.push(
     `  rate       asked ${report.rates.askedPerSecond.toFixed(1)}/s · achieved ${report.rates.achievedPerSecond.toFixed(1)}/s over ${report.elapsedSeconds.toFixed(1)} s`,
   );
@@ -46,13 +73,10 @@ export function summaryText(report: LoadReport, written?: WrittenReport): string
       lines.push(`  threshold  ${report.interrupted ? 'n/a ' : 'FAIL'} ${t.expression} (${why})`);
       continue;
     }
-    const actual = t.metric === 'errors' || t.metric === 'dropped' || t.metric === 'behind'
-      ? `${(t.actual * 100).toFixed(3)} %`
-      : t.metric === 'rate'
-        ? `${t.actual.toFixed(1)}/s`
-        : formatMs(t.actual);
-    lines.push(`  threshold  ${t.ok ? 'ok  ' : 'FAIL'} ${t.expression} (actual ${actual})`);
+    lines.push(`  threshold  ${t.ok ? 'ok  ' : 'FAIL'} ${t.expression} (actual ${thresholdActual(t.metric, t.actual)})`);
   }
+  if (typeof report.details.targetClock === 'string') lines.push(`  clock      the target's time is local time ${report.details.targetClock}; every timestamp and JWT was built from it`);
+  lines.push(...sampleLines(report));
   if (written) lines.push(`  reports    ${written.json} · ${written.html}`);
   return `${lines.join('\n')}\n`;
 }

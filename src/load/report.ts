@@ -5,6 +5,8 @@
  */
 import { toolVersion } from '../package.js';
 import type { DriveResult, StopReason } from './driver.js';
+import type { ErrorSample } from './error-samples.js';
+import type { ThresholdAbort } from './abort.js';
 import type { Interruption } from './interruption.js';
 import type { Stage } from './parse.js';
 import type { ArrivalSchedule } from './schedule.js';
@@ -24,6 +26,8 @@ export interface LoadRunConfig {
   bodyBytes?: number;
   timeoutMs: number;
   thresholds: string[];
+  /** Set when a threshold may stop the run: --abort-on-fail (`all`) or `:abort`, and the grace period. */
+  abort?: { all: boolean; graceMs: number; thresholds: string[] };
 }
 
 /** What a load JSON report is, for a consumer that reads several kinds of file. */
@@ -47,6 +51,8 @@ export interface LoadReport {
   interrupted: boolean;
   /** Set when a signal (or the caller's abort) stopped the run: which, when, and the exit code. */
   interruption?: Interruption;
+  /** Set when a crossed threshold stopped the run early (--abort-on-fail, `:abort`); stopReason `threshold-crossed`. */
+  thresholdAbort?: ThresholdAbort;
   expectedStatus: string;
   counts: {
     /** Arrivals the schedule held (after --max-requests). */
@@ -78,6 +84,8 @@ export interface LoadReport {
   distribution: Array<[number, number]>;
   timeline: IntervalRow[];
   thresholds: ThresholdResult[];
+  /** The first few errors of each kind with the start of their bodies, redacted (error-samples.ts). */
+  errorSamples: ErrorSample[];
   /** Every threshold held. */
   passed: boolean;
   /** The code `load` ends with: 0 thresholds held, 1 one was crossed, 130 / 143 (2) interrupted; never 0 when interrupted. */
@@ -94,6 +102,7 @@ export interface BuildReportInput {
   result: DriveResult;
   thresholds: Threshold[];
   interruption?: Interruption;
+  thresholdAbort?: ThresholdAbort;
 }
 
 /**
@@ -130,7 +139,9 @@ export function buildReport(input: BuildReportInput): LoadReport {
   const plannedSeconds = schedule.durationMs / 1000;
   const askedPerSecond = result.stopReason === 'completed' ? schedule.total / plannedSeconds : due / sendingSeconds;
   const achievedPerSecond = stats.completed / Math.max(elapsedSeconds, 0.001);
-  const thresholds = evaluateThresholds(input.thresholds, thresholdValues(stats, latency, result.elapsedMs));
+  // The threshold that stopped the run stays crossed whatever the drain added after it.
+  const stopper = input.thresholdAbort?.threshold;
+  const thresholds = evaluateThresholds(input.thresholds, thresholdValues(stats, latency, result.elapsedMs)).map((t) => (t.expression === stopper ? { ...t, ok: false } : t));
   return {
     format: LOAD_REPORT_FORMAT,
     formatVersion: LOAD_REPORT_FORMAT_VERSION,
@@ -145,6 +156,7 @@ export function buildReport(input: BuildReportInput): LoadReport {
     stopReason: result.stopReason,
     interrupted: result.stopReason === 'interrupted' || input.interruption !== undefined,
     ...(input.interruption ? { interruption: input.interruption } : {}),
+    ...(input.thresholdAbort ? { thresholdAbort: input.thresholdAbort } : {}),
     expectedStatus: input.expectedStatus,
     counts: {
       planned: schedule.total,
@@ -158,7 +170,7 @@ export function buildReport(input: BuildReportInput): LoadReport {
       cancelled: stats.cancelled,
       behindSchedule: stats.behind,
       starved: result.starved,
-      statuses: Object.fromEntries([...stats.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n])),
+      statuses: stats.statusCounts(),
       failures: Object.fromEntries(stats.failures.entries()),
     },
     rates: { askedPerSecond, sentPerSecond: stats.sent / sendingSeconds, achievedPerSecond },
@@ -167,6 +179,7 @@ export function buildReport(input: BuildReportInput): LoadReport {
     distribution: stats.spectrum(),
     timeline: stats.rows,
     thresholds,
+    errorSamples: stats.samples?.list() ?? [],
     passed: thresholds.every((t) => t.ok),
     exitCode: input.interruption ? input.interruption.exitCode : thresholds.every((t) => t.ok) ? 0 : 1,
   };

@@ -4,7 +4,8 @@
  */
 import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS } from './constants.js';
 import { createLoadTransport, type LoadTransport } from './load-transport.js';
-import { startProfileJwksServers } from '../client/index.js';
+import { profileSecrets, redact, startProfileJwksServers } from '../client/index.js';
+import { ErrorSamples } from './error-samples.js';
 import { HarnessError } from '../errors.js';
 import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';
 import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
@@ -13,7 +14,9 @@ import type { Stage } from './parse.js';
 import { interruption, SetUpInterrupted, untilInterrupted } from './interruption.js';
 import { buildReport, type LoadReport, type LoadRunConfig } from './report.js';
 import { writeReport, type WrittenReport } from './report-writer.js';
-import { progressLine } from './report-text.js';
+import { aborting, DEFAULT_ABORT_AFTER_MS, HALT_DRAIN_MS, thresholdWatch } from './abort.js';
+import { perSecond } from './per-second.js';
+import { LoadStream } from './stream.js';
 import { ArrivalSchedule, type ScheduleSpec } from './schedule.js';
 import { pagesSource, tokenSource } from './source-api.js';
 import { duplicatesSource, hmacSource, jwtSource } from './source-webhooks.js';
@@ -24,6 +27,7 @@ import { startMetricsServer } from './metrics-server.js';
 import type { ListenAddress } from '../values.js';
 import { openTarget, type LoadTarget } from './target.js';
 import { parseThreshold } from './thresholds.js';
+import { describeClock, targetClockOffset } from './target-clock.js';
 
 export interface LoadOptions {
   scenario?: Scenario;
@@ -60,6 +64,12 @@ export interface LoadOptions {
   metricsListen?: ListenAddress;
   /** Told the metrics URL once bound (the real port when 0 was asked). */
   onMetricsListening?: (url: string) => void;
+  /** Append one JSON line of aggregates a second to this file (stream.ts). */
+  streamPath?: string;
+  /** Every threshold (but `rate`) stops the run when crossed past the grace period (abort.ts). */
+  abortOnFail?: boolean;
+  /** The grace period of --abort-on-fail and `:abort` thresholds; default DEFAULT_ABORT_AFTER_MS. */
+  abortAfterMs?: number;
 }
 
 export interface LoadOutcome {
@@ -102,8 +112,17 @@ function buildSchedule(options: LoadOptions): { schedule: ArrivalSchedule; peakR
   return { schedule, peakRate, capped: schedule.total < uncapped };
 }
 
-function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedProfile, transport: LoadTransport, peakRate: number, corpus: Corpus | undefined): RequestSource {
+function makeSource(
+  scenario: Scenario,
+  options: LoadOptions,
+  profile: ResolvedProfile,
+  transport: LoadTransport,
+  peakRate: number,
+  corpus: Corpus | undefined,
+  clockOffsetSeconds: number,
+): RequestSource {
   const common = {
+    clockOffsetSeconds,
     profile,
     transport,
     peakRate,
@@ -119,7 +138,7 @@ function makeSource(scenario: Scenario, options: LoadOptions, profile: ResolvedP
     case 'webhook-jwt':
       return jwtSource({ ...common, alg: options.alg, corpus });
     case 'token':
-      return tokenSource({ profile, peakRate, tokenMethod: options.tokenMethod });
+      return tokenSource({ profile, peakRate, tokenMethod: options.tokenMethod, clockOffsetSeconds });
     case 'pages':
       return pagesSource({ profile, peakRate, pageSize: options.pageSize ?? LOAD_DEFAULTS.pageSize });
   }
@@ -135,6 +154,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const maxInFlight = options.maxInFlight ?? LOAD_DEFAULTS.maxInFlight;
   const timeoutMs = options.timeoutMs ?? LOAD_DEFAULTS.timeoutMs;
   if (options.corpusPath !== undefined && scenario !== 'webhook-jwt') throw usage('--corpus is for --scenario webhook-jwt', '--corpus');
+  const abortPolicy = { all: options.abortOnFail ?? false, graceMs: options.abortAfterMs ?? DEFAULT_ABORT_AFTER_MS };
+  const abortingThresholds = [...aborting(thresholds, abortPolicy)];
+  if (options.abortAfterMs !== undefined && abortingThresholds.length === 0) {
+    throw usage('--abort-after is the grace period of thresholds that abort: give --abort-on-fail, or a threshold ending in :abort', '--abort-after');
+  }
 
   const corpus = options.corpusPath !== undefined ? await readCorpus(options.corpusPath) : undefined;
   if (corpus) {
@@ -150,6 +174,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     ...(scenario.startsWith('webhook') ? { bodyBytes: options.bodyBytes ?? LOAD_DEFAULTS.bodyBytes } : {}),
     timeoutMs,
     thresholds: thresholdExprs,
+    ...(abortingThresholds.length > 0 ? { abort: { all: abortPolicy.all, graceMs: abortPolicy.graceMs, thresholds: abortingThresholds } } : {}),
   };
   const outDir = options.outDir === undefined ? 'reports' : options.outDir;
   const finish = async (report: LoadReport): Promise<LoadOutcome> => ({ report, written: outDir === null ? undefined : await writeReport(report, outDir) });
@@ -158,15 +183,22 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const cleanup = async (): Promise<void> => {
     for (const step of cleanups.reverse()) await step().catch(() => {});
   };
-  // Bound before the target starts: a taken port is a usage error (exit 2) before any request is sent.
-  const metrics = options.metricsListen ? new LoadMetrics(scenario) : undefined;
-  if (metrics && options.metricsListen) {
-    const server = await startMetricsServer(options.metricsListen, metrics);
-    cleanups.push(() => server.close());
-    options.onMetricsListening?.(server.url);
-  }
   let reportTarget: LoadReport['target'] = { name: options.profile?.name ?? '(not started)', baseUrl: options.profile?.baseUrl ?? '', embedded: !options.profile && !options.profilePath };
+  const metrics = options.metricsListen ? new LoadMetrics(scenario) : undefined;
+  let stream: LoadStream | undefined;
   try {
+    // Opened before the target starts: a bad path or a taken port is a usage error (exit 2) before any
+    // request is sent.
+    if (options.streamPath !== undefined) {
+      const opened = LoadStream.open(options.streamPath);
+      stream = opened;
+      cleanups.push(async () => opened.close());
+    }
+    if (metrics && options.metricsListen) {
+      const server = await startMetricsServer(options.metricsListen, metrics);
+      cleanups.push(() => server.close());
+      options.onMetricsListening?.(server.url);
+    }
     try {
       let target: LoadTarget;
       if (options.profile) target = { profile: options.profile, embedded: false, where: 'profile', close: async () => {} };
@@ -185,7 +217,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
         cleanups.push(() => jwks.close());
       }
 
+      // The stats are made once set-up is done; the transport asks them which answers' bodies to keep.
+      let stats: LoadStats | undefined;
+      const secrets = profileSecrets(profile);
       const transport = createLoadTransport({
+        keepBodyOf: (status) => stats?.wantsBody(status) ?? false,
         origin: profile.baseUrl,
         connections,
         timeoutMs,
@@ -196,7 +232,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       let cancelled = false;
       cleanups.push(() => (cancelled ? transport.destroy() : transport.close()));
 
-      const source = makeSource(scenario, options, profile, transport, peakRate, corpus);
+      // The target's time, not local time, for every timestamp and JWT the run signs (target-clock.ts).
+      const clock = await untilInterrupted(targetClockOffset(profile), options.signal);
+      const clockDetails: Record<string, string> = profile.hooks ? { targetClock: describeClock(clock) } : {};
+      const source = makeSource(scenario, options, profile, transport, peakRate, corpus, clock.offsetSeconds);
       cleanups.push(() => source.close());
       // Set-up (priming, a first token) stops on Ctrl-C too, not only the measured sends.
       try {
@@ -206,8 +245,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
         throw error;
       }
 
-      const stats = new LoadStats((status) => source.expected(status));
+      stats = new LoadStats((status) => source.expected(status), undefined, new ErrorSamples((text) => redact(text, secrets)));
       metrics?.attach(stats);
+      const halt = new AbortController();
+      const watch = thresholdWatch(thresholds, abortPolicy, () => halt.abort());
       const result = await drive({
         schedule,
         source,
@@ -219,19 +260,22 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
         interruptDrainMs: Math.min(timeoutMs, INTERRUPT_DRAIN_MS),
         signal: options.signal,
         capped,
-        onInterval: options.onProgress ? (row, state) => options.onProgress?.(progressLine(row, state)) : undefined,
+        halt: halt.signal,
+        haltDrainMs: Math.min(timeoutMs, HALT_DRAIN_MS),
+        onInterval: perSecond({ scenario, stats, thresholds, onProgress: options.onProgress, stream, onThresholds: abortingThresholds.length > 0 ? watch.check : undefined }),
       });
       cancelled = stats.cancelled > 0;
       const report = buildReport({
         config,
         target: reportTarget,
-        details: { ...source.details, ...(target.embedded ? { reference: target.where } : {}) },
+        details: { ...source.details, ...clockDetails, ...(target.embedded ? { reference: target.where } : {}) },
         expectedStatus: source.expectedLabel,
         schedule,
         stats,
         result,
         thresholds,
         ...(result.stopReason === 'interrupted' ? { interruption: interruption(options.signal, 'sending') } : {}),
+        ...(result.stopReason === 'threshold-crossed' ? { thresholdAbort: watch.crossing() } : {}),
       });
       // The report is built before the target stops: nothing the shutdown does can be counted against it.
       return await finish(report);

@@ -27,7 +27,12 @@ export interface AssertionJob {
   audience: string;
 }
 
-export type SignJob = WebhookJwtJob | AssertionJob;
+/**
+ * Seconds the target's clock is ahead of local time (read once from the clock hook, test-hooks.md): every
+ * `iat`/`exp` is built from local time plus this, so a target whose clock a conformance run moved forward
+ * still accepts them. 0 or absent: local time.
+ */
+export type SignJob = (WebhookJwtJob | AssertionJob) & { clockOffsetSeconds?: number };
 
 export interface SignedItem {
   token: string;
@@ -40,13 +45,18 @@ export interface SignedItem {
 
 export type Signer = (count: number) => Promise<SignedItem[]>;
 
+/** Whole Unix seconds as the target sees them: local time plus the offset read from its clock hook. */
+export function nowSeconds(offsetSeconds = 0): number {
+  return Math.floor(Date.now() / 1000 + offsetSeconds);
+}
+
 /** A signer bound to one job; `next` rotates through the body pool across batches. */
 export function createSigner(job: SignJob): Signer {
   if (job.kind === 'webhook-jwt') {
     const bodies = job.bodies.map((text) => Buffer.from(text, 'utf8'));
     let next = 0;
     return async (count) => {
-      const now = Math.floor(Date.now() / 1000);
+      const now = nowSeconds(job.clockOffsetSeconds);
       const items: SignedItem[] = [];
       for (let i = 0; i < count; i += 1) {
         const body = next++ % bodies.length;
@@ -58,7 +68,7 @@ export function createSigner(job: SignJob): Signer {
     };
   }
   return async (count) => {
-    const now = Math.floor(Date.now() / 1000);
+    const now = nowSeconds(job.clockOffsetSeconds);
     const items: SignedItem[] = [];
     for (let i = 0; i < count; i += 1) {
       const token = await buildClientAssertion({ clientId: job.clientId, clientSecret: job.clientSecret, audience: job.audience, now });

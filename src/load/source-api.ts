@@ -15,6 +15,8 @@ export interface ApiSourceOptions {
   peakRate: number;
   tokenMethod?: 'secret' | 'assertion';
   pageSize?: number;
+  /** Seconds the target's clock is ahead of local time (target-clock.ts): client assertions' iat/exp add it. */
+  clockOffsetSeconds?: number;
 }
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -59,7 +61,7 @@ export function tokenSource(options: ApiSourceOptions): RequestSource {
     queue,
     details,
     async () => {
-      signer = startSigner({ kind: 'client-assertion', clientId, clientSecret, audience: options.profile.tenantDomain });
+      signer = startSigner({ kind: 'client-assertion', clientId, clientSecret, audience: options.profile.tenantDomain, clockOffsetSeconds: options.clockOffsetSeconds });
       details.signing = `EdDSA client assertions in a ${signer.where === 'worker-thread' ? 'worker thread' : 'main-thread fallback'}`;
     },
     async () => {

@@ -11,6 +11,7 @@ import { basePath, loadBodies } from './bodies.js';
 import { hmacSigner, type HmacSigner } from './hmac-signer.js';
 import { jwtSigningKey, type Corpus } from './corpus.js';
 import { startSigner, type SignerHandle } from './signer.js';
+import { nowSeconds } from './signing.js';
 import { PrebuiltQueue, queueSource, type RequestSource } from './source.js';
 
 export interface WebhookSourceOptions {
@@ -26,11 +27,10 @@ export interface WebhookSourceOptions {
   corpus?: Corpus;
   /** webhook-duplicates: how many accepted event IDs are re-sent round-robin. */
   dupPool?: number;
+  /** Seconds the target's clock is ahead of local time (target-clock.ts); every Webhook-Timestamp adds it. */
+  clockOffsetSeconds?: number;
 }
 
-function nowSeconds(): string {
-  return String(Math.floor(Date.now() / 1000));
-}
 
 function hmacTarget(profile: ResolvedProfile, key: HmacListenerKey): { listenerId: string; secret: string } {
   const listener = profile.webhooks[key];
@@ -78,7 +78,7 @@ export function hmacSource(options: WebhookSourceOptions): RequestSource {
   const queue = new PrebuiltQueue(
     (count) => {
       // One timestamp per batch: batches are built well under a second ahead, far inside the ±300 s window.
-      const timestamp = nowSeconds();
+      const timestamp = String(nowSeconds(options.clockOffsetSeconds));
       const out: LoadRequest[] = [];
       for (let i = 0; i < count; i += 1) out.push(hmacRequest(path, sign, randomUUID(), bodies[n++ % bodies.length], timestamp));
       return out;
@@ -96,7 +96,7 @@ export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
   let n = 0;
   const queue = new PrebuiltQueue(
     (count) => {
-      const timestamp = nowSeconds();
+      const timestamp = String(nowSeconds(options.clockOffsetSeconds));
       const out: LoadRequest[] = [];
       for (let i = 0; i < count; i += 1) {
         const k = n++;
@@ -111,7 +111,7 @@ export function duplicatesSource(options: WebhookSourceOptions): RequestSource {
   const prime = async (): Promise<void> => {
     for (let i = 0; i < poolSize; i += 1) {
       const eventId = randomUUID();
-      const res = await options.transport.fetch(hmacRequest(path, sign, eventId, bodies[i % bodies.length], nowSeconds()));
+      const res = await options.transport.fetch(hmacRequest(path, sign, eventId, bodies[i % bodies.length], String(nowSeconds(options.clockOffsetSeconds))));
       if (res.status !== 200) {
         throw new HarnessError('LOAD_CONFIG', `priming event ${i + 1} of ${poolSize} got ${res.status} instead of 200`, {
           hint: 'The duplicate scenario needs a listener that accepts new events first; run the conformance suite to see why it does not.',
@@ -133,7 +133,7 @@ export function jwtSource(options: WebhookSourceOptions): RequestSource {
     async (count) => {
       if (!signer) throw new HarnessError('INTERNAL', 'signer not started');
       const items = await signer.sign(count);
-      const timestamp = nowSeconds();
+      const timestamp = String(nowSeconds(options.clockOffsetSeconds));
       return items.map((item) => jwtRequest(path, item.eventId ?? '', bodies[item.body ?? 0], item.token, timestamp));
     },
     options.peakRate,
@@ -153,6 +153,7 @@ export function jwtSource(options: WebhookSourceOptions): RequestSource {
         webhookUrl: `${options.profile.webhookBaseUrl}${listenerPath(listener.listenerId)}`,
         bodies: bodies.map((b) => b.toString('utf8')),
         expIn: 300,
+        clockOffsetSeconds: options.clockOffsetSeconds,
       });
       details.signing = `${alg} in a ${signer.where === 'worker-thread' ? 'worker thread' : 'main-thread fallback (no compiled worker)'}`;
     },
@@ -173,7 +174,7 @@ function corpusSource(options: WebhookSourceOptions, corpus: Corpus): RequestSou
   let n = 0;
   const queue = new PrebuiltQueue(
     (count) => {
-      const timestamp = nowSeconds();
+      const timestamp = String(nowSeconds(options.clockOffsetSeconds));
       const out: LoadRequest[] = [];
       for (let i = 0; i < count && n < corpus.requests.length; i += 1) {
         const entry = corpus.requests[n++];

@@ -9,6 +9,7 @@
  * fails fast and would make the percentiles look better than the target).
  */
 import { build, type Histogram } from 'hdr-histogram-js';
+import { statusKind, type ErrorSamples } from './error-samples.js';
 
 /** One µs to one hour, three significant digits: ~100 KB per histogram whatever the run length. */
 const LOWEST_US = 1;
@@ -88,7 +89,14 @@ export class LoadStats {
   constructor(
     private readonly expected: (status: number) => boolean,
     private readonly maxRows = 3600,
+    /** The first errors of each kind, with their bodies (error-samples.ts); unset: none kept. */
+    readonly samples?: ErrorSamples,
   ) {}
+
+  /** For the transport (asked once per answer): keep this answer's body? Only an error still short of samples. */
+  wantsBody(status: number): boolean {
+    return this.samples !== undefined && !this.expected(status) && this.samples.wants(statusKind(status));
+  }
 
   onSent(lagMs: number): void {
     this.sent += 1;
@@ -102,13 +110,15 @@ export class LoadStats {
     this.rowDropped += 1;
   }
 
-  onResponse(latencyMs: number, status: number): void {
+  /** `body` (its start) and `bodyBytes` (its size): for an error sample; only errors carry a body. */
+  onResponse(latencyMs: number, status: number, body?: Buffer, bodyBytes?: number): void {
     this.completed += 1;
     this.rowCompleted += 1;
     this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
     if (!this.expected(status)) {
       this.errors += 1;
       this.rowErrors += 1;
+      this.samples?.add(statusKind(status), status, body, bodyBytes);
     }
     this.interval.recordValue(toMicros(latencyMs));
     this.latencyTap?.(latencyMs);
@@ -120,6 +130,7 @@ export class LoadStats {
     this.errors += 1;
     this.rowErrors += 1;
     this.failures.set(code, (this.failures.get(code) ?? 0) + 1);
+    this.samples?.add(code, 0);
     if (code === 'TIMEOUT') {
       this.interval.recordValue(toMicros(latencyMs));
       this.latencyTap?.(latencyMs);
@@ -150,6 +161,11 @@ export class LoadStats {
     this.rows.push(row);
     if (this.rows.length > this.maxRows) this.rows = mergePairs(this.rows);
     return row;
+  }
+
+  /** Answers by status, in status order, as JSON keys (report and stream alike). */
+  statusCounts(): Record<string, number> {
+    return Object.fromEntries([...this.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]));
   }
 
   latency(): LatencySummary {

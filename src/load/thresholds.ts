@@ -1,6 +1,7 @@
 /**
  * `--threshold` expressions, like k6's: `p99<50ms`, `p99.9<=200ms`, `max<1s`, `errors<0.1%`, `rate>=450`,
- * `dropped<1%`, `behind<5%`. A crossed threshold makes `load` exit 1.
+ * `dropped<1%`, `behind<5%`. A crossed threshold makes `load` exit 1. A `:abort` suffix (`p99<50ms:abort`,
+ * k6's abortOnFail) stops the run as soon as the threshold is crossed, past the grace period (abort.ts).
  */
 import { HarnessError } from '../errors.js';
 
@@ -14,6 +15,8 @@ export interface Threshold {
   op: ThresholdOp;
   /** Milliseconds for latency metrics, a share (0..1) for errors/dropped/behind, per second for rate. */
   limit: number;
+  /** Written with `:abort`: crossing it stops the run (as every threshold does with --abort-on-fail). */
+  abort: boolean;
 }
 
 export interface ThresholdResult extends Threshold {
@@ -27,18 +30,33 @@ export type ThresholdValues = Record<ThresholdMetric, number>;
 const LATENCY = new Set<ThresholdMetric>(['p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'mean']);
 const SHARE = new Set<ThresholdMetric>(['errors', 'dropped', 'behind']);
 const ALIASES: Record<string, ThresholdMetric> = { 'p99.9': 'p99.9', p999: 'p99.9', med: 'p50', avg: 'mean', error: 'errors' };
+const ABORT_SUFFIX = /\s*:\s*abort\s*$/i;
 const EXPRESSION = /^\s*([a-z][a-z0-9.]*)\s*(<=|>=|<|>)\s*([0-9]*\.?[0-9]+)\s*(us|µs|ms|s|%|\/s)?\s*$/i;
 
 function usage(expression: string, why: string): HarnessError {
   return new HarnessError('LOAD_CONFIG', `threshold "${expression}": ${why}`, {
     field: '--threshold',
-    hint: "Write e.g. --threshold 'p99<50ms' --threshold 'errors<0.1%' --threshold 'rate>=450' (metrics: p50 p90 p95 p99 p99.9 max mean errors rate dropped behind).",
+    hint: "Write e.g. --threshold 'p99<50ms' --threshold 'errors<0.1%:abort' --threshold 'rate>=450' (metrics: p50 p90 p95 p99 p99.9 max mean errors rate dropped behind).",
   });
 }
 
 export function parseThreshold(expression: string): Threshold {
-  const match = EXPRESSION.exec(expression);
-  if (!match) throw usage(expression, 'not of the form <metric><op><value>');
+  const abort = ABORT_SUFFIX.test(expression);
+  const threshold = parseCondition(expression, expression.replace(ABORT_SUFFIX, ''));
+  if (abort && !canAbort(threshold.metric)) {
+    throw usage(expression, 'rate is the achieved rate of the whole run, checked at its end only: it cannot abort (a rate measured before the end is not the run\'s)');
+  }
+  return { ...threshold, abort };
+}
+
+/** `rate` is checked at the end only: mid-run, requests still in flight make the rate so far look low. */
+export function canAbort(metric: ThresholdMetric): boolean {
+  return metric !== 'rate';
+}
+
+function parseCondition(expression: string, condition: string): Omit<Threshold, 'abort'> {
+  const match = EXPRESSION.exec(condition);
+  if (!match) throw usage(expression, 'not of the form <metric><op><value>[:abort]');
   const name = match[1].toLowerCase();
   const metric = (ALIASES[name] ?? name) as ThresholdMetric;
   const op = match[2] as ThresholdOp;

@@ -148,6 +148,7 @@ export class ConsoleReporter implements EngineReporter {
     if (this.ctx.artifacts.length > 0) lines.push('');
     const banner = abortedBanner(summary);
     if (banner) lines.push(banner, '');
+    if (summary.clockMoved) lines.push(`target clock: ${oneLine(summary.clockMoved.note)}`, '');
     const t = summary.totals;
     lines.push(`by level: MUST ${formatCounts(t.byLevel.MUST)}; SHOULD ${formatCounts(t.byLevel.SHOULD)}; INFO ${formatCounts(t.byLevel.INFO)}`);
     lines.push(`verdict: ${summary.verdict.status} (exit ${summary.verdict.exitCode}): ${oneLine(summary.verdict.reason)}; took ${formatDuration(summary.durationMs)}`);

@@ -156,6 +156,7 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
 <h1>access-conformance report: ${e(header.profileName)}</h1>
 ${summary.uniformAnswer ? `<p class="banner" role="alert">${uniformAnswerLines(summary).map((line) => e(line)).join('<br>')}</p>` : ''}
 ${banner ? `<p class="banner" role="alert">${e(banner)}</p>` : ''}
+${summary.clockMoved ? `<p class="banner">target clock: ${e(summary.clockMoved.note)}</p>` : ''}
 <p class="verdict ${e(verdict.status)}">${e(verdict.status)} (exit ${verdict.exitCode}): ${e(verdict.reason)} — ${e(finalLine(summary))}</p>
 <p class="meta">${meta.map(([name, value]) => `<span>${name} <b>${e(value)}</b></span>`).join(' ')}</p>
 ${header.notes.length > 0 ? `<div class="notes">${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('')}</div>` : ''}

@@ -68,6 +68,8 @@ export interface JsonReport {
   rootCauses?: RootCause[];
   /** Present when nearly every request got one answer (then the verdict's code is UNIFORM_ANSWER). */
   uniformAnswer?: UniformAnswer;
+  /** Present when the run moved the target's clock forward (the hook has no way back). */
+  clockMoved?: NonNullable<RunSummary['clockMoved']>;
 }
 
 export function toJsonReport(summary: RunSummary): JsonReport {
@@ -124,6 +126,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
     ...(summary.aborted ? { aborted: summary.aborted } : {}),
     rootCauses,
     ...(summary.uniformAnswer ? { uniformAnswer: summary.uniformAnswer } : {}),
+    ...(summary.clockMoved ? { clockMoved: summary.clockMoved } : {}),
   };
 }
 

@@ -91,6 +91,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   const lines = [`## ${icon} access-conformance: ${verdict.status} (exit ${verdict.exitCode})`, ''];
   const banner = abortedBanner(summary);
   if (banner) lines.push(`> **${mdText(banner)}**`, '');
+  if (summary.clockMoved) lines.push(`> ${mdText(`Target clock: ${summary.clockMoved.note}`)}`, '');
   const uniform = uniformAnswerLines(summary);
   if (uniform.length > 0) lines.push(...uniform.map((line) => `> **${mdText(line)}**`).join('\n>\n').split('\n'), '');
   lines.push(

@@ -14,8 +14,13 @@ const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
 /** A validator of report.json documents: the list of schema errors, empty when valid. */
-export async function reportValidator(): Promise<(value: unknown) => string[]> {
-  const schema = JSON.parse(await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'));
+export function reportValidator(): Promise<(value: unknown) => string[]> {
+  return schemaValidator('report.schema.json');
+}
+
+/** A validator against one of schemas/ (e.g. load-stream.schema.json): the list of errors, empty when valid. */
+export async function schemaValidator(file: string): Promise<(value: unknown) => string[]> {
+  const schema = JSON.parse(await readFile(new URL(`../../schemas/${file}`, import.meta.url), 'utf8'));
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
   addFormats(ajv, ['date-time']);
   const validate = ajv.compile(schema);

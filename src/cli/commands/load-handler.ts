@@ -46,6 +46,9 @@ async function load(options: LoadCliOptions): Promise<number> {
       signal: interrupt.signal,
       onProgress: options.quiet ? undefined : (line) => process.stderr.write(line),
       metricsListen: options.metricsListen,
+      streamPath: options.stream,
+      abortOnFail: options.abortOnFail,
+      abortAfterMs: options.abortAfter,
       // Printed even with --quiet: with port 0 it is the only way to learn where to scrape.
       onMetricsListening: (url) => process.stderr.write(`metrics: ${url}\n`),
     });

@@ -5,7 +5,7 @@
  * so --help and the driver cannot disagree.
  */
 import { HarnessError } from '../../errors.js';
-import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS, WEBHOOK_JWT_MAX_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
+import { DEFAULT_ABORT_AFTER_MS, DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS, WEBHOOK_JWT_MAX_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
 import { parseStages, type Stage } from '../../load/parse.js';
 import { parseListenAddress, parseRate } from '../../values.js';
 import { booleanRow, choiceRow, customRow, durationRow, integerRow, listRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
@@ -46,7 +46,15 @@ export const LOAD_OPTIONS = {
   timeout: SHARED_OPTIONS.timeout,
   'max-duration': SHARED_OPTIONS['max-duration'],
   threshold: listRow({
-    describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off); --strict adds ${STRICT_THRESHOLDS.map((t) => `'${t}'`).join(' and ')}`,
+    describe: `Exit 1 when crossed: 'p99<50ms', 'errors<0.1%', 'rate>=450' (repeatable; ':abort' stops the run when crossed). Without one naming errors, '${DEFAULT_ERROR_THRESHOLD}' applies ('errors<=100%' turns it off); --strict adds ${STRICT_THRESHOLDS.map((t) => `'${t}'`).join(' and ')}`,
+  }),
+  'abort-on-fail': booleanRow({
+    describe: "Stop the run as soon as a threshold is crossed (checked each second, past --abort-after), write every report and exit 1; 'rate' is checked at the end only. One threshold alone: end it with ':abort', e.g. 'p99<50ms:abort'",
+  }),
+  'abort-after': durationRow({
+    minMs: 0,
+    zeroMeansOff: true,
+    describe: `Grace period of --abort-on-fail and ':abort' thresholds from the first send, so warm-up cannot trip them (default ${durationText(DEFAULT_ABORT_AFTER_MS)}; 0 = none)`,
   }),
   strict: SHARED_OPTIONS.strict,
   'metrics-listen': customRow({
@@ -54,6 +62,10 @@ export const LOAD_OPTIONS = {
     parse: (value, flag) => parseListenAddress(value, { flag, code: 'LOAD_CONFIG' }),
     describe:
       'Serve Prometheus metrics at http://HOST:PORT/metrics while the load runs (requests by status, latency histogram, in flight, dropped, errors by kind). Binds only what you name: 127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464; port 0 picks a free one (printed)',
+  }),
+  stream: textRow({
+    describe:
+      'Append one JSON line of aggregates a second to FILE (interval and running totals, latency, thresholds so far), written as each second closes so a killed run keeps what it measured. Schema: schemas/load-stream.schema.json',
   }),
   out: SHARED_OPTIONS.out,
   seed: SHARED_OPTIONS.seed,

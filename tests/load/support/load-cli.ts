@@ -3,7 +3,7 @@
  * started and handled while it runs (`startCli`: read its output so far, scrape it, signal or kill it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,28 @@ export function startCli(args: string[], onStderr?: (text: string, kill: (signal
     });
   });
   return { child, stdout: () => stdout, stderr: () => stderr, done };
+}
+
+/**
+ * SIGKILL for the CLI and every process under it, children first (Linux: /proc). The CLI is a supervisor
+ * and the command runs in a child of its own process group (src/cli/supervisor.ts), which ends gracefully
+ * when only the supervisor dies; an OOM killer or a lost runner gives no process that chance.
+ */
+export function killTree(pid: number): void {
+  let children: number[] = [];
+  try {
+    children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    // gone already
+  }
+  for (const child of children) killTree(child);
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }
 
 /** Runs the CLI to its end; `onStderr` may act on its output (e.g. send SIGINT once progress shows). */

@@ -1,0 +1,61 @@
+/**
+ * The first few errors of each kind a load run met (an unexpected HTTP status, or a transport failure by its
+ * code), with the start of the body the target answered: a run that got 100 % HTTP 400 says why. Capped per
+ * kind and per body, redacted before they are kept, so the report holds no secret and stays small. The
+ * driver's loop is hot: the transport keeps a body only when `wants` says the kind is still short of samples.
+ */
+
+export interface ErrorSample {
+  /** `HTTP 400`, or a transport failure's code (`TIMEOUT`, `CONNECTION_RESET`, …). */
+  kind: string;
+  /** The HTTP status; 0 for a transport failure. */
+  status: number;
+  /** The start of the answer's body (UTF-8, redacted); absent when there was none. */
+  body?: string;
+  /** The body was longer than the part kept. */
+  truncated?: boolean;
+}
+
+export const ERROR_SAMPLES_PER_KIND = 3;
+/** Bytes of each sample's body kept: enough for a problem+json error, never a whole page. */
+export const ERROR_SAMPLE_BODY_BYTES = 512;
+
+export function statusKind(status: number): string {
+  return `HTTP ${status}`;
+}
+
+export class ErrorSamples {
+  private readonly byKind = new Map<string, ErrorSample[]>();
+
+  constructor(
+    /** The run's redaction (the profile's secrets and the client's rules for tokens and JWTs). */
+    private readonly redactText: (text: string) => string,
+    readonly perKind = ERROR_SAMPLES_PER_KIND,
+    readonly bodyBytes = ERROR_SAMPLE_BODY_BYTES,
+  ) {}
+
+  /** True while the kind has fewer than `perKind` samples: only then is a body worth keeping. */
+  wants(kind: string): boolean {
+    const kept = this.byKind.get(kind);
+    return kept === undefined || kept.length < this.perKind;
+  }
+
+  /** Keeps a sample when the kind still wants one. `totalBytes`: the whole body's size, to mark a cut. */
+  add(kind: string, status: number, body?: Buffer, totalBytes = body?.length ?? 0): void {
+    if (!this.wants(kind)) return;
+    const sample: ErrorSample = { kind, status };
+    if (body && body.length > 0) {
+      const kept = body.subarray(0, this.bodyBytes);
+      sample.body = this.redactText(kept.toString('utf8'));
+      if (totalBytes > kept.length) sample.truncated = true;
+    }
+    const list = this.byKind.get(kind);
+    if (list) list.push(sample);
+    else this.byKind.set(kind, [sample]);
+  }
+
+  /** Every sample, kinds in the order first met. */
+  list(): ErrorSample[] {
+    return [...this.byKind.values()].flat();
+  }
+}
