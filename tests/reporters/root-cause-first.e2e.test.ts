@@ -39,7 +39,7 @@ describe.each(CASES)('run --fault $fault', ({ fault, root, beside, atLeast }) =>
   it(`console: the first failure is ${root}, with the count of its dependants, then those one per indented line`, () => {
     expect(code).toBe(1);
     const lines = stdout.split('\n');
-    const start = lines.findIndex((line) => /^FAILURES \(\d+(?:\)|; 1 listed here, the others under the check they follow from\))$/.test(line));
+    const start = lines.findIndex((line) => /^FAILURES \(\d+(?:\)|; \d+ listed here, the others under the check they follow from\))$/.test(line));
     expect(start, stdout.slice(0, 3000)).toBeGreaterThan(0);
     expect(lines[start + 2]).toMatch(new RegExp(`^✗ ${root} \\[MUST\\]`));
     const block = lines.slice(start + 2, start + 8).join('\n');
@@ -75,13 +75,14 @@ describe.each(CASES)('run --fault $fault', ({ fault, root, beside, atLeast }) =>
   it('json: the root cause leads, and every dependant carries its edge', async () => {
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as {
       rootCauses: Array<{ id: string; dependants: string[]; acceptedInstead: string[] }>;
-      results: Array<{ id: string; state: string; dependsOn?: string; rootCause?: string }>;
+      results: Array<{ id: string; operation?: { method: string; path: string }; state: string; dependsOn?: string; rootCause?: string }>;
     };
     expect(json.rootCauses[0]!.id).toBe(root);
     expect(json.rootCauses[0]!.dependants.length).toBeGreaterThanOrEqual(atLeast);
     if (beside) expect(json.rootCauses[0]!.acceptedInstead).toContain(beside);
     for (const id of json.rootCauses[0]!.dependants) {
-      const result = json.results.find((r) => r.id === id)!;
+      // A per-operation result is named by its key, ID@METHOD path (src/engine/result-key.ts).
+      const result = json.results.find((r) => (r.operation ? `${r.id}@${r.operation.method} ${r.operation.path}` : r.id) === id)!;
       expect(result.rootCause, id).toBe(root);
       expect(result.dependsOn, id).toBeDefined();
     }
