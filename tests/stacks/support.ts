@@ -16,10 +16,21 @@ export function probeFails(command: string, args: string[]): string | undefined 
   return probe.status === 0 ? undefined : probe.stdout.trim() || `${command} exited with ${probe.status}`;
 }
 
+/**
+ * The stack fixtures write profiles with neither an OpenAPI description nor "operations" (they predate
+ * ruling 34's checks), so the description checks (DESC-*) and the per-operation checks (OPS-*) have nothing
+ * to run on and are skipped, each saying why; any other state of theirs still counts.
+ */
+const NEEDS_DESCRIPTION = new Set<string>(allRequirements().filter((req) => req.perOperation !== undefined || req.needs.includes('openapi')).map((req) => req.id));
+function withoutDescription(result: ReportResult): boolean {
+  return NEEDS_DESCRIPTION.has(result.id) && result.state === 'skipped' && (result.reason ?? '').length > 0;
+}
+
 interface ReportResult {
   id: string;
   level: 'MUST' | 'SHOULD' | 'INFO';
   state: string;
+  reason?: string;
   failure?: { message: string };
 }
 
@@ -54,14 +65,14 @@ export function describeStackRun(
     });
 
     it('passes the default run: exit 0, every MUST check passed', () => {
-      const notPassed = results.filter((result) => result.level === 'MUST' && result.state !== 'passed');
-      expect(notPassed.map((result) => `${result.id} ${result.state}: ${result.failure?.message ?? ''}`), server?.output()).toEqual([]);
+      const notPassed = results.filter((result) => result.level === 'MUST' && result.state !== 'passed' && !withoutDescription(result));
+      expect(notPassed.map((result) => `${result.id} ${result.state}: ${result.failure?.message ?? result.reason ?? ''}`), server?.output()).toEqual([]);
       expect(results.filter((result) => result.level === 'MUST').length).toBe(allRequirements().filter((req) => req.level === 'MUST').length);
       expect(run.code, run.stdout.slice(-2000) + run.stderr).toBe(0);
     });
 
     it(`fails exactly the SHOULD checks the ${stackName} variants declare (what --strict fails)`, () => {
-      const failed = results.filter((result) => result.level === 'SHOULD' && result.state !== 'passed').map((result) => result.id);
+      const failed = results.filter((result) => result.level === 'SHOULD' && result.state !== 'passed' && !withoutDescription(result)).map((result) => result.id);
       expect(failed.sort()).toEqual([...stackSubject(getStack(stackName)!).warns].sort());
     });
   });
