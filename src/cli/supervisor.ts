@@ -119,7 +119,12 @@ export function supervise(command: string, argv: readonly string[], entry: strin
     child.kill('SIGKILL');
   };
   const frozen = (): boolean => Date.now() - lastBeat > FROZEN_MS;
+  // Started by npm or npx: a wrapper that is gone (this process reparented) stops the command as SIGTERM
+  // would, so a killed `npx access-conformance serve &` leaves no server behind. The child cannot see it:
+  // its parent is this process, which stays. Started any other way, a reparented command keeps running.
+  const wrapper = env.npm_command !== undefined || env.npm_execpath !== undefined ? process.ppid : undefined;
   const watchdog = setInterval(() => {
+    if (wrapper !== undefined && signalAt === undefined && process.ppid !== wrapper) onSignal('SIGTERM');
     const now = Date.now();
     const silent = now - lastBeat;
     if (silent > stallMs) {

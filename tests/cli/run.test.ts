@@ -129,11 +129,16 @@ describe('run against the embedded reference and against serve', () => {
       await writeFile(noHooks, JSON.stringify(document));
       const clockIds = allRequirements().filter((req) => req.needs.includes('hooks.clock')).map((req) => req.id);
       expect(clockIds.length).toBeGreaterThan(0);
-      const skipped = await runCli(['run', '--profile', noHooks, '--only', clockIds.join(','), '--out', join(work, 'no-hooks')], { timeoutMs: RUN_TIMEOUT_MS });
+      const skipped = await runCli(['run', '--profile', noHooks, '--only', clockIds.join(','), '--reporter', 'json', '--out', join(work, 'no-hooks')], { timeoutMs: RUN_TIMEOUT_MS });
       expect(skipped.code, `${skipped.stdout}\n${skipped.stderr}`).toBe(2);
-      expect(skipped.stdout).toContain(`${clockIds.length} × target offers no clock hook`);
+      // One result per clock check, or one per called operation for a per-operation one (OPS-03).
+      const skippedReport = await readReport(join(work, 'no-hooks'));
+      expect(new Set(skippedReport.results.map((result) => result.id))).toEqual(new Set(clockIds));
+      expect(skippedReport.results.every((result) => result.state === 'skipped')).toBe(true);
+      const count = skippedReport.results.length;
+      expect(skipped.stdout).toContain(`${count} × target offers no clock hook`);
       expect(skipped.stdout).toContain('nothing was checked');
-      expect(lastLine(skipped.stdout)).toBe(`0 passed, 0 failed, 0 blocked, 0 errored, ${clockIds.length} skipped`);
+      expect(lastLine(skipped.stdout)).toBe(`0 passed, 0 failed, 0 blocked, 0 errored, ${count} skipped`);
     } finally {
       await serve.stop();
     }

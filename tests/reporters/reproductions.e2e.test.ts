@@ -13,9 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, startServe } from '../cli/support.js';
+import { resultKey } from '../../src/engine/result-key.js';
+
+/** The file a result's reproduction is written to: its key (ID, or ID@METHOD path) made a file name (reporters/reproductions.ts). */
+function fileOf(key: string): string {
+  return `${key.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`;
+}
 
 interface Report {
-  results: Array<{ id: string; state: string; reproduction?: { command: string; file: string } | { unavailable: string } }>;
+  results: Array<{ id: string; operation?: { method: string; path: string; operationId?: string }; state: string; reproduction?: { command: string; file: string } | { unavailable: string } }>;
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'ac-repro-'));
@@ -68,13 +74,14 @@ async function failingRun(fault: string): Promise<{ cwd: string; commands: Map<s
     const commands = new Map<string, string>();
     for (const result of failed) {
       const reproduction = result.reproduction;
-      expect(reproduction && 'command' in reproduction ? 'command' : reproduction, result.id).toBe('command');
+      const key = resultKey(result);
+      expect(reproduction && 'command' in reproduction ? 'command' : reproduction, key).toBe('command');
       const { command } = reproduction as { command: string };
       // Started as `node <absolute bin>` from another folder: the line starts the same way (src/cli/launcher.ts).
-      expect(command).toBe(`node ${BIN} send --profile target.json --replay out/reproductions/${result.id}.json`);
+      expect(command).toBe(`node ${BIN} send --profile target.json --replay out/reproductions/${fileOf(key)}`);
       // The console prints the same line.
       expect(run.stdout).toContain(`reproduce: ${command}`);
-      commands.set(result.id, command);
+      commands.set(key, command);
     }
     // Ten minutes later on the target's clock: a recorded timestamp or JWT would be stale.
     await advanceClock(profile, 600);
@@ -113,7 +120,7 @@ describe('reproduction per failure', () => {
       for (const run of spoiled) {
         for (const [id, command] of run.commands) {
           // The same file, sent with the correct target's profile: the credentials are named, not copied.
-          const file = join(run.cwd, 'out', 'reproductions', `${id}.json`);
+          const file = join(run.cwd, 'out', 'reproductions', fileOf(id));
           const replayed = await shell(command.replace('--profile target.json', `--profile ${profile}`).replace(/--replay \S+/, `--replay ${file}`), cwd);
           expect(replayed.code, `${id}: ${replayed.output}`).toBe(1);
           expect(replayed.output).toMatch(/^not reproduced: HTTP 4\d\d now, HTTP 200 in the run$/m);

@@ -29,10 +29,11 @@ describe('rerun line', () => {
     const failed = (await report(out)).results.filter((r) => r.state === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     const target = failed[0]!;
-    expect(target.rerun).toMatch(new RegExp(`^access-conformance run --fault hmac-decoded-key --only ${target.id} --seed \\S+$`));
+    // The launcher is the way this run was started (src/cli/launcher.ts; here `node bin/…` from the clone).
+    expect(target.rerun).toMatch(new RegExp(`^node bin/access-conformance\\.js run --fault hmac-decoded-key --only ${target.id} --seed \\S+$`));
     expect(first.stdout).toContain(`rerun: ${target.rerun}`);
     // Run as printed (its words need no shell quoting), writing into the same --out.
-    const words = target.rerun!.split(' ').slice(1);
+    const words = target.rerun!.split(' ').slice(2);
     const again = await runCli([...words, '--reporter', 'json', '--out', out], { timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(1);
     expect(again.stdout).toMatch(/removed report\.json, junit\.xml, reproductions\/ left by an earlier run/);
