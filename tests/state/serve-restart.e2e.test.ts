@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCli, startServe, type StartedProcess } from '../cli/support.js';
+import { killTree } from '../load/support/load-cli.js';
 import { call, hmacSignature, nowSeconds, uuid, type SandboxProfile } from '../reference/support/wire.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ac-state-e2e-'));
@@ -26,10 +27,27 @@ async function serveOn(stateDir: string, out: string): Promise<{ serve: StartedP
   return { serve, profile: JSON.parse(readFileSync(profilePath, 'utf8')) as SandboxProfile };
 }
 
+/**
+ * SIGKILL for serve as a crash or an OOM kill gives it: the supervisor and the child that serves (its own
+ * process group, src/cli/supervisor.ts), so no shutdown code runs anywhere; then waits until every one is
+ * gone (the LevelDB lock is the kernel's to release).
+ */
 async function kill9(serve: StartedProcess): Promise<void> {
   const exited = new Promise((resolve) => serve.child.once('exit', resolve));
-  serve.child.kill('SIGKILL');
+  const pids = killTree(serve.child.pid!);
   await exited;
+  const until = Date.now() + 10_000;
+  while (pids.some(alive) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(pids.filter(alive), 'processes left after SIGKILL').toEqual([]);
+}
+
+/** Running, not gone or a zombie waiting for a parent to reap it (it holds no lock or port any more). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 function webhook(profile: SandboxProfile, eventId: string): Promise<number> {

@@ -62,9 +62,10 @@ export function startCli(args: string[], onStderr?: (text: string, kill: (signal
 /**
  * SIGKILL for the CLI and every process under it, children first (Linux: /proc). The CLI is a supervisor
  * and the command runs in a child of its own process group (src/cli/supervisor.ts), which ends gracefully
- * when only the supervisor dies; an OOM killer or a lost runner gives no process that chance.
+ * when only the supervisor dies; an OOM killer or a lost runner gives no process that chance. Returns every
+ * process ID it killed.
  */
-export function killTree(pid: number): void {
+export function killTree(pid: number): number[] {
   let children: number[] = [];
   try {
     children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
@@ -73,12 +74,13 @@ export function killTree(pid: number): void {
   } catch {
     // gone already
   }
-  for (const child of children) killTree(child);
+  const killed = children.flatMap((child) => killTree(child));
   try {
     process.kill(pid, 'SIGKILL');
   } catch {
     // gone already
   }
+  return [...killed, pid];
 }
 
 /** Runs the CLI to its end; `onStderr` may act on its output (e.g. send SIGINT once progress shows). */
