@@ -19,6 +19,11 @@ export interface ErrorSample {
 export const ERROR_SAMPLES_PER_KIND = 3;
 /** Bytes of each sample's body kept: enough for a problem+json error, never a whole page. */
 export const ERROR_SAMPLE_BODY_BYTES = 512;
+/**
+ * Bytes of a sampled body the parser keeps: the shown part and a margin past it, so a secret or token that
+ * straddles the cut is redacted whole before the text is cut (cut first, its prefix would stay readable).
+ */
+export const ERROR_SAMPLE_KEEP_BYTES = ERROR_SAMPLE_BODY_BYTES + 8192;
 
 export function statusKind(status: number): string {
   return `HTTP ${status}`;
@@ -45,9 +50,11 @@ export class ErrorSamples {
     if (!this.wants(kind)) return;
     const sample: ErrorSample = { kind, status };
     if (body && body.length > 0) {
-      const kept = body.subarray(0, this.bodyBytes);
-      sample.body = this.redactText(kept.toString('utf8'));
-      if (totalBytes > kept.length) sample.truncated = true;
+      // Redacted whole, then cut to bodyBytes (a partial character at the cut is dropped by the decoder).
+      const redacted = Buffer.from(this.redactText(body.toString('utf8')));
+      const kept = redacted.subarray(0, this.bodyBytes);
+      sample.body = kept.toString('utf8').replace(/\uFFFD$/, '');
+      if (totalBytes > body.length || redacted.length > kept.length) sample.truncated = true;
     }
     const list = this.byKind.get(kind);
     if (list) list.push(sample);

@@ -6,6 +6,7 @@
  * Malformed input fails with an `HPE_*` code (as llhttp would), which the client's error mapping turns into
  * HTTP_PROTOCOL.
  */
+import { ERROR_SAMPLE_KEEP_BYTES } from './error-samples.js';
 
 export interface ParsedResponse {
   status: number;
@@ -48,7 +49,7 @@ export class ResponseParser {
 
   constructor(
     private readonly keepBodyOf?: KeepBodyOf,
-    private readonly keepBytes = 512,
+    private readonly keepBytes = ERROR_SAMPLE_KEEP_BYTES,
   ) {}
 
   /** A response whose body runs until the connection closes is waiting for that close. */

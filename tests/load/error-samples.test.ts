@@ -38,6 +38,15 @@ describe('ErrorSamples', () => {
     expect(sample.body).not.toContain(SECRET);
     expect(sample.body).toContain(REDACTED);
   });
+
+  it('redacts a secret that straddles the cut before cutting, so no prefix of it is kept', () => {
+    const samples = new ErrorSamples((text) => redact(text, [SECRET]));
+    const body = `${'x'.repeat(ERROR_SAMPLE_BODY_BYTES - 8)}${SECRET}${'y'.repeat(100)}`;
+    samples.add('HTTP 400', 400, Buffer.from(body));
+    const [sample] = samples.list();
+    expect(sample.body).not.toContain(SECRET.slice(0, 8));
+    expect(sample.truncated).toBe(true);
+  });
 });
 
 describe('ResponseParser keeps a body only when asked', () => {
