@@ -1,5 +1,5 @@
 /**
- * One run scope from the first line of a command (`run`, `load`): the deadline (--max-duration), the
+ * One run scope from the first line of a command (`run`, `load`, `send`, `serve`): the deadline (--max-duration), the
  * SIGINT/SIGTERM handlers and the phase the command is in exist before anything else starts, so a hang or
  * an interrupt in any phase (profile, keys, embedded reference, preflight, worker start, checks, reporting)
  * ends the command with its reports written, naming the phase, with 2 (deadline) or 130/143 (a signal).
@@ -15,14 +15,36 @@
  */
 import { debugLine } from '../debug.js';
 import { formatDuration } from '../values.js';
-import { testStall } from './test-stall.js';
+import { testStall, testStartUpMs } from './test-stall.js';
 import { interruptSignal, stopOnSignals, type InterruptReason } from './signals.js';
 import type { StopSignal } from '../errors.js';
 
 /** The phases a command goes through, in order; the supervisor and the reports name them. */
-export const RUN_PHASES = ['start', 'profile', 'embedded reference', 'keys', 'image', 'preflight', 'worker start', 'checks', 'load', 'reporting', 'cleanup'] as const;
+export const RUN_PHASES = [
+  'start',
+  'profile',
+  'state',
+  'embedded reference',
+  'keys',
+  'image',
+  'preflight',
+  'worker start',
+  'checks',
+  'load',
+  'sending',
+  'serving',
+  'reporting',
+  'cleanup',
+] as const;
 export type RunPhase = (typeof RUN_PHASES)[number];
 
+/**
+ * Without --max-duration, how long a command may take to start (profile, state, embedded reference, keys,
+ * image): past it the command stops as at a deadline (exit 2, the phase named). Its own work then has its
+ * own bound (run: the engine's default deadline; load: the planned duration; send: the request timeout;
+ * serve: none, it serves until stopped). An image adds its --image-startup-timeout.
+ */
+export const START_UP_MS = 180_000;
 /** How long one finalizer may take before the next runs regardless. */
 const CLEANUP_MS = 10_000;
 /** The heartbeat the supervisor watches: a frozen event loop stops it. */
@@ -65,6 +87,10 @@ export interface RunScope {
   onCleanup(name: string, finalizer: () => Promise<void>): void;
   /** Tells the supervisor the command's reports are written, so it writes none of its own. */
   reported(): void;
+  /** Whether reported() was called: a late harness error must not overwrite the reports with a short one. */
+  readonly hasReported: boolean;
+  /** Start-up is over: the start-up bound (`startUpMs`) no longer applies. */
+  startedUp(): void;
   /** Runs the finalizers (bounded), removes the handlers and the deadline. Idempotent. */
   close(): Promise<void>;
 }
@@ -73,6 +99,13 @@ export interface RunScopeOptions {
   /** The command, in messages: "the run", "the load run". */
   what: string;
   maxDurationMs?: number;
+  /**
+   * A bound on start-up alone, until startedUp() (START_UP_MS; given only without --max-duration): a hang
+   * with the event loop free, which no heartbeat reveals, still ends. AC_TEST_START_UP_MS shortens it in tests.
+   */
+  startUpMs?: number;
+  /** What the first signal's line says is being done (default: "stopping <what> and writing the reports"). */
+  stopping?: string;
 }
 
 /** Sends a message to the supervising parent, when there is one; never throws. */
@@ -117,7 +150,7 @@ export function openRunScope(options: RunScopeOptions): RunScope {
       return controller.signal;
     },
   } as unknown as AbortController;
-  const removeSignals = stopOnSignals(scopeController, options.what, runFinalizers);
+  const removeSignals = stopOnSignals(scopeController, options.what, runFinalizers, options.stopping);
   const deadline =
     options.maxDurationMs === undefined
       ? undefined
@@ -128,6 +161,20 @@ export function openRunScope(options: RunScopeOptions): RunScope {
         }, Math.max(0, options.maxDurationMs - (Date.now() - startedAt)));
   // Not unref'd: a command waiting on a promise nothing else keeps alive (a hung phase) must still reach its
   // deadline rather than leave with Node's "unsettled top-level await" (13). close() clears it.
+  const startUpMs = options.startUpMs === undefined ? undefined : testStartUpMs() ?? options.startUpMs;
+  let startUp =
+    startUpMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          const stop: ScopeStop = {
+            code: 'DEADLINE',
+            message: `${options.what} did not finish starting within ${formatDuration(startUpMs)} (phase "${phase}"); without --max-duration that is the bound on start-up`,
+            phase,
+          };
+          debugLine('scope', `start-up bound in phase ${phase}`);
+          controller.abort(stop);
+        }, Math.max(0, startUpMs - (Date.now() - startedAt)));
+  let hasReported = false;
 
   const scope: RunScope = {
     signal: controller.signal,
@@ -169,10 +216,21 @@ export function openRunScope(options: RunScopeOptions): RunScope {
     onCleanup(name, finalizer) {
       finalizers.push({ name, run: finalizer });
     },
-    reported: () => tellSupervisor({ type: 'reported' }),
+    reported() {
+      hasReported = true;
+      tellSupervisor({ type: 'reported' });
+    },
+    get hasReported() {
+      return hasReported;
+    },
+    startedUp() {
+      if (startUp) clearTimeout(startUp);
+      startUp = undefined;
+    },
     close() {
       closing ??= (async () => {
         if (deadline) clearTimeout(deadline);
+        if (startUp) clearTimeout(startUp);
         await runFinalizers();
         removeSignals();
       })();

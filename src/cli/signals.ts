@@ -27,7 +27,7 @@ export function interruptSignal(signal: AbortSignal): StopSignal | undefined {
  * Installs the handlers; returns their removal. `what` names the command in messages ("the run", "the load
  * run"); `close` stops what must not outlive a forced exit.
  */
-export function stopOnSignals(interrupt: AbortController, what: string, close: () => Promise<void>): () => void {
+export function stopOnSignals(interrupt: AbortController, what: string, close: () => Promise<void>, stopping = `stopping ${what} and writing the reports`): () => void {
   let forced = false;
   const force = (signal: StopSignal): void => {
     if (forced) return;
@@ -50,7 +50,7 @@ export function stopOnSignals(interrupt: AbortController, what: string, close: (
       force(interruptSignal(interrupt.signal) ?? signal);
       return;
     }
-    process.stderr.write(`\n${signal}: stopping ${what} and writing the reports (${signal} again to quit at once)...\n`);
+    process.stderr.write(`\n${signal}: ${stopping} (${signal} again to quit at once)...\n`);
     const reason: InterruptReason = { code: 'INTERRUPTED', message: `${what} was interrupted by ${signal}`, signal };
     interrupt.abort(reason);
     // Reports that hang must not hold a CI job past its own timeout.

@@ -1,20 +1,22 @@
 /**
- * The report of a command stopped before its own reporters could write one: interrupted or past its
- * deadline during start-up (the run scope writes it), or frozen, killed by its supervisor (supervisor.ts
- * writes it). `<out>/report.json`, the same format name as a full report, with no results: it says what
+ * The report of a command stopped before its own reporters could write one: interrupted, past its
+ * deadline or ended by a harness error during start-up (a profile that does not load, a state folder in
+ * use: the command writes it), or frozen, killed by its supervisor (supervisor.ts writes it). `<out>/report.json`, the same format name as a full report, with no results: it says what
  * stopped the command, in which phase, and the exit code. docs/report-json.md describes it.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { HarnessErrorCode } from '../errors.js';
 import { toolVersion, TOOL_NAME } from '../package.js';
 
 export const STOPPED_REPORT_FILE = 'report.json';
 
 export interface StoppedReportInput {
   command: string;
-  /** What stopped it: a signal, the deadline, or a main thread that stopped responding. */
-  code: 'INTERRUPTED' | 'DEADLINE';
+  /** What stopped it: a signal, the deadline, a main thread that stopped responding, or a harness error. */
+  code: HarnessErrorCode;
   message: string;
+  hint?: string;
   signal?: 'SIGINT' | 'SIGTERM';
   phase: string;
   exitCode: number;
@@ -34,7 +36,7 @@ export function stoppedReport(input: StoppedReportInput): Record<string, unknown
     date: new Date(input.startedAt).toISOString(),
     durationMs: Date.now() - input.startedAt,
     interrupted: input.code === 'INTERRUPTED',
-    aborted: { code: input.code, message: input.message, ...(input.signal ? { signal: input.signal } : {}), phase: input.phase },
+    aborted: { code: input.code, message: input.message, ...(input.hint ? { hint: input.hint } : {}), ...(input.signal ? { signal: input.signal } : {}), phase: input.phase },
     verdict: { status: input.code === 'INTERRUPTED' ? 'interrupted' : 'error', exitCode: input.exitCode, code: input.code },
     results: [],
     writtenBy: input.writtenBy,
@@ -48,4 +50,18 @@ export async function writeStoppedReport(outDir: string, input: StoppedReportInp
   const path = join(dir, STOPPED_REPORT_FILE);
   await writeFile(path, `${JSON.stringify(stoppedReport(input), null, 2)}\n`);
   return path;
+}
+
+/**
+ * Writes the stopped report unless the folder already holds a report.json written since `startedAt`
+ * (the command's own, whose "reported" message the supervisor may not have had). Returns the path written,
+ * or undefined when a newer report was kept.
+ */
+export async function writeStoppedReportUnlessNewer(outDir: string, input: StoppedReportInput): Promise<string | undefined> {
+  try {
+    if ((await stat(join(resolve(outDir), STOPPED_REPORT_FILE))).mtimeMs >= input.startedAt) return undefined;
+  } catch {
+    // None yet: write it.
+  }
+  return writeStoppedReport(outDir, input);
 }

@@ -13,9 +13,9 @@
  *   once, a live one gets DEADLINE_GRACE_MS to end itself (its run scope stops it at the same deadline).
  * - With or without a deadline, a heartbeat silent for STALL_MS means the main thread is stuck: killed.
  *
- * After killing the child, the parent writes `<out>/report.json` (stopped-report.ts) for `run` and `load`
- * when the child had not written its reports, naming the phase the child was in, and ends with 2 (deadline,
- * stuck) or 130 / 143 (a signal). DEBUG=access-conformance shows its decisions; the child shows its phases.
+ * After killing the child, or when a child it relayed a signal to ended without its reports (the signal came
+ * while the child's entry still loaded), the parent writes `<out>/report.json` (stopped-report.ts) for `run`
+ * and `load`, naming the phase the child was in, and ends with 2 (deadline, stuck) or 130 / 143 (a signal). DEBUG=access-conformance shows its decisions; the child shows its phases.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
@@ -23,7 +23,7 @@ import { debugLine } from '../debug.js';
 import { signalExitCode, type StopSignal } from '../errors.js';
 import { formatDuration, parseDuration } from '../values.js';
 import { HEARTBEAT_MS, tellSupervisor, type SupervisorMessage } from './run-scope.js';
-import { writeStoppedReport, type StoppedReportInput } from './stopped-report.js';
+import { writeStoppedReportUnlessNewer, type StoppedReportInput } from './stopped-report.js';
 
 /** The commands that run under a supervisor; the others (list, diff, --help) are short and run in-process. */
 const SUPERVISED = new Set(['run', 'load', 'send', 'serve']);
@@ -158,7 +158,9 @@ export function supervise(command: string, argv: readonly string[], entry: strin
   }
 
   return new Promise<number>((resolveExit) => {
-    child.once('exit', (code, killedBy) => {
+    // 'close', not 'exit': it comes once the IPC channel is drained, so a "reported" the child sent just
+    // before it ended has been read.
+    child.once('close', (code, killedBy) => {
       clearInterval(watchdog);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -169,7 +171,10 @@ export function supervise(command: string, argv: readonly string[], entry: strin
       const endedItself = killAt === undefined && code !== null;
       if (endedItself) {
         debugLine('supervisor', `child ended with ${code} in phase ${phase}`);
-        resolveExit(code);
+        // A child that ended on a relayed signal without its reports (it caught the signal while its entry
+        // still loaded, before any handler of the command existed) still leaves a report that says so.
+        if (stop?.signal && code === signalExitCode(stop.signal)) void writeFallbackReport(stop, code).finally(() => resolveExit(code));
+        else resolveExit(code);
         return;
       }
       if (!stop) {
@@ -188,7 +193,7 @@ export function supervise(command: string, argv: readonly string[], entry: strin
   async function writeFallbackReport(why: Stop, exitCode: number): Promise<void> {
     if (outDir === undefined || reported) return;
     try {
-      const path = await writeStoppedReport(outDir, {
+      const path = await writeStoppedReportUnlessNewer(outDir, {
         command,
         code: why.code,
         message: why.message,
@@ -198,7 +203,7 @@ export function supervise(command: string, argv: readonly string[], entry: strin
         startedAt,
         writtenBy: 'supervisor',
       });
-      process.stderr.write(`  report: ${path} (phase "${phase}")\n`);
+      if (path !== undefined) process.stderr.write(`  report: ${path} (phase "${phase}")\n`);
     } catch (error) {
       process.stderr.write(`  could not write the report in ${outDir}: ${error instanceof Error ? error.message : String(error)}\n`);
     }

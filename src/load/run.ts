@@ -64,6 +64,8 @@ export interface LoadOptions {
   metricsListen?: ListenAddress;
   /** Told the metrics URL once bound (the real port when 0 was asked). */
   onMetricsListening?: (url: string) => void;
+  /** Set-up is done (target up, tokens primed): the measured sending starts now. */
+  onSending?: () => void;
   /** Append one JSON line of aggregates a second to this file (stream.ts). */
   streamPath?: string;
   /** Every threshold (but `rate`) stops the run when crossed past the grace period (abort.ts). */
@@ -246,6 +248,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       }
 
       stats = new LoadStats((status) => source.expected(status), undefined, new ErrorSamples((text) => redact(text, secrets)));
+      options.onSending?.();
       metrics?.attach(stats);
       const halt = new AbortController();
       const watch = thresholdWatch(thresholds, abortPolicy, () => halt.abort());

@@ -1,7 +1,7 @@
 /** The answer `send --strict` holds a target to (service.md §7, rulings 14-22), and its exit codes. */
 import { describe, expect, it } from 'vitest';
 import { BREAKS, type BreakName } from '../../src/cli/commands/send-options.js';
-import { BREAK_STATUS, expectedAnswer, isJson, sendExitCode, withDeadline, type SentRequest } from '../../src/cli/commands/send-outcome.js';
+import { BREAK_STATUS, expectedAnswer, isJson, sendExitCode, type SentRequest } from '../../src/cli/commands/send-outcome.js';
 
 const NOW = 1_767_225_600;
 const sent = (over: Partial<SentRequest> = {}): SentRequest => ({ listener: 'hmac', breaks: [], bodyIsJson: true, eventIdGiven: false, now: NOW, ...over });
@@ -54,20 +54,8 @@ describe('sendExitCode', () => {
   });
 });
 
-describe('isJson and withDeadline', () => {
+describe('isJson', () => {
   it('isJson: JSON text only, UTF-8 only', () => {
     expect([isJson(Buffer.from('{"a":1}')), isJson(Buffer.from('{not')), isJson(Buffer.from([0x22, 0xff, 0x22]))]).toEqual([true, false, false]);
-  });
-
-  it('withDeadline: the work\'s result in time; DEADLINE naming --max-duration, and the signal aborted, when late', async () => {
-    expect(await withDeadline(1000, async () => 7)).toBe(7);
-    expect(await withDeadline(undefined, async () => 8)).toBe(8);
-    let seen: AbortSignal | undefined;
-    const late = withDeadline(50, (signal) => {
-      seen = signal;
-      return new Promise<number>((resolve) => signal.addEventListener('abort', () => setTimeout(() => resolve(1), 10)));
-    });
-    await expect(late).rejects.toMatchObject({ code: 'DEADLINE', field: '--max-duration' });
-    expect(seen?.aborted).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RUN_PHASES } from '../../src/cli/run-scope.js';
-import { runHostile } from './support.js';
+import { hang, hostileProfile, hostileServer, runHostile } from './support.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -56,7 +56,9 @@ const COMMANDS = {
 describe('a signal at any moment of start-up: 130 / 143 and a report that says interrupted, naming the phase', () => {
   for (const command of ['run', 'load'] as const) {
     for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-      for (const afterMs of [500, 1000, 2000, 4000]) {
+      // 0: the signal lands as the child is forked, before its entry has run (or while it loads): the child
+      // ends by the signal or by its entry's early catch, and the supervisor writes the report.
+      for (const afterMs of [0, 500, 1000, 2000, 4000]) {
         test(`${command}: ${signal} ${afterMs} ms after its entry runs`, async () => {
           const out = join(dir, `${command}-${signal}-${afterMs}`);
           // The clock starts when the entry's JavaScript runs (its supervisor's first DEBUG line): a signal
@@ -125,5 +127,70 @@ describe.concurrent('a start-up that stalls ends within --max-duration plus a fe
     expect(result.wallMs).toBeLessThan(DEADLINE_MS);
     expect(result.stderr).toContain('error[PROFILE_UNREADABLE]');
     expect(result.stderr).toContain('FIFO');
+    // A harness error during start-up leaves a report that says why, as a stop does.
+    const report = JSON.parse(readFileSync(join(dir, 'stall-fifo', 'report.json'), 'utf8')) as { aborted: Stopped; verdict: { exitCode: number; code: string } };
+    expect(report.aborted).toMatchObject({ code: 'PROFILE_UNREADABLE', phase: 'profile' });
+    expect(report.verdict).toMatchObject({ exitCode: 2, code: 'PROFILE_UNREADABLE' });
   }, 70_000);
+
+  test('without --max-duration, a start-up that hangs ends at the start-up bound (shortened to 4 s here), exit 2, naming the phase', async () => {
+    const out = join(dir, 'start-up-bound');
+    const result = await runHostile([...COMMANDS.run, '--out', out], {
+      timeoutMs: 60_000,
+      env: { AC_TEST_STALL_PHASE: 'embedded reference', AC_TEST_STALL_MODE: 'hang', AC_TEST_START_UP_MS: '4000' },
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('did not finish starting within 4 s (phase "embedded reference")');
+    expect(stoppedBy(out)).toMatchObject({ code: 'DEADLINE', phase: 'embedded reference' });
+  }, 70_000);
+});
+
+describe('send and serve hold the same run scope', () => {
+  test('send: SIGINT while the target never answers: 130, naming the phase, the exchange still written with the request', async () => {
+    const server = await hostileServer(hang);
+    try {
+      const { path, material: secrets } = await hostileProfile(dir, server.url);
+      const out = join(dir, 'send-sigint');
+      const result = await runHostile(['send', '--profile', path, '--listener', 'hmac', '--data', '{}', '--timeout', '30s', '--out', out], {
+        timeoutMs: 60_000,
+        env: secrets.env,
+        signal: { name: 'SIGINT', when: () => server.requests.some((line) => line.startsWith('POST /api/v1/webhooks/')) },
+      });
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toContain('error[INTERRUPTED]: the send was interrupted by SIGINT (phase "sending")');
+      const written = JSON.parse(readFileSync(join(out, 'send-exchange.json'), 'utf8')) as { exchanges: Array<{ request: { url: string } }> };
+      expect(written.exchanges.map((exchange) => new URL(exchange.request.url).pathname)).toContain('/api/v1/webhooks/incoming/wh_hmac');
+      for (const secret of secrets.all) expect(JSON.stringify(written)).not.toContain(secret);
+    } finally {
+      await server.close();
+    }
+  }, 70_000);
+
+  test('send: a start-up that hangs ends at --max-duration, exit 2, naming the phase', async () => {
+    const { path, material: secrets } = await hostileProfile(dir, 'http://127.0.0.1:9');
+    const result = await runHostile(['send', '--profile', path, '--listener', 'hmac', '--max-duration', '3s', '--out', join(dir, 'send-stall')], {
+      timeoutMs: 60_000,
+      env: { ...secrets.env, AC_TEST_STALL_PHASE: 'profile', AC_TEST_STALL_MODE: 'hang' },
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('error[DEADLINE] at --max-duration: send did not finish within 3 s (--max-duration) in phase "profile"');
+  }, 70_000);
+
+  for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    test(`serve: ${signal} while its keys are made: ${exitCode}, naming the phase; the same serve stopped while serving: 0`, async () => {
+      const stalled = await runHostile(['serve', '--out', join(dir, `serve-${signal}`)], {
+        timeoutMs: 60_000,
+        env: { DEBUG: 'access-conformance', AC_TEST_STALL_PHASE: 'keys', AC_TEST_STALL_MODE: 'hang' },
+        signal: { name: signal, when: (_stdout, stderr) => stderr.includes('phase: keys') },
+      });
+      expect(stalled.code, stalled.stderr).toBe(exitCode);
+      expect(stalled.stderr).toContain(`error[INTERRUPTED]: the sandbox was interrupted by ${signal} while it started (phase "keys")`);
+      const served = await runHostile(['serve', '--out', join(dir, `serve-${signal}-ok`)], {
+        timeoutMs: 60_000,
+        signal: { name: signal, when: (stdout) => stdout.includes('Press Ctrl-C') },
+      });
+      expect(served.code, served.stderr).toBe(0);
+      expect(served.stdout).toContain('Stopping the sandbox...');
+    }, 70_000);
+  }
 });

@@ -1,10 +1,11 @@
 /** What `load` and `load prepare` do once their flags parsed. */
 import { resolve } from 'node:path';
 import { startProfileJwksServers } from '../../client/index.js';
-import { EXIT, HarnessError } from '../../errors.js';
+import { EXIT, HarnessError, isHarnessError } from '../../errors.js';
 import { describeWindow, prepareCorpus, runLoad, summaryText, writeCorpus } from '../../load/index.js';
 import { loadProfile } from '../../profile/index.js';
-import { openRunScope } from '../run-scope.js';
+import { openRunScope, START_UP_MS } from '../run-scope.js';
+import { writeStoppedReport } from '../stopped-report.js';
 import { checkAction, type LoadCliOptions } from './load-options.js';
 
 export async function loadHandler(options: LoadCliOptions, args: Readonly<Record<string, unknown>>): Promise<number> {
@@ -18,7 +19,9 @@ async function load(options: LoadCliOptions): Promise<number> {
   // included (it stops the run like a signal, exit 2), and SIGINT / SIGTERM hold in every phase. The driver
   // stops and closes the embedded target itself; a forced second signal just ends the process (the embedded
   // reference's child process sees its IPC channel close and stops).
-  const scope = openRunScope({ what: 'the load run', ...(options.maxDuration === undefined ? {} : { maxDurationMs: options.maxDuration }) });
+  // Without --max-duration, start-up alone is bounded (the sending has its planned duration).
+  const startedAt = Date.now();
+  const scope = openRunScope({ what: 'the load run', ...(options.maxDuration === undefined ? { startUpMs: START_UP_MS } : { maxDurationMs: options.maxDuration }) });
   const interrupt = { signal: scope.signal };
   try {
     await scope.enter('load').catch(() => {});
@@ -51,10 +54,30 @@ async function load(options: LoadCliOptions): Promise<number> {
       abortAfterMs: options.abortAfter,
       // Printed even with --quiet: with port 0 it is the only way to learn where to scrape.
       onMetricsListening: (url) => process.stderr.write(`metrics: ${url}\n`),
+      onSending: () => scope.startedUp(),
     });
     scope.reported();
     process.stdout.write(summaryText(outcome.report, outcome.written));
     return outcome.report.exitCode;
+  } catch (error) {
+    // A harness error before the driver wrote its report (a profile that does not load, a corpus for
+    // another target, a metrics port in use): report.json says why, as `run`'s does. main() prints it.
+    if (isHarnessError(error) && error.code !== 'USAGE' && !scope.hasReported) {
+      await writeStoppedReport(resolve(options.out), {
+        command: 'load',
+        code: error.code,
+        message: error.message,
+        ...(error.hint === undefined ? {} : { hint: error.hint }),
+        phase: scope.phase,
+        exitCode: 2,
+        startedAt,
+        writtenBy: 'run scope',
+      }).then(
+        () => scope.reported(),
+        () => {},
+      );
+    }
+    throw error;
   } finally {
     await scope.close();
   }

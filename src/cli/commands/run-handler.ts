@@ -6,9 +6,9 @@ import { resolve } from 'node:path';
 import { randomSeed } from '../../data/fake.js';
 import { loadBaseline, preloadVitest, resolveSelection, runConformance } from '../../engine/index.js';
 import { runSecrets } from '../../client/index.js';
-import { HarnessError, signalExitCode } from '../../errors.js';
-import { openRunScope, ScopeStopped, type RunScope } from '../run-scope.js';
-import { writeStoppedReport } from '../stopped-report.js';
+import { HarnessError, isHarnessError, signalExitCode } from '../../errors.js';
+import { openRunScope, ScopeStopped, START_UP_MS, type RunScope } from '../run-scope.js';
+import { writeStoppedReport, type StoppedReportInput } from '../stopped-report.js';
 import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
 import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
@@ -23,29 +23,46 @@ export async function runHandler(options: RunOptions): Promise<number> {
   const plan = parseRunArgs(options);
   // Usage problems surface before anything starts.
   resolveSelection({ only: plan.only, skip: plan.skip });
-  // From here the deadline and the signals hold, in every phase (run-scope.ts).
-  const scope = openRunScope({ what: 'the run', ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration }) });
+  // From here the deadline and the signals hold, in every phase (run-scope.ts); without --max-duration the
+  // start-up alone is bounded (an image adds the time it may take to start).
+  const scope = openRunScope({
+    what: 'the run',
+    ...(plan.maxDuration === undefined
+      ? { startUpMs: START_UP_MS + (plan.target.kind === 'image' ? plan.target.startupTimeoutMs : 0) }
+      : { maxDurationMs: plan.maxDuration }),
+  });
+  const stopped = (input: Omit<StoppedReportInput, 'command' | 'startedAt' | 'writtenBy'>): Promise<string> =>
+    writeStoppedReport(resolve(plan.out), { ...input, command: 'run', startedAt, writtenBy: 'run scope' });
   try {
     return await runInScope(plan, scope);
   } catch (error) {
-    if (!(error instanceof ScopeStopped)) throw error;
-    // Stopped before the engine could write its reports (profile, keys, embedded reference, image).
-    const { code, message, signal, phase } = error.stop;
-    const exitCode = signal ? signalExitCode(signal) : 2;
-    process.stderr.write(`${new HarnessError(code, message).format()}\n`);
-    const path = await writeStoppedReport(resolve(plan.out), {
-      command: 'run',
-      code,
-      message,
-      ...(signal ? { signal } : {}),
-      phase,
-      exitCode,
-      startedAt,
-      writtenBy: 'run scope',
-    });
-    process.stderr.write(`  report: ${path} (phase "${phase}")\n`);
-    scope.reported();
-    return exitCode;
+    if (error instanceof ScopeStopped) {
+      // Stopped before the engine could write its reports (profile, keys, embedded reference, image).
+      const { code, message, signal, phase } = error.stop;
+      const exitCode = signal ? signalExitCode(signal) : 2;
+      process.stderr.write(`${new HarnessError(code, message).format()}\n`);
+      const path = await stopped({ code, message, ...(signal ? { signal } : {}), phase, exitCode });
+      process.stderr.write(`  report: ${path} (phase "${phase}")\n`);
+      scope.reported();
+      return exitCode;
+    }
+    // A harness error before the engine wrote its reports (a profile that does not load, a baseline that is
+    // not valid, an image that does not start): a CI job that reads report.json learns why, not nothing.
+    // It is still printed once, by main(). A usage error is about the command line, not a run: it writes none.
+    // Once reporting began, the reporters' own files stand, whatever failed while writing them.
+    if (isHarnessError(error) && error.code !== 'USAGE' && !scope.hasReported && scope.phase !== 'reporting') {
+      await stopped({
+        code: error.code,
+        message: runSecrets().redact(error.message),
+        ...(error.hint === undefined ? {} : { hint: runSecrets().redact(error.hint) }),
+        phase: scope.phase,
+        exitCode: 2,
+      }).then(
+        () => scope.reported(),
+        () => {},
+      );
+    }
+    throw error;
   } finally {
     await scope.close();
   }
@@ -96,7 +113,11 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
       ...(target.description ? { targetDescription: target.description } : {}),
       ...(target.jwksListenHost === undefined ? {} : { jwksListenHost: target.jwksListenHost }),
       interrupt: scope.signal,
-      onPhase: (phase) => scope.enter(phase),
+      onPhase: (phase) => {
+        // From preflight on, the engine's own deadline (given or its default) bounds the run.
+        if (phase === 'preflight') scope.startedUp();
+        return scope.enter(phase);
+      },
     });
     scope.reported();
     const exitCode = summary.aborted?.signal ? signalExitCode(summary.aborted.signal) : summary.verdict.exitCode;

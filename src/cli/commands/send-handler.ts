@@ -16,15 +16,49 @@ import type { ResolvedProfile } from '../../profile/types.js';
 import { parseSendArgs, type SendOptions, type SendPlan } from './send-options.js';
 import { shellLiteral } from '../../escape.js';
 import { readBody, showResponseBody } from './send-text.js';
-import { exchangePath, expectedAnswer, isJson, prepareOut, sendExitCode, withDeadline, writeExchange, type ExpectedAnswer } from './send-outcome.js';
+import { exchangePath, expectedAnswer, isJson, prepareOut, sendExitCode, writeExchange, type ExpectedAnswer } from './send-outcome.js';
+import { openRunScope, ScopeStopped, START_UP_MS, type RunScope } from '../run-scope.js';
+import { signalExitCode } from '../../errors.js';
+import { formatDuration } from '../../values.js';
 
 export async function sendHandler(args: SendOptions): Promise<number> {
   const plan = parseSendArgs(args);
-  return withDeadline(plan.maxDurationMs, (expired) => send(plan, expired));
+  // One run scope (run-scope.ts): --max-duration (else a start-up bound) and SIGINT / SIGTERM hold in every
+  // phase; either aborts `scope.signal`, which closes the client and so cuts the request in flight, and the
+  // exchange is still written (send's finally, awaited by the scope's cleanup).
+  const scope = openRunScope({
+    what: 'the send',
+    stopping: 'stopping the send and writing its exchange',
+    ...(plan.maxDurationMs === undefined ? { startUpMs: START_UP_MS } : { maxDurationMs: plan.maxDurationMs }),
+  });
+  const sending = send(plan, scope);
+  scope.onCleanup('write the exchange', () => sending.then(() => undefined, () => undefined));
+  try {
+    return await scope.race(sending);
+  } catch (error) {
+    if (!(error instanceof ScopeStopped)) throw error;
+    const { code, signal, phase } = error.stop;
+    if (signal) {
+      process.stderr.write(`${new HarnessError(code, `${error.stop.message} (phase "${phase}")`).format()}\n`);
+      return signalExitCode(signal);
+    }
+    const message = plan.maxDurationMs === undefined ? error.stop.message : `send did not finish within ${formatDuration(plan.maxDurationMs)} (--max-duration) in phase "${phase}"`;
+    throw new HarnessError('DEADLINE', message, {
+      field: '--max-duration',
+      hint: 'The target, its clock hook or its token endpoint did not answer in time; raise --max-duration or check the target.',
+    });
+  } finally {
+    await scope.close();
+  }
 }
 
-async function send(plan: SendPlan, expired: AbortSignal): Promise<number> {
-  if (plan.replay !== undefined) return (await import('./send-replay.js')).sendReplay({ ...plan, replay: plan.replay }, expired);
+async function send(plan: SendPlan, scope: RunScope): Promise<number> {
+  const expired = scope.signal;
+  if (plan.replay !== undefined) {
+    await scope.enter('sending');
+    return (await import('./send-replay.js')).sendReplay({ ...plan, replay: plan.replay }, expired);
+  }
+  await scope.enter('profile');
   const profile = await loadProfile(plan.profilePath);
   const listener = profile.webhooks[plan.listener];
   if (listener === undefined) {
@@ -40,8 +74,10 @@ async function send(plan: SendPlan, expired: AbortSignal): Promise<number> {
     ? Buffer.from(JSON.stringify(defaultWebhookBody(seed, 'send')), 'utf8')
     : await readBody(plan.body, limit);
   checkBody(body, limit, plan.raw);
+  await scope.enter('keys');
   const options = await breakOptions(plan, auth, body);
   await prepareOut(plan.outDir);
+  await scope.enter('sending');
 
   const client = createTargetClient(profile, plan.client);
   // --max-duration: closing the client cuts whatever it is waiting for.

@@ -1,7 +1,7 @@
 /**
  * What `send` makes of the answer and where it leaves a trace: the status service.md gives for the request
- * it sent (--strict exits on it), the redacted exchange written to --out, and the --max-duration deadline
- * of the whole send. Kept apart from send-handler.ts, which builds and sends the request.
+ * it sent (--strict exits on it) and the redacted exchange written to --out. Kept apart from
+ * send-handler.ts, which builds and sends the request under its run scope (the --max-duration deadline).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,6 @@ import type { ExchangeRecorder } from '../../client/types.js';
 import { HarnessError } from '../../errors.js';
 import type { ListenerKey } from '../../profile/types.js';
 import { WEBHOOK_TIMESTAMP_WINDOW_SECONDS } from '../../spec-numbers.js';
-import { formatDuration } from '../../values.js';
 import type { BreakName, SendPlan } from './send-options.js';
 
 /** The status each --break earns (service.md §7, rulings 14-16, 21-22); BREAKS says the same in words. */
@@ -127,33 +126,5 @@ export async function writeExchange(plan: SendPlan, recorder: ExchangeRecorder, 
     await writeFile(path, `${recorder.redact(JSON.stringify(document, null, 2))}\n`, 'utf8');
   } catch (error) {
     process.stderr.write(`note: could not write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
-  }
-}
-
-/**
- * Runs `work` under --max-duration: at the deadline `expired` aborts (the send closes its client, which
- * cuts a request in flight) and the send fails with DEADLINE, exit 2, whatever is still pending.
- */
-export async function withDeadline<T>(maxDurationMs: number | undefined, work: (expired: AbortSignal) => Promise<T>): Promise<T> {
-  const expiry = new AbortController();
-  const running = work(expiry.signal);
-  if (maxDurationMs === undefined) return running;
-  running.catch(() => {});
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      expiry.abort();
-      reject(
-        new HarnessError('DEADLINE', `send did not finish within ${formatDuration(maxDurationMs)} (--max-duration)`, {
-          field: '--max-duration',
-          hint: 'The target, its clock hook or its token endpoint did not answer in time; raise --max-duration or check the target.',
-        }),
-      );
-    }, maxDurationMs);
-  });
-  try {
-    return await Promise.race([running, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,9 +1,12 @@
 /**
- * What `serve` does once its flags parsed: validate them, start the sandbox, print the cheat-sheet, wait
- * for SIGINT or SIGTERM.
+ * What `serve` does once its flags parsed: validate them, start the sandbox under a run scope (phases
+ * state, embedded reference, keys, serving), print the cheat-sheet, serve until SIGINT, SIGTERM or
+ * --max-duration.
  */
 import { dirname, join, relative, resolve } from 'node:path';
-import { HarnessError } from '../../errors.js';
+import { HarnessError, signalExitCode } from '../../errors.js';
+import { openRunScope, ScopeStopped, START_UP_MS } from '../run-scope.js';
+import type { StateDirHandle } from '../../state/index.js';
 import { formatDuration } from '../../values.js';
 import { shellLiteral } from '../../escape.js';
 import { combineFaults } from '../../faults/index.js';
@@ -21,19 +24,44 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
     return 0;
   }
   const options = validate(args);
-  // Loaded only when asked for: without --state-dir, serve never loads the database.
-  const state = options.stateDir === undefined ? undefined : await (await import('../../state/index.js')).openStateDir(options.stateDir, { logger: (line) => process.stderr.write(`${line}\n`) });
+  // One run scope (run-scope.ts) from here: SIGINT / SIGTERM and a start-up bound hold while the state
+  // folder opens and the sandbox starts (keys, listening). --max-duration is not its deadline: for serve it
+  // is how long to serve, counted once the sandbox is up, and ends it with 0.
+  const scope = openRunScope({ what: 'the sandbox', stopping: 'stopping the sandbox', startUpMs: START_UP_MS });
+  let state: StateDirHandle | undefined;
+  let sandbox: Sandbox | undefined;
+  // Last registered runs first: the sandbox stops before its state folder closes.
+  scope.onCleanup('close the state folder', async () => state?.close());
+  scope.onCleanup('stop the sandbox', async () => sandbox?.close());
   try {
-    const sandbox = await startSandbox({ ...options, state, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined });
+    if (options.stateDir !== undefined) {
+      await scope.enter('state');
+      // Loaded only when asked for: without --state-dir, serve never loads the database.
+      const opening = import('../../state/index.js').then((module) => module.openStateDir(options.stateDir!, { logger: (line) => process.stderr.write(`${line}\n`) }));
+      // Opened after a stop: closed at once (its lock must not outlive the command).
+      void opening.then((opened) => (scope.stopped() ? opened.close() : undefined), () => {});
+      state = await scope.race(opening);
+    }
+    await scope.enter('embedded reference');
+    const starting = startSandbox({ ...options, state, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined, onKeys: () => scope.enter('keys') });
+    void starting.then((started) => (scope.stopped() ? started.close() : undefined), () => {});
+    sandbox = await scope.race(starting);
+    scope.startedUp();
+    await scope.enter('serving');
     process.stdout.write(describeSandbox(sandbox, options.faults));
-    const why = await waitForSignal(args.maxDuration);
+    const why = await servingUntil(scope.signal, args.maxDuration);
     if (why === 'deadline') process.stdout.write(`--max-duration reached after ${formatDuration(args.maxDuration ?? 0)}\n`);
     process.stdout.write('Stopping the sandbox...\n');
-    await sandbox.close();
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ScopeStopped)) throw error;
+    // Stopped while starting: interrupted (130 / 143), or the start-up bound (2), naming the phase.
+    const { code, message, signal, phase } = error.stop;
+    process.stderr.write(`${new HarnessError(code, `${message}${signal ? ` while it started (phase "${phase}")` : ''}`).format()}\n`);
+    return signal ? signalExitCode(signal) : 2;
   } finally {
-    await state?.close();
+    await scope.close();
   }
-  return 0;
 }
 
 interface SandboxSettings {
@@ -174,26 +202,26 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
 const PARENT_POLL_MS = 1000;
 
 /**
- * Until SIGINT or SIGTERM, or `maxDurationMs` when given, or, when npm or npx started this process, until
- * the wrapper is gone: a `npx access-conformance serve &` whose npx is killed would otherwise leave the
- * server running with no one to stop it. Started any other way (`exec`, node_modules/.bin, `nohup`,
- * `setsid`), a reparented `serve` keeps running, as asked.
+ * Until the scope stops (SIGINT or SIGTERM), or `maxDurationMs` when given, or, when npm or npx started this
+ * process unsupervised (AC_NO_SUPERVISOR=1; supervised, the supervisor watches the wrapper), until the
+ * wrapper is gone: a `npx access-conformance serve &` whose npx is killed would otherwise leave the server
+ * running with no one to stop it. Started any other way (`exec`, node_modules/.bin, `nohup`, `setsid`), a
+ * reparented `serve` keeps running, as asked.
  */
-function waitForSignal(maxDurationMs: number | undefined, env: NodeJS.ProcessEnv = process.env): Promise<'signal' | 'deadline'> {
+function servingUntil(stopped: AbortSignal, maxDurationMs: number | undefined, env: NodeJS.ProcessEnv = process.env): Promise<'signal' | 'deadline'> {
   return new Promise((resolve) => {
     const parent = process.ppid;
     const watch = env.npm_command !== undefined || env.npm_execpath !== undefined ? setInterval(() => process.ppid !== parent && stop('signal'), PARENT_POLL_MS) : undefined;
     watch?.unref();
     const stop = (why: 'signal' | 'deadline'): void => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stopped.removeEventListener('abort', onStop);
       if (timer) clearTimeout(timer);
       if (watch) clearInterval(watch);
       resolve(why);
     };
-    const onSignal = (): void => stop('signal');
+    const onStop = (): void => stop('signal');
     const timer = maxDurationMs === undefined ? undefined : setTimeout(() => stop('deadline'), maxDurationMs);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    if (stopped.aborted) stop('signal');
+    else stopped.addEventListener('abort', onStop, { once: true });
   });
 }
