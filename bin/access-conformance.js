@@ -18,9 +18,16 @@ const command = supervisedCommand(argv);
 if (command !== undefined) {
   process.exitCode = await supervise(command, argv, fileURLToPath(import.meta.url), process.env, { early, remember });
 } else {
+  // The process that runs the command: until its own handlers claim the signals (src/cli/early-signals.ts),
+  // a signal ends it at once with 130 / 143 (nothing has started yet that needs stopping). Added before the
+  // catcher is removed, so that a signal caught in between is delivered, not dropped.
+  const exitAtOnce = (signal) => process.exit(signal === 'SIGINT' ? 130 : 143);
+  process.on('SIGINT', exitAtOnce);
+  process.on('SIGTERM', exitAtOnce);
   process.off('SIGINT', remember);
   process.off('SIGTERM', remember);
   if (early.length > 0) process.exit(early[0] === 'SIGINT' ? 130 : 143);
+  globalThis[Symbol.for('access-conformance.early-exit')] = exitAtOnce;
   startSupervisedChild();
   const { main } = await import('../dist/src/cli/main.js');
   process.exitCode = await main(argv);

@@ -189,13 +189,15 @@ export function openRunScope(options: RunScopeOptions): RunScope {
     },
     async race(work) {
       const stop = (): ScopeStopped => new ScopeStopped(scope.stopped()!);
+      // First: the work is left to its finalizer whichever way this ends, and its rejection must not be
+      // unhandled (Node ends the process on one, with exit 1) when the scope has already stopped.
+      work.catch(() => {});
       if (controller.signal.aborted) throw stop();
       let onAbort: (() => void) | undefined;
       const aborted = new Promise<never>((_, reject) => {
         onAbort = () => reject(stop());
         controller.signal.addEventListener('abort', onAbort, { once: true });
       });
-      work.catch(() => {});
       try {
         return await Promise.race([work, aborted]);
       } finally {

@@ -5,6 +5,7 @@
  * stop the target (`close`) and end the process at once with the same code.
  */
 import { signalExitCode, type StopSignal } from '../errors.js';
+import { claimSignals } from './early-signals.js';
 
 /** How long an interrupted command may take to write its reports before the process is ended anyway. */
 const SIGNAL_REPORT_MS = 20_000;
@@ -62,5 +63,7 @@ export function stopOnSignals(interrupt: AbortController, what: string, close: (
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+  // Ours are in place: the entry's "end at once" handler goes now, not before (early-signals.ts).
+  claimSignals();
   return remove;
 }

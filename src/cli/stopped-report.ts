@@ -1,8 +1,11 @@
 /**
- * The report of a command stopped before its own reporters could write one: interrupted, past its
- * deadline or ended by a harness error during start-up (a profile that does not load, a state folder in
- * use: the command writes it), or frozen, killed by its supervisor (supervisor.ts writes it). `<out>/report.json`, the same format name as a full report, with no results: it says what
- * stopped the command, in which phase, and the exit code. docs/report-json.md describes it.
+ * The short report of a command stopped before its own reporters could write one: a `load` interrupted,
+ * past its deadline or ended by a harness error before its driver started (the command writes it), or any
+ * `run` or `load` frozen and killed by its supervisor, or ended by a signal before its handlers existed
+ * (supervisor.ts writes it). `<out>/report.json`, the same format name as a full report, with no results: it
+ * says what stopped the command, in which phase, and the exit code. docs/report-json.md describes it. A
+ * `run` stopped in start-up writes its full reports instead (engine/unstarted.ts), and this only when those
+ * cannot be written.
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

@@ -2,6 +2,7 @@
 export { runConformance, CHECK_TIMEOUT_FACTOR, type RunOptions } from './run-conformance.js';
 export { openEngineSession, type EnginePhase, type EngineSession, type SessionRunOptions, type SessionSettings } from './session.js';
 export { preloadVitest } from './vitest-bridge.js';
+export { reportUnstartedRun, NOT_STARTED, type UnstartedRunOptions } from './unstarted.js';
 export { loadBaseline, parseBaseline, type Baseline } from './baseline.js';
 export { resolveSelection, splitPatterns, nearMatches, testNamePattern } from './selection.js';
 export { packageRoot, toolVersion, TOOL_NAME } from '../package.js';

@@ -10,7 +10,9 @@ import type { RunAbort, RunHeader } from './types.js';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 
-interface HeaderInput extends SessionRunOptions {
+interface HeaderInput extends Omit<SessionRunOptions, 'profile'> {
+  /** Only what the header names (a run that never started has no profile: unstarted.ts). */
+  profile: Pick<SessionRunOptions['profile'], 'name' | 'baseUrl'>;
   settings: SessionSettings;
   maxDurationMs: number;
   maxConsecutiveFailures: number;

@@ -31,7 +31,11 @@ export { REPORTER_NAMES, implicitReporters, isReporterName, type ReporterName };
  * Builds the requested reporters (unknown name → USAGE) plus the implicit ones (`github` under GitHub
  * Actions), file reporters first and the console last.
  */
-export function createReporters(names: readonly string[], ctx: ReporterContext): EngineReporter[] {
+/**
+ * The reporters a run asked for, the console last. `console: false` leaves it out: a run that stopped before
+ * it had a target says why in one error line, and writes its files (engine/unstarted.ts).
+ */
+export function createReporters(names: readonly string[], ctx: ReporterContext, options: { console?: boolean } = {}): EngineReporter[] {
   const wanted = new Set<ReporterName>(implicitReporters(ctx.env));
   for (const name of names) {
     if (!isReporterName(name)) {
@@ -42,7 +46,7 @@ export function createReporters(names: readonly string[], ctx: ReporterContext):
   const files = REPORTER_NAMES.filter((name) => wanted.has(name) && name !== 'markdown' && name !== 'github').map((name) => new REPORTERS[name](ctx));
   const har = ctx.harPath === undefined ? [] : [new HarReporter(ctx)];
   const late = (['markdown', 'github'] as const).filter((name) => wanted.has(name)).map((name) => new REPORTERS[name](ctx));
-  return [...files, ...har, ...late, new ConsoleReporter(ctx)];
+  return [...files, ...har, ...late, ...(options.console === false ? [] : [new ConsoleReporter(ctx)])];
 }
 
 export { createRedact, createScrub, type ReporterContext, type ReporterOutput } from './context.js';

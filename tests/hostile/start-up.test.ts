@@ -4,7 +4,8 @@
  * that says interrupted. The stalls are injected through the documented test hook src/cli/test-stall.ts
  * (AC_TEST_STALL_PHASE / AC_TEST_STALL_MODE), but for the profile FIFO, which is a real one.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RUN_PHASES } from '../../src/cli/run-scope.js';
 import { hang, hostileProfile, hostileServer, runHostile } from './support.js';
+import { reportValidator } from '../reporters/validators.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'access-conformance.js');
 
 let dir: string;
 beforeAll(async () => {
@@ -89,6 +94,45 @@ describe('a signal at any moment of start-up: 130 / 143 and a report that says i
   }
 });
 
+/**
+ * SIGTERM a few milliseconds after the supervisor forked its child, while the child's entry loads and hands
+ * its first signal catcher over to the command's: the signal must never be dropped (it once was, when the
+ * last listener was removed before libuv delivered a signal it had caught: the run went on and exited 0)
+ * nor leave no report (the entry's early catch once ended the child silently).
+ */
+function signalAfterFork(out: string, delayMs: number): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...COMMANDS.run, '--out', out], { cwd: ROOT, env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ACCESS_CONFORMANCE_') && name !== 'GITHUB_STEP_SUMMARY')), DEBUG: 'access-conformance', NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let sent = false;
+    const bound = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`not ended 60 s after SIGTERM at +${delayMs} ms:\n${stderr}`));
+    }, 60_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (!sent && stderr.includes('[supervisor ')) {
+        sent = true;
+        setTimeout(() => child.kill('SIGTERM'), delayMs);
+      }
+    });
+    child.on('close', (code) => {
+      clearTimeout(bound);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+test('SIGTERM 0 to 200 ms after the child is forked, at 21 moments, twice: 143 and a report every time', async () => {
+  for (let run = 0; run < 42; run += 1) {
+    const delayMs = (run % 21) * 10;
+    const out = join(dir, `after-fork-${run}`);
+    const result = await signalAfterFork(out, delayMs);
+    expect(result.code, `+${delayMs} ms\n${result.stderr}`).toBe(143);
+    expect(stoppedBy(out), `+${delayMs} ms`).toMatchObject({ code: 'INTERRUPTED', signal: 'SIGTERM' });
+  }
+}, 200_000);
+
 describe.concurrent('a start-up that stalls ends within --max-duration plus a few seconds, exit 2, with a report naming the phase', () => {
   // Long enough that a loaded machine reaches the stalled phase before it: the stall holds for ever, so the
   // phase the deadline finds is the stalled one.
@@ -122,15 +166,29 @@ describe.concurrent('a start-up that stalls ends within --max-duration plus a fe
   test.skipIf(process.platform === 'win32')('a profile that is a FIFO nobody writes to: refused before any read can stall', async () => {
     const fifo = join(dir, 'stalled.target.json');
     execFileSync('mkfifo', [fifo]);
-    const result = await runHostile(['run', '--profile', fifo, '--reporter', 'json', '--max-duration', `${DEADLINE_MS}ms`, '--out', join(dir, 'stall-fifo')], { timeoutMs: 60_000 });
+    const out = join(dir, 'stall-fifo');
+    const result = await runHostile(['run', '--profile', fifo, '--reporter', 'json,junit,markdown,html', '--max-duration', `${DEADLINE_MS}ms`, '--out', out], { timeoutMs: 60_000 });
     expect(result.code, result.stderr).toBe(2);
     expect(result.wallMs).toBeLessThan(DEADLINE_MS);
-    expect(result.stderr).toContain('error[PROFILE_UNREADABLE]');
+    expect(result.stderr.match(/error\[PROFILE_UNREADABLE\]/g), 'one error line, no console report').toHaveLength(1);
     expect(result.stderr).toContain('FIFO');
-    // A harness error during start-up leaves a report that says why, as a stop does.
-    const report = JSON.parse(readFileSync(join(dir, 'stall-fifo', 'report.json'), 'utf8')) as { aborted: Stopped; verdict: { exitCode: number; code: string } };
+    // A harness error during start-up leaves every report asked for, saying why: valid against the schema,
+    // every selected check errored with the code, the target "(not started)".
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+      aborted: Stopped;
+      verdict: { exitCode: number; code: string };
+      target: { baseUrl: string };
+      results: Array<{ state: string; harnessError?: { code: string } }>;
+    };
+    expect((await reportValidator())(report)).toEqual([]);
     expect(report.aborted).toMatchObject({ code: 'PROFILE_UNREADABLE', phase: 'profile' });
     expect(report.verdict).toMatchObject({ exitCode: 2, code: 'PROFILE_UNREADABLE' });
+    expect(report.target.baseUrl).toBe('(not started)');
+    expect(report.results.length).toBeGreaterThan(100);
+    expect(new Set(report.results.map((r) => `${r.state} ${r.harnessError?.code}`))).toEqual(new Set(['errored PROFILE_UNREADABLE']));
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('type="PROFILE_UNREADABLE"');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('PROFILE\\_UNREADABLE');
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('PROFILE_UNREADABLE');
   }, 70_000);
 
   test('without --max-duration, a start-up that hangs ends at the start-up bound (shortened to 4 s here), exit 2, naming the phase', async () => {

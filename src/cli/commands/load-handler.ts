@@ -6,6 +6,7 @@ import { describeWindow, prepareCorpus, runLoad, summaryText, writeCorpus } from
 import { loadProfile } from '../../profile/index.js';
 import { openRunScope, START_UP_MS } from '../run-scope.js';
 import { writeStoppedReport } from '../stopped-report.js';
+import { claimSignals } from '../early-signals.js';
 import { checkAction, type LoadCliOptions } from './load-options.js';
 
 export async function loadHandler(options: LoadCliOptions, args: Readonly<Record<string, unknown>>): Promise<number> {
@@ -146,6 +147,7 @@ async function serveJwksUntilDone(profile: Awaited<ReturnType<typeof loadProfile
     }
     process.once('SIGINT', finish);
     process.once('SIGTERM', finish);
+    claimSignals();
   });
   await jwks.close();
 }

@@ -4,12 +4,12 @@
  */
 import { resolve } from 'node:path';
 import { randomSeed } from '../../data/fake.js';
-import { loadBaseline, preloadVitest, resolveSelection, runConformance } from '../../engine/index.js';
+import { loadBaseline, preloadVitest, reportUnstartedRun, resolveSelection, runConformance, type RunAbort } from '../../engine/index.js';
 import { runSecrets } from '../../client/index.js';
 import { HarnessError, isHarnessError, signalExitCode } from '../../errors.js';
 import { openRunScope, ScopeStopped, START_UP_MS, type RunScope } from '../run-scope.js';
-import { writeStoppedReport, type StoppedReportInput } from '../stopped-report.js';
-import { createRedact, createReporters, createScrub } from '../../reporters/index.js';
+import { writeStoppedReport } from '../stopped-report.js';
+import { createRedact, createReporters, createScrub, type ReporterContext } from '../../reporters/index.js';
 import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
 import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
@@ -31,36 +31,27 @@ export async function runHandler(options: RunOptions): Promise<number> {
       ? { startUpMs: START_UP_MS + (plan.target.kind === 'image' ? plan.target.startupTimeoutMs : 0) }
       : { maxDurationMs: plan.maxDuration }),
   });
-  const stopped = (input: Omit<StoppedReportInput, 'command' | 'startedAt' | 'writtenBy'>): Promise<string> =>
-    writeStoppedReport(resolve(plan.out), { ...input, command: 'run', startedAt, writtenBy: 'run scope' });
+  // Made before anything can stop the run: even a run stopped at start-up reports (and reruns) with its seed.
+  const seed = plan.seed ?? randomSeed();
   try {
-    return await runInScope(plan, scope);
+    return await runInScope(plan, scope, seed);
   } catch (error) {
     if (error instanceof ScopeStopped) {
-      // Stopped before the engine could write its reports (profile, keys, embedded reference, image).
+      // Stopped before the engine had a target (profile, keys, embedded reference, image).
       const { code, message, signal, phase } = error.stop;
-      const exitCode = signal ? signalExitCode(signal) : 2;
       process.stderr.write(`${new HarnessError(code, message).format()}\n`);
-      const path = await stopped({ code, message, ...(signal ? { signal } : {}), phase, exitCode });
-      process.stderr.write(`  report: ${path} (phase "${phase}")\n`);
+      await reportUnstarted(plan, seed, { code, message, ...(signal ? { signal } : {}), phase }, startedAt);
       scope.reported();
-      return exitCode;
+      return signal ? signalExitCode(signal) : 2;
     }
     // A harness error before the engine wrote its reports (a profile that does not load, a baseline that is
-    // not valid, an image that does not start): a CI job that reads report.json learns why, not nothing.
-    // It is still printed once, by main(). A usage error is about the command line, not a run: it writes none.
-    // Once reporting began, the reporters' own files stand, whatever failed while writing them.
+    // not valid, an image that does not start): a CI job that reads junit.xml or report.json learns why, not
+    // nothing. Once reporting began, the reporters' own files stand, whatever failed while writing them. A
+    // usage error is about the command line, not a run: it writes none. The error line is main()'s.
     if (isHarnessError(error) && error.code !== 'USAGE' && !scope.hasReported && scope.phase !== 'reporting') {
-      await stopped({
-        code: error.code,
-        message: runSecrets().redact(error.message),
-        ...(error.hint === undefined ? {} : { hint: runSecrets().redact(error.hint) }),
-        phase: scope.phase,
-        exitCode: 2,
-      }).then(
-        () => scope.reported(),
-        () => {},
-      );
+      const redact = (text: string): string => runSecrets().redact(text);
+      await reportUnstarted(plan, seed, { code: error.code, message: redact(error.message), ...(error.hint === undefined ? {} : { hint: redact(error.hint) }), phase: scope.phase }, startedAt);
+      scope.reported();
     }
     throw error;
   } finally {
@@ -68,9 +59,53 @@ export async function runHandler(options: RunOptions): Promise<number> {
   }
 }
 
-async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope): Promise<number> {
+/**
+ * Every report the run asked for, of a run stopped before it had a target (engine/unstarted.ts), the
+ * console left out (the error line says it). Should those files fail to write, the short report.json of a
+ * stopped command (stopped-report.ts) is tried, so that something says why.
+ */
+async function reportUnstarted(plan: ReturnType<typeof parseRunArgs>, seed: string, aborted: RunAbort & { phase: string }, startedAt: number): Promise<void> {
+  const outDir = resolve(plan.out);
+  const noSecrets = { secrets: [] };
+  try {
+    const reporters = createReporters(plan.reporter, reporterContext(plan, outDir, createRedact(noSecrets), createScrub(noSecrets)), { console: false });
+    await reportUnstartedRun({
+      selection: { only: plan.only, skip: plan.skip },
+      seed,
+      strict: plan.strict,
+      client: plan.client,
+      concurrency: plan.concurrency,
+      ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration }),
+      maxConsecutiveFailures: plan.maxConsecutiveFailures,
+      reporters,
+      aborted,
+      startedAt,
+      ...(plan.target.kind === 'profile' ? {} : { targetDescription: plan.target.kind === 'image' ? `image ${plan.target.image}` : 'embedded reference' }),
+    });
+    process.stderr.write(`  reports: ${outDir} (phase "${aborted.phase}")\n`);
+  } catch (error) {
+    process.stderr.write(`  could not write the reports in ${outDir}: ${error instanceof Error ? error.message : String(error)}\n`);
+    const exitCode = aborted.signal ? signalExitCode(aborted.signal) : 2;
+    await writeStoppedReport(outDir, { command: 'run', ...aborted, exitCode, startedAt, writtenBy: 'run scope' }).catch(() => undefined);
+  }
+}
+
+/** What every reporter of this run is given: where to write, how to redact, how to print a rerun line. */
+function reporterContext(plan: ReturnType<typeof parseRunArgs>, outDir: string, redact: (text: string) => string, scrub: (text: string) => string): ReporterContext {
+  return {
+    outDir,
+    stdout: process.stdout,
+    env: process.env,
+    redact,
+    scrub,
+    artifacts: [],
+    invocation: { ...invocationOf(plan.target), ...(plan.openapi === undefined ? {} : { openapi: plan.openapi }), launcher: currentLauncher() },
+    ...(plan.har === undefined ? {} : { harPath: plan.har }),
+  };
+}
+
+async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope, seed: string): Promise<number> {
   const baseline = plan.baseline === undefined ? undefined : await loadBaseline(plan.baseline);
-  const seed = plan.seed ?? randomSeed();
   const outDir = resolve(plan.out);
   // An earlier run's reports in a reused --out would sit beside this run's: removed first (reporters/out-dir.ts).
   const removed = await removePreviousOutputs(outDir);
@@ -87,16 +122,7 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
   });
   const target = await scope.race(starting);
   {
-    const reporters = createReporters(plan.reporter, {
-      outDir,
-      stdout: process.stdout,
-      env: process.env,
-      redact: createRedact(target.profile),
-      scrub: createScrub(target.profile),
-      artifacts: [],
-      invocation: { ...invocationOf(plan.target), ...(plan.openapi === undefined ? {} : { openapi: plan.openapi }), launcher: currentLauncher() },
-      ...(plan.har === undefined ? {} : { harPath: plan.har }),
-    });
+    const reporters = createReporters(plan.reporter, reporterContext(plan, outDir, createRedact(target.profile), createScrub(target.profile)));
     const summary = await runConformance({
       profile: withOpenapi(target.profile, plan.openapi),
       selection: { only: plan.only, skip: plan.skip },
