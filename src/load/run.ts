@@ -29,6 +29,9 @@ import { openTarget, type LoadTarget } from './target.js';
 import { parseThreshold } from './thresholds.js';
 import { describeClock, targetClockOffset } from './target-clock.js';
 
+/** The phases of a load run, in order. */
+export type LoadPhase = 'profile' | 'embedded reference' | 'keys' | 'sending';
+
 export interface LoadOptions {
   scenario?: Scenario;
   /** A target profile file; neither this nor `profile`: the embedded reference. */
@@ -64,8 +67,12 @@ export interface LoadOptions {
   metricsListen?: ListenAddress;
   /** Told the metrics URL once bound (the real port when 0 was asked). */
   onMetricsListening?: (url: string) => void;
-  /** Set-up is done (target up, tokens primed): the measured sending starts now. */
-  onSending?: () => void;
+  /**
+   * Told as the run enters each phase (the CLI's run scope names it to its supervisor): the target's profile
+   * or the embedded reference, priming (tokens, signed bodies: `keys`), then `sending` once set-up is done.
+   * Awaited; a rejection is ignored (a stop arrives through `signal`).
+   */
+  onPhase?: (phase: LoadPhase) => Promise<void> | void;
   /** Append one JSON line of aggregates a second to this file (stream.ts). */
   streamPath?: string;
   /** Every threshold (but `rate`) stops the run when crossed past the grace period (abort.ts). */
@@ -202,7 +209,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       options.onMetricsListening?.(server.url);
     }
     try {
+      const enter = (phase: LoadPhase): Promise<void> => untilInterrupted(Promise.resolve(options.onPhase?.(phase)).catch(() => {}), options.signal);
       let target: LoadTarget;
+      await enter(options.profile || options.profilePath !== undefined ? 'profile' : 'embedded reference');
       if (options.profile) target = { profile: options.profile, embedded: false, where: 'profile', close: async () => {} };
       // A signal while the embedded reference starts: its process is stopped once it is up.
       else target = await untilInterrupted(openTarget({ profilePath: options.profilePath, seed: options.seed }), options.signal, (late) => void late.close());
@@ -241,14 +250,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       cleanups.push(() => source.close());
       // Set-up (priming, a first token) stops on Ctrl-C too, not only the measured sends.
       try {
+        await enter('keys');
         await untilInterrupted(source.start(), options.signal);
       } catch (error) {
         if (error instanceof SetUpInterrupted) cancelled = true;
         throw error;
       }
 
+      await enter('sending');
       stats = new LoadStats((status) => source.expected(status), undefined, new ErrorSamples((text) => redact(text, secrets)));
-      options.onSending?.();
       metrics?.attach(stats);
       const halt = new AbortController();
       const watch = thresholdWatch(thresholds, abortPolicy, () => halt.abort());

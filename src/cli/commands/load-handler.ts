@@ -25,7 +25,6 @@ async function load(options: LoadCliOptions): Promise<number> {
   const scope = openRunScope({ what: 'the load run', ...(options.maxDuration === undefined ? { startUpMs: START_UP_MS } : { maxDurationMs: options.maxDuration }) });
   const interrupt = { signal: scope.signal };
   try {
-    await scope.enter('load').catch(() => {});
     const outcome = await runLoad({
       scenario: options.scenario,
       profilePath: options.profile,
@@ -55,7 +54,11 @@ async function load(options: LoadCliOptions): Promise<number> {
       abortAfterMs: options.abortAfter,
       // Printed even with --quiet: with port 0 it is the only way to learn where to scrape.
       onMetricsListening: (url) => process.stderr.write(`metrics: ${url}\n`),
-      onSending: () => scope.startedUp(),
+      // The run scope's names: `load` is the measured sending, and start-up ends there.
+      onPhase: (phase) => {
+        if (phase === 'sending') scope.startedUp();
+        return scope.enter(phase === 'sending' ? 'load' : phase);
+      },
     });
     scope.reported();
     process.stdout.write(summaryText(outcome.report, outcome.written));
