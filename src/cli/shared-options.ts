@@ -83,7 +83,7 @@ export const SHARED_OPTIONS = {
     {
       run:
         'Deadline of the whole run: the unfinished checks are recorded as errored (DEADLINE), every report is written, exit 2. ' +
-        'Default: 30 s plus 0.5 s a selected check, at least 3 request timeouts, at most 2 min; printed in the header. e.g. --max-duration 10m',
+        'Default: 30 s plus 0.5 s a selected check (each per-operation result counts), at least 3 request timeouts, at most 2 min plus 15 s per called operation; printed in the header. e.g. --max-duration 10m',
       serve: 'Stop serving after this long (exit 0); default: until SIGINT or SIGTERM. e.g. --max-duration 1h',
       send: 'Deadline of the whole send (clock hook, token and the request included): past it, DEADLINE, exit 2. Default: --timeout bounds each request. e.g. --max-duration 30s',
       load: 'Deadline of the whole load, set-up included: past it the sending stops and the report, which says so, is written; exit 2. Default: --duration bounds it. e.g. --max-duration 15m',

@@ -13,12 +13,19 @@ const PER_CHECK_MS = 500;
 const CEILING_MS = 120_000;
 
 /**
- * The default deadline: 30 s plus 0.5 s a selected check, at most 2 min (the full catalogue against a
- * healthy target takes well under that), but never less than three request timeouts, so a run with a long
- * --timeout can still finish a few slow checks.
+ * Each operation a run calls (ruling 34) raises the ceiling by this much: its per-operation checks make up
+ * to a few dozen requests (operation-keys.ts OPERATION_BUDGET), and the real description has 53 of them, so
+ * a 2 min ceiling would stop a healthy run against a real service by default.
  */
-export function defaultMaxDurationMs(selectedChecks: number, timeoutMs: number): number {
-  const bySelection = Math.min(CEILING_MS, BASE_MS + PER_CHECK_MS * selectedChecks);
+const PER_OPERATION_MS = 15_000;
+
+/**
+ * The default deadline: 30 s plus 0.5 s a selected check (each per-operation result counts), at most 2 min
+ * plus 15 s per called operation (the full catalogue against a healthy target takes well under that), but
+ * never less than three request timeouts, so a run with a long --timeout can still finish a few slow checks.
+ */
+export function defaultMaxDurationMs(selectedChecks: number, timeoutMs: number, calledOperations = 0): number {
+  const bySelection = Math.min(CEILING_MS + PER_OPERATION_MS * calledOperations, BASE_MS + PER_CHECK_MS * selectedChecks);
   return Math.max(bySelection, 3 * timeoutMs);
 }
 

@@ -69,10 +69,11 @@ export class RunGuard {
   }
 
   /** Stops the run when `ms` have passed. */
-  startDeadline(ms: number): void {
+  /** Starts (or restarts) the deadline: `ms` from now; `deadlineMs` is the whole run's, for the message. */
+  startDeadline(ms: number, deadlineMs = ms): void {
     this.stopDeadline();
     this.timer = setTimeout(() => {
-      this.abort({ code: 'DEADLINE', message: `the run reached its deadline of ${formatDuration(ms)} (--max-duration)` });
+      this.abort({ code: 'DEADLINE', message: `the run reached its deadline of ${formatDuration(deadlineMs)} (--max-duration)` });
     }, ms);
     this.timer.unref();
   }

@@ -116,7 +116,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   // Refusal checks bring their positive controls (ruling 30): `--only TOK-09` runs TOK-02 too.
   const { requirements, added } = selectionWithControls(resolveSelection(options.selection).requirements, options.selection);
   const timeoutMs = settings.client.timeoutMs;
-  const maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, timeoutMs);
+  let maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, timeoutMs);
   const maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
   const guard = new RunGuard(maxConsecutiveFailures);
   guard.follow(options.interrupt);
@@ -169,8 +169,15 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     collector.expandOperations(operations?.called, operationSelector(options.selection));
     const keys = collector.keys();
     const described = runOperations(operations);
+    // The default deadline was reckoned before the operations were known: now one result per called
+    // operation counts, and each operation raises the ceiling (limits.ts). A given --max-duration stands.
+    if (options.maxDurationMs === undefined && (operations?.called.length ?? 0) > 0) {
+      maxDurationMs = defaultMaxDurationMs(keys.length, timeoutMs, operations!.called.length);
+      guard.startDeadline(Math.max(0, maxDurationMs - (Date.now() - startedAt)), maxDurationMs);
+    }
     header = {
       ...header,
+      settings: { ...header.settings, maxDurationMs },
       capabilities,
       notes: [...controlsNote(added), ...notes, ...operationsNote(operations), ...operationsCostNote(operations?.called, requirements)],
       selection: { ...header.selection, selected: keys.length },

@@ -75,10 +75,15 @@ describe('the run guard', () => {
     expect(guard.reason).toEqual({ code: 'INTERRUPTED', message: 'first', signal: 'SIGTERM' });
   });
 
-  it('the default deadline: at most 2 min on the full catalogue, at least three request timeouts', () => {
+  it('the default deadline: at most 2 min on the full catalogue plus 15 s per called operation, at least three request timeouts', () => {
     expect(defaultMaxDurationMs(198, 10_000)).toBe(120_000);
     expect(defaultMaxDurationMs(10, 10_000)).toBe(35_000);
     expect(defaultMaxDurationMs(198, 60_000)).toBe(180_000);
+    // Each called operation raises the ceiling by 15 s: the real description's 53 (ruling 34), with 18
+    // results each, may take 10 min, not 2.
+    expect(defaultMaxDurationMs(198 + 53 * 18, 10_000, 53)).toBe(606_000);
+    expect(defaultMaxDurationMs(400, 10_000, 5)).toBe(195_000);
+    expect(defaultMaxDurationMs(20, 10_000, 5)).toBe(40_000);
   });
 });
 
