@@ -17,11 +17,18 @@ export function probeFails(command: string, args: string[]): string | undefined 
 }
 
 /**
- * The stack fixtures write profiles with neither an OpenAPI description nor "operations" (they predate
- * ruling 34's checks), so the description checks (DESC-*) and the per-operation checks (OPS-*) have nothing
- * to run on and are skipped, each saying why; any other state of theirs still counts.
+ * The stack fixtures write profiles with "operations" (their one list operation, the entitlements list, page
+ * size in the query) but no OpenAPI description: the per-operation checks for every operation and every
+ * paginated one (OPS-01..13, 18) run on it and count like any other; the checks that need the description
+ * itself (DESC-*), a search (page size in the body), a response schema or a named item wrapper have no
+ * operation to run on and are skipped, each saying why.
  */
-const NEEDS_DESCRIPTION = new Set<string>(allRequirements().filter((req) => req.perOperation !== undefined || req.needs.includes('openapi')).map((req) => req.id));
+const NOT_APPLICABLE_KINDS: ReadonlySet<string> = new Set(['body', 'schema', 'wrapped']);
+const NEEDS_DESCRIPTION = new Set<string>(
+  allRequirements()
+    .filter((req) => req.needs.includes('openapi') || (req.perOperation !== undefined && NOT_APPLICABLE_KINDS.has(req.perOperation)))
+    .map((req) => req.id),
+);
 function withoutDescription(result: ReportResult): boolean {
   return NEEDS_DESCRIPTION.has(result.id) && result.state === 'skipped' && (result.reason ?? '').length > 0;
 }
