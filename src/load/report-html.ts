@@ -2,6 +2,7 @@
  * The HTML report: one self-contained page (inline CSS and SVG, no script, no network) with the figures,
  * latency over time, throughput over time and the latency distribution (percentile spectrum).
  */
+import { ERROR_SAMPLE_BODY_BYTES, ERROR_SAMPLES_PER_KIND } from './error-samples.js';
 import { describeInterruption } from './interruption.js';
 import { describeAbort } from './report-text.js';
 import { formatMs } from './parse.js';
@@ -68,6 +69,13 @@ export function renderHtmlReport(report: LoadReport): string {
         .map((th) => `<tr class="${th.ok ? 'ok' : 'fail'}"><th>${esc(th.expression)}</th><td>${th.ok ? 'held' : 'CROSSED'}</td><td>actual ${esc(thresholdActual(th.metric, th.actual))}</td></tr>`)
         .join('')}</table>`
     : '';
+  // The first answers of each error kind, redacted and cut (error-samples.ts): escaped for HTML, and the
+  // control characters a target may send shown as \xNN rather than passed to the page.
+  const samples = report.errorSamples.length
+    ? `<h2>Error samples</h2><p class="sub">The first ${ERROR_SAMPLES_PER_KIND} answers of each kind; bodies redacted, cut at ${ERROR_SAMPLE_BODY_BYTES} bytes.</p><table class="samples">${report.errorSamples
+        .map((sample) => `<tr><th>${esc(sample.kind)}</th><td>${sample.body === undefined ? '(no body)' : `<pre>${esc(visibleControls(sample.body))}${sample.truncated ? ' …' : ''}</pre>`}</td></tr>`)
+        .join('')}</table>`
+    : '';
   const config = report.config;
   const plan = config.stages
     ? config.stages.map((s) => `${s.durationMs / 1000}s→${s.target}/s`).join(', ')
@@ -85,6 +93,7 @@ table{border-collapse:collapse;margin:4px 0}th,td{text-align:left;padding:3px 12
 .verdict{font-weight:600}.verdict.ok{color:#2a7a2a}.verdict.fail{color:#c0392b}.warn{color:#b36b00;font-weight:600}
 svg{display:block;margin:8px 0 16px}svg .title{font-size:13px;font-weight:600}svg .tick,svg .legend{font-size:11px;fill:#555}
 svg .label{font-size:11px;fill:#333}svg .grid{stroke:#eee}svg .axis{stroke:#999}
+.samples th{white-space:nowrap;vertical-align:top}.samples pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px}
 </style></head><body>
 <h1>${esc(report.scenario)} → ${esc(report.target.name)}</h1>
 <p class="sub">${esc(report.target.baseUrl)}${report.target.embedded ? ' (embedded reference)' : ''} · started ${esc(report.startedAt)} · ${report.elapsedSeconds.toFixed(1)} s · ${esc(report.tool)} ${esc(report.version)}</p>
@@ -106,11 +115,17 @@ ${throughputChart}
 ${distributionChart}
 <h2>Answers</h2>
 <table><tr><th>status</th><th>count</th><th></th></tr>${statuses}</table>
+${samples}
 <h2>Scenario</h2>
 <table>${details}</table>
 <p class="sub">Latency is measured from each request's intended send time (open model), so time the target spent stalled counts for every request scheduled behind it. Percentiles come from HDR histograms (3 significant digits).</p>
 </body></html>
 `;
+}
+
+/** C0 controls and DEL as \xNN (tab and newline kept): a target's bytes never steer the page. */
+function visibleControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function thresholdActual(metric: string, actual: number): string {

@@ -10,6 +10,7 @@ import { ERROR_SAMPLE_BODY_BYTES, ERROR_SAMPLES_PER_KIND, ErrorSamples } from '.
 import { ResponseParser } from '../../src/load/load-response-parser.js';
 import { runLoad } from '../../src/load/run.js';
 import { summaryText } from '../../src/load/report-text.js';
+import { renderHtmlReport } from '../../src/load/report-html.js';
 import { fixtureProfile } from './support/fixtures.js';
 
 const SECRET = 'fixture-hmac-secret';
@@ -92,14 +93,14 @@ describe('a load run against a target that refuses every request', () => {
     close = undefined;
   });
 
-  it('reports the first answers of each kind, redacted, in the JSON report and the summary', async () => {
+  it('reports the first answers of each kind, redacted, in the JSON report, the summary and the HTML page', async () => {
     let n = 0;
     const server = createServer((req, res) => {
       n += 1;
       req.resume();
       req.on('end', () => {
         // Hostile and indiscreet: the profile's secret and a terminal escape in the body.
-        const body = JSON.stringify({ n, detail: `timestamp outside the window; secret ${SECRET}`, esc: '\u001b[2J' });
+        const body = `${JSON.stringify({ n, detail: `timestamp outside the window; secret ${SECRET}`, esc: '\u001b[2J' })}\u001b[2J`;
         res.writeHead(n % 2 === 0 ? 400 : 422, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) }).end(body);
       });
     });
@@ -125,5 +126,14 @@ describe('a load run against a target that refuses every request', () => {
     // The escape is printed escaped, never raw.
     expect(text).not.toContain('\u001b');
     expect(text).not.toContain(SECRET);
+    // The HTML page: a section of the samples, escaped, the escape shown as \x1b, no secret.
+    const html = renderHtmlReport(report);
+    expect(html).toContain('<h2>Error samples</h2>');
+    expect(html.match(/<tr><th>HTTP 4(00|22)<\/th><td><pre>/g)).toHaveLength(2 * ERROR_SAMPLES_PER_KIND);
+    expect(html).toContain('timestamp outside the window');
+    expect(html).toContain('\\x1b[2J');
+    expect(html).not.toContain('\u001b');
+    expect(html).not.toContain(SECRET);
+    expect(html).toContain('{&quot;n&quot;:');
   });
 });
