@@ -15,7 +15,8 @@
  *
  * After killing the child, or when a child it relayed a signal to ended without its reports (the signal came
  * while the child's entry still loaded), the parent writes `<out>/report.json` (stopped-report.ts) for `run`
- * and `load`, naming the phase the child was in, and ends with 2 (deadline, stuck) or 130 / 143 (a signal). DEBUG=access-conformance shows its decisions; the child shows its phases.
+ * and `load`, naming the phase the child was in, and ends with 2 (deadline, stuck) or 130 / 143 (a signal).
+ * DEBUG=access-conformance shows its decisions; the child shows its phases.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
@@ -40,6 +41,8 @@ const DEADLINE_GRACE_MS = 25_000;
 const SIGNAL_GRACE_MS = 25_000;
 /** After a second signal: the child ends at once on its own; killed if it does not. */
 const SECOND_SIGNAL_MS = 3_000;
+/** How long after the child's exit its IPC channel may take to close before the exit alone decides. */
+const CLOSE_AFTER_EXIT_MS = 2_000;
 /** A heartbeat silent this long, deadline or not: the main thread is stuck. AC_SUPERVISOR_STALL_MS overrides it. */
 const STALL_MS = 60_000;
 
@@ -159,8 +162,19 @@ export function supervise(command: string, argv: readonly string[], entry: strin
 
   return new Promise<number>((resolveExit) => {
     // 'close', not 'exit': it comes once the IPC channel is drained, so a "reported" the child sent just
-    // before it ended has been read.
-    child.once('close', (code, killedBy) => {
+    // before it ended has been read. A grandchild that inherited the channel could hold it open after the
+    // child is gone: then 'exit' decides, CLOSE_AFTER_EXIT_MS later.
+    let settled = false;
+    // Not unref'd: the process's exit code is decided here, so nothing may end it before.
+    let closeWait: NodeJS.Timeout | undefined;
+    child.once('exit', (code, killedBy) => {
+      closeWait = setTimeout(() => settle(code, killedBy), CLOSE_AFTER_EXIT_MS);
+    });
+    child.once('close', (code, killedBy) => settle(code, killedBy));
+    function settle(code: number | null, killedBy: NodeJS.Signals | null): void {
+      if (settled) return;
+      settled = true;
+      if (closeWait) clearTimeout(closeWait);
       clearInterval(watchdog);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -187,7 +201,7 @@ export function supervise(command: string, argv: readonly string[], entry: strin
       const exitCode = stop.signal ? signalExitCode(stop.signal) : 2;
       process.stderr.write(`error[${stop.code}]: ${stop.message}\n`);
       void writeFallbackReport(stop, exitCode).finally(() => resolveExit(exitCode));
-    });
+    }
   });
 
   async function writeFallbackReport(why: Stop, exitCode: number): Promise<void> {

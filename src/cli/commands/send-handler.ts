@@ -52,10 +52,16 @@ export async function sendHandler(args: SendOptions): Promise<number> {
   }
 }
 
+/** The request is about to go: start-up is over (its bound no longer applies; --timeout bounds the request). */
+async function sendingPhase(scope: RunScope): Promise<void> {
+  scope.startedUp();
+  await scope.enter('sending');
+}
+
 async function send(plan: SendPlan, scope: RunScope): Promise<number> {
   const expired = scope.signal;
   if (plan.replay !== undefined) {
-    await scope.enter('sending');
+    await sendingPhase(scope);
     return (await import('./send-replay.js')).sendReplay({ ...plan, replay: plan.replay }, expired);
   }
   await scope.enter('profile');
@@ -77,7 +83,7 @@ async function send(plan: SendPlan, scope: RunScope): Promise<number> {
   await scope.enter('keys');
   const options = await breakOptions(plan, auth, body);
   await prepareOut(plan.outDir);
-  await scope.enter('sending');
+  await sendingPhase(scope);
 
   const client = createTargetClient(profile, plan.client);
   // --max-duration: closing the client cuts whatever it is waiting for.
