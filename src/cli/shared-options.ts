@@ -46,7 +46,7 @@ export const SHARED_OPTIONS = {
     {
       run: 'Folder for the reports (--reporter) and reproductions; report files an earlier run left there are removed first, and named. e.g. --out build/conformance',
       serve: 'Folder for the target profile (sandbox.target.json) and its key and CA files, unless --profile-out names the profile file. e.g. --out build/sandbox',
-      send: 'Folder for send-exchange.json: the exchanges made (clock hook, token, the webhook), recorded and redacted, written on every way out. e.g. --out build/send',
+      send: 'Folder for send-exchange.json: the exchanges made (clock hook, token, the webhook), recorded and redacted, written on every way out once it starts talking to the target (a timeout, the deadline or a signal included). e.g. --out build/send',
       load: 'Folder for the load report (JSON and HTML); `load prepare`: for the corpus (DIR/corpus.json), or the corpus file itself when the value ends in .json. e.g. --out build/load',
     },
   ),

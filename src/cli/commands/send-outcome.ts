@@ -106,7 +106,7 @@ export async function prepareOut(outDir: string): Promise<void> {
 
 /**
  * The exchanges of this send (clock hook, token, the webhook), as the recorder redacted them, in --out;
- * written on every way out, a failed or cut request included. A write that fails is a note, not an error
+ * written on every way out once it starts talking to the target, a failed, cut or interrupted request included. A write that fails is a note, not an error
  * that would hide why the send itself ended.
  */
 export async function writeExchange(plan: SendPlan, recorder: ExchangeRecorder, expected: ExpectedAnswer | undefined): Promise<void> {
