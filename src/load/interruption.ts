@@ -13,6 +13,11 @@ export interface Interruption {
   deadline?: true;
   /** Sending: partial figures; set-up: nothing was measured. */
   phase: 'set-up' | 'sending';
+  /**
+   * The step of set-up it was in, as the run scope and its supervisor name it: the target's `profile` or
+   * the `embedded reference` starting, `keys` while tokens and bodies are primed (absent when sending).
+   */
+  step?: 'profile' | 'embedded reference' | 'keys';
   /** The code the process ends with: 130 / 143 after a signal, 2 otherwise; never 0. */
   exitCode: 130 | 143 | 2;
 }
@@ -23,17 +28,24 @@ export function signalOf(signal: AbortSignal | undefined): StopSignal | undefine
   return named === 'SIGINT' || named === 'SIGTERM' ? named : undefined;
 }
 
-export function interruption(signal: AbortSignal | undefined, phase: Interruption['phase']): Interruption {
+export function interruption(signal: AbortSignal | undefined, phase: Interruption['phase'], step?: Interruption['step']): Interruption {
   const named = signalOf(signal);
   const deadline = (signal?.reason as { code?: unknown } | undefined)?.code === 'DEADLINE';
-  return { ...(named ? { signal: named } : {}), ...(deadline ? { deadline: true as const } : {}), phase, exitCode: named ? signalExitCode(named) : 2 };
+  return {
+    ...(named ? { signal: named } : {}),
+    ...(deadline ? { deadline: true as const } : {}),
+    phase,
+    ...(phase === 'set-up' && step !== undefined ? { step } : {}),
+    exitCode: named ? signalExitCode(named) : 2,
+  };
 }
 
 /** One sentence for the console and the HTML page. */
 export function describeInterruption(value: Interruption): string {
   const by = value.signal ? ` by ${value.signal}` : value.deadline ? ' at its deadline (--max-duration)' : '';
+  const what = value.step === 'keys' ? 'tokens, bodies' : value.step === 'profile' ? 'loading the profile' : value.step === 'embedded reference' ? 'starting the embedded reference' : 'starting the target, tokens, bodies';
   return value.phase === 'set-up'
-    ? `interrupted${by} while priming (starting the target, tokens, bodies); nothing measured (exit ${value.exitCode})`
+    ? `interrupted${by} while priming (${what}); nothing measured (exit ${value.exitCode})`
     : `interrupted${by} while sending: partial results; requests in flight were given time to finish, the rest counted as cancelled by the harness (exit ${value.exitCode})`;
 }
 

@@ -195,6 +195,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   let reportTarget: LoadReport['target'] = { name: options.profile?.name ?? '(not started)', baseUrl: options.profile?.baseUrl ?? '', embedded: !options.profile && !options.profilePath };
   const metrics = options.metricsListen ? new LoadMetrics(scenario) : undefined;
   let stream: LoadStream | undefined;
+  /** The set-up step the run is in, for the report of a run stopped there. */
+  let step: Exclude<LoadPhase, 'sending'> | undefined;
   try {
     // Opened before the target starts: a bad path or a taken port is a usage error (exit 2) before any
     // request is sent.
@@ -209,7 +211,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       options.onMetricsListening?.(server.url);
     }
     try {
-      const enter = (phase: LoadPhase): Promise<void> => untilInterrupted(Promise.resolve(options.onPhase?.(phase)).catch(() => {}), options.signal);
+      const enter = (phase: LoadPhase): Promise<void> => {
+        if (phase !== 'sending') step = phase;
+        return untilInterrupted(Promise.resolve(options.onPhase?.(phase)).catch(() => {}), options.signal);
+      };
       let target: LoadTarget;
       await enter(options.profile || options.profilePath !== undefined ? 'profile' : 'embedded reference');
       if (options.profile) target = { profile: options.profile, embedded: false, where: 'profile', close: async () => {} };
@@ -304,7 +309,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
           stats: new LoadStats(() => false),
           result: { startedAt, elapsedMs: Date.now() - startedAt, sendingMs: 0, stopReason: 'interrupted', starved: 0 },
           thresholds,
-          interruption: interruption(options.signal, 'set-up'),
+          interruption: interruption(options.signal, 'set-up', step),
         }),
       );
     }

@@ -116,7 +116,7 @@ describe('load interrupted', () => {
       expect(result.stdout).toContain('nothing measured');
       const report = await loadReport(out, 'pages');
       expect(report.exitCode).toBe(143);
-      expect(report.interruption).toEqual({ signal: 'SIGTERM', phase: 'set-up', exitCode: 143 });
+      expect(report.interruption).toEqual({ signal: 'SIGTERM', phase: 'set-up', step: 'keys', exitCode: 143 });
       expect(report.counts.sent).toBe(0);
       expect(result.wallMs).toBeLessThan(20_000);
     } finally {

@@ -40,11 +40,13 @@ function stoppedBy(out: string): Stopped {
   const report = JSON.parse(readFileSync(join(out, file), 'utf8')) as {
     aborted?: Stopped;
     interrupted?: boolean;
-    interruption?: { signal?: string; phase: string; deadline?: boolean };
+    interruption?: { signal?: string; phase: string; step?: string; deadline?: boolean };
   };
   if (report.aborted) return report.aborted;
   if (report.interruption) {
-    return { code: report.interruption.deadline ? 'DEADLINE' : 'INTERRUPTED', phase: `load ${report.interruption.phase}`, ...(report.interruption.signal ? { signal: report.interruption.signal } : {}) };
+    // The set-up step by the run scope's name, else load's own phase.
+    const phase = report.interruption.step ?? `load ${report.interruption.phase}`;
+    return { code: report.interruption.deadline ? 'DEADLINE' : 'INTERRUPTED', phase, ...(report.interruption.signal ? { signal: report.interruption.signal } : {}) };
   }
   throw new Error(`${file} does not say it was stopped: ${JSON.stringify(report).slice(0, 400)}`);
 }
@@ -147,6 +149,7 @@ describe.concurrent('a start-up that stalls ends within --max-duration plus a fe
     { name: 'a main thread that never yields (during keys)', phase: 'keys', mode: 'freeze' },
     { name: 'a main thread that never yields (during the checks)', phase: 'checks', mode: 'freeze' },
     { name: 'load: a main thread that never yields', phase: 'load', mode: 'freeze', args: COMMANDS.load },
+    { name: 'load: priming that never finishes (the report names the step)', phase: 'keys', mode: 'hang', args: COMMANDS.load },
   ];
   for (const stall of stalls) {
     test(stall.name, async () => {
