@@ -1,8 +1,9 @@
 /**
- * One run scope from the first line of a command (`run`, `load`, `send`, `serve`): the deadline (--max-duration), the
- * SIGINT/SIGTERM handlers and the phase the command is in exist before anything else starts, so a hang or
- * an interrupt in any phase (profile, keys, embedded reference, preflight, worker start, checks, reporting)
- * ends the command with its reports written, naming the phase, with 2 (deadline) or 130/143 (a signal).
+ * One run scope from the first line of a command (`run`, `load`, `send`, `serve`): the deadline
+ * (--max-duration) or, without it, a bound on start-up, the SIGINT/SIGTERM handlers and the phase the
+ * command is in exist before anything else starts, so a hang or an interrupt in any phase (profile, keys,
+ * embedded reference, preflight, worker start, checks, reporting) ends the command with its reports written,
+ * naming the phase, with 2 (deadline) or 130/143 (a signal).
  *
  * The scope only works while JavaScript runs. A native deadlock freezes the event loop, timers and signal
  * handlers with it, so the CLI runs under a supervising parent (supervisor.ts) that enforces the same
