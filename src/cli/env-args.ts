@@ -13,6 +13,11 @@ import type { AnyCommand } from './command.js';
 
 export const ENV_PREFIX = 'ACCESS_CONFORMANCE_';
 
+/** The variable that gives a flag: `max-duration` → ACCESS_CONFORMANCE_MAX_DURATION (envArgs reads it back). */
+export function envVariableOf(flag: string): string {
+  return `${ENV_PREFIX}${flag.toUpperCase().replaceAll('-', '_')}`;
+}
+
 function givenOnCommandLine(argv: readonly string[], flag: string): boolean {
   const camel = flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
   return argv.some((arg) => [flag, camel].some((s) => arg === `--${s}` || arg.startsWith(`--${s}=`) || arg === `--no-${s}`));

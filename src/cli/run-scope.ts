@@ -80,8 +80,11 @@ export interface RunScope {
   readonly phase: RunPhase;
   /** Enters a phase: told to the supervisor, shown by DEBUG=access-conformance; awaits the test seam. */
   enter(phase: RunPhase): Promise<void>;
-  /** The work, or ScopeStopped as soon as the scope stops (the work is left to its finalizer). */
-  race<T>(work: Promise<T>): Promise<T>;
+  /**
+   * The work, or ScopeStopped as soon as the scope stops. `onLate` receives the work's value when it arrives
+   * after the stop (a target or a state folder that finished opening must still be closed).
+   */
+  race<T>(work: Promise<T>, onLate?: (value: T) => void): Promise<T>;
   /** Why the scope stopped, once it did. */
   stopped(): ScopeStop | undefined;
   /** Registers an async finalizer run on every way out (see the file comment). */
@@ -188,11 +191,13 @@ export function openRunScope(options: RunScopeOptions): RunScope {
       tellSupervisor({ type: 'phase', phase: next });
       await scope.race(testStall(next));
     },
-    async race(work) {
+    async race(work, onLate) {
       const stop = (): ScopeStopped => new ScopeStopped(scope.stopped()!);
-      // First: the work is left to its finalizer whichever way this ends, and its rejection must not be
-      // unhandled (Node ends the process on one, with exit 1) when the scope has already stopped.
-      work.catch(() => {});
+      // First: whichever way this ends, the work's rejection must not be unhandled (Node ends the process on
+      // one, with exit 1) when the scope has already stopped, and its late value goes to onLate.
+      work.then((value) => {
+        if (controller.signal.aborted) onLate?.(value);
+      }, () => {});
       if (controller.signal.aborted) throw stop();
       let onAbort: (() => void) | undefined;
       const aborted = new Promise<never>((_, reject) => {

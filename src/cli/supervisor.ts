@@ -23,6 +23,7 @@ import { constants } from 'node:os';
 import { debugLine } from '../debug.js';
 import { signalExitCode, type StopSignal } from '../errors.js';
 import { formatDuration, parseDuration } from '../values.js';
+import { envVariableOf } from './env-args.js';
 import { HEARTBEAT_MS, tellSupervisor, type SupervisorMessage } from './run-scope.js';
 import { writeStoppedReportUnlessNewer, type StoppedReportInput } from './stopped-report.js';
 
@@ -63,7 +64,7 @@ export function flagValue(argv: readonly string[], name: string, env: NodeJS.Pro
     if (arg === `--${name}` && i + 1 < argv.length) return argv[i + 1];
     if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
   }
-  return env[`ACCESS_CONFORMANCE_${name.toUpperCase().replaceAll('-', '_')}`];
+  return env[envVariableOf(name)];
 }
 
 /** --max-duration as the child will read it; undefined when absent or invalid (the child reports that). */

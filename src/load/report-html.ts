@@ -4,7 +4,7 @@
  */
 import { ERROR_SAMPLE_BODY_BYTES, ERROR_SAMPLES_PER_KIND } from './error-samples.js';
 import { describeInterruption } from './interruption.js';
-import { describeAbort } from './report-text.js';
+import { describeAbort, thresholdActual } from './report-text.js';
 import { formatMs } from './parse.js';
 import type { LoadReport } from './report.js';
 import { escapeXml as esc, lineChart } from './svg-chart.js';
@@ -126,10 +126,4 @@ ${samples}
 /** C0 controls and DEL as \xNN (tab and newline kept): a target's bytes never steer the page. */
 function visibleControls(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-
-function thresholdActual(metric: string, actual: number): string {
-  if (metric === 'errors' || metric === 'dropped' || metric === 'behind') return `${(actual * 100).toFixed(3)} %`;
-  if (metric === 'rate') return `${actual.toFixed(1)}/s`;
-  return formatMs(actual);
 }

@@ -33,8 +33,8 @@ function sampleLines(report: LoadReport): string[] {
   return lines;
 }
 
-/** A threshold's value in its unit: a share in %, a rate per second, a latency in ms. */
-function thresholdActual(metric: ThresholdMetric, actual: number): string {
+/** A threshold's value in its unit: a share in %, a rate per second, a latency in ms (console and HTML page). */
+export function thresholdActual(metric: ThresholdMetric, actual: number): string {
   if (metric === 'errors' || metric === 'dropped' || metric === 'behind') return `${(actual * 100).toFixed(3)} %`;
   return metric === 'rate' ? `${actual.toFixed(1)}/s` : formatMs(actual);
 }

@@ -65,6 +65,17 @@ describe('the run scope', () => {
     }
   });
 
+  it('race hands a value that arrives after the stop to onLate (to close it), and one that arrived in time to nobody', async () => {
+    const run = scope({ what: 'the run', maxDurationMs: 60 });
+    const late: string[] = [];
+    expect(await run.race(Promise.resolve('in time'), (value) => late.push(value))).toBe('in time');
+    const slow = sleep(150).then(() => 'after the stop');
+    await expect(run.race(slow, (value) => late.push(value))).rejects.toBeInstanceOf(ScopeStopped);
+    await slow;
+    await sleep(0);
+    expect(late).toEqual(['after the stop']);
+  });
+
   it('finalizers run last registered first, once, however often close() is called', async () => {
     const run = scope({ what: 'the run' });
     const ran: string[] = [];

@@ -114,13 +114,9 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
   // The engine's vitest loads while the target starts (the embedded sandbox generates keys off-thread).
   preloadVitest();
   let started: StartedTarget | undefined;
-  const starting = startTarget(plan.target, seed, outDir, (phase) => scope.enter(phase)).then((target) => (started = target));
   // On every way out; a target still starting when the scope stops is stopped once it is up, unwaited.
-  scope.onCleanup('stop the target', async () => {
-    if (started) await started.close();
-    else void starting.then((target) => target.close(), () => {});
-  });
-  const target = await scope.race(starting);
+  scope.onCleanup('stop the target', async () => started?.close());
+  const target = (started = await scope.race(startTarget(plan.target, seed, outDir, (phase) => scope.enter(phase)), (late) => void late.close()));
   {
     const reporters = createReporters(plan.reporter, reporterContext(plan, outDir, createRedact(target.profile), createScrub(target.profile)));
     const summary = await runConformance({

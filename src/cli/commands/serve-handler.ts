@@ -39,13 +39,11 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
       // Loaded only when asked for: without --state-dir, serve never loads the database.
       const opening = import('../../state/index.js').then((module) => module.openStateDir(options.stateDir!, { logger: (line) => process.stderr.write(`${line}\n`) }));
       // Opened after a stop: closed at once (its lock must not outlive the command).
-      void opening.then((opened) => (scope.stopped() ? opened.close() : undefined), () => {});
-      state = await scope.race(opening);
+      state = await scope.race(opening, (late) => void late.close());
     }
     await scope.enter('embedded reference');
     const starting = startSandbox({ ...options, state, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined, onKeys: () => scope.enter('keys') });
-    void starting.then((started) => (scope.stopped() ? started.close() : undefined), () => {});
-    sandbox = await scope.race(starting);
+    sandbox = await scope.race(starting, (late) => void late.close());
     scope.startedUp();
     await scope.enter('serving');
     process.stdout.write(describeSandbox(sandbox, options.faults));
