@@ -73,7 +73,8 @@ export {
   tamperSignatureBytes,
   type SignatureTamper,
 } from './jws-tamper.js';
-export { hasDuplicateMember, jwsHasDuplicateMember } from './json-duplicates.js';
+export { hasDuplicateMember } from '../json-duplicates.js';
+export { jwsHasDuplicateMember } from './jws-duplicates.js';
 export type { PemPair, SelfSignedSigningKey, ServerCertificateOptions } from './certificates.js';
 
 // The certificate functions load @peculiar/x509 (with reflect-metadata and tslib) on first use: every

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { CompactSign, errors } from 'jose';
 import { HarnessError } from '../errors.js';
 import { toBase64Url } from './encoding.js';
-import { jwsHasDuplicateMember } from './json-duplicates.js';
+import { jwsHasDuplicateMember } from './jws-duplicates.js';
 import { tamperSignature, type SignatureTamper } from './jws-tamper.js';
 import type { JWK } from './types.js';
 

@@ -5,7 +5,7 @@
  * changes or deletes, whatever the description or a profile says.
  */
 import { bundleSchema } from './bundle.js';
-import { descriptionError } from './parse.js';
+import { descriptionError, DescriptionError } from './parse.js';
 import { deref, isObject, pointerSegment, type Json } from './pointer.js';
 import type { BodyFieldNames, DescribedOperation, Pagination } from './types.js';
 
@@ -64,7 +64,7 @@ export function describeOperations(doc: Json, options: ClassifyOptions): Describ
       if (op === undefined) continue;
       const pointer = `${itemPointer}/${method}`;
       if (!isObject(op)) throw descriptionError(source, `has an operation that is not an object at ${pointer}`);
-      out.push(describeOne(doc, { path, method, op, shared, pointer }, options));
+      out.push(describeOrLeaveOut(doc, { path, method, op, shared, pointer }, options));
     }
   }
   return out;
@@ -76,6 +76,31 @@ interface RawOperation {
   op: Json;
   shared: unknown[];
   pointer: string;
+}
+
+/**
+ * One operation, or, where a defect of the description spoils it (a malformed or dangling $ref, a schema
+ * loop, allOf nested without end), the operation left out with the defect as its reason: one bad operation
+ * never blocks the rest of the document.
+ */
+function describeOrLeaveOut(doc: Json, raw: RawOperation, options: ClassifyOptions): DescribedOperation {
+  try {
+    return describeOne(doc, raw, options);
+  } catch (error) {
+    if (!(error instanceof DescriptionError)) throw error;
+    const method = raw.method.toUpperCase();
+    const operationId = typeof raw.op.operationId === 'string' ? raw.op.operationId : undefined;
+    return {
+      method,
+      path: raw.path,
+      ...(operationId === undefined ? {} : { operationId }),
+      tags: [],
+      paginated: false,
+      called: false,
+      reason: `its description cannot be used: it ${error.what}`,
+      pathParams: pathParameterNames(raw.path),
+    };
+  }
 }
 
 function describeOne(doc: Json, raw: RawOperation, options: ClassifyOptions): DescribedOperation {
@@ -162,16 +187,23 @@ function bodyPageFields(doc: Json, raw: RawOperation, source: string): Described
   return { ...declared, ...(other ? { alsoAccepts: { ...other } } : {}) };
 }
 
-/** The property names of an object schema, through `$ref`s and `allOf` (bounded: a cycle is not followed twice). */
-function schemaProperties(doc: Json, schema: unknown, source: string, pointer: string, seen = new Set<unknown>()): Map<string, unknown> {
+/**
+ * How many `allOf`s deep, through `$ref`s, an object's properties are looked for. Literal nesting is bounded
+ * by the parser; a chain of refs is not, and 20,000 schemas each `allOf` the next would end the stack.
+ */
+const MAX_ALLOF_DEPTH = 64;
+
+/** The property names of an object schema, through `$ref`s and `allOf` (bounded: a cycle is not followed twice, a chain not past MAX_ALLOF_DEPTH). */
+function schemaProperties(doc: Json, schema: unknown, source: string, pointer: string, seen = new Set<unknown>(), depth = 0): Map<string, unknown> {
   const out = new Map<string, unknown>();
+  if (depth > MAX_ALLOF_DEPTH) throw descriptionError(source, `nests allOf more than ${MAX_ALLOF_DEPTH} levels deep through $refs at ${pointer.length > 200 ? `${pointer.slice(0, 200)}…` : pointer}`);
   const resolved = deref(doc, schema, source, pointer);
   if (!isObject(resolved) || seen.has(resolved)) return out;
   seen.add(resolved);
   if (isObject(resolved.properties)) for (const [name, value] of Object.entries(resolved.properties)) out.set(name, value);
   if (Array.isArray(resolved.allOf)) {
     resolved.allOf.forEach((part, index) => {
-      for (const [name, value] of schemaProperties(doc, part, source, `${pointer}/allOf/${index}`, seen)) if (!out.has(name)) out.set(name, value);
+      for (const [name, value] of schemaProperties(doc, part, source, `${pointer}/allOf/${index}`, seen, depth + 1)) if (!out.has(name)) out.set(name, value);
     });
   }
   return out;

@@ -117,11 +117,12 @@ describe('a bad document: exit 2, naming what is wrong and where', () => {
     expect(harnessError(() => describeText('- a\n- b\n', 's.yaml')).message).toMatch(/is an array, not an OpenAPI document/);
   });
 
-  it('a $ref to nothing, to another file, or in a cycle names the JSON pointer', () => {
+  it('a $ref to nothing, to another file, or in a cycle leaves the operation out, naming the JSON pointer', () => {
     const withRef = (ref: string) => `openapi: 3.1.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: '${ref}'\n      responses: {}\ncomponents:\n  parameters:\n    A: { $ref: '#/components/parameters/B' }\n    B: { $ref: '#/components/parameters/A' }\n`;
-    expect(harnessError(() => describeText(withRef('#/components/parameters/Nope'), 'r.yaml')).message).toMatch(/\$ref to nothing at #\/paths\/~1a\/get\/parameters\/0/);
-    expect(harnessError(() => describeText(withRef('other.yaml#/P'), 'r.yaml')).message).toMatch(/\$ref to another document at #\/paths\/~1a\/get\/parameters\/0/);
-    expect(harnessError(() => describeText(withRef('#/components/parameters/A'), 'r.yaml')).message).toMatch(/\$ref cycle at .*A → #\/components\/parameters\/B → #\/components\/parameters\/A/);
+    const reason = (ref: string) => describeText(withRef(ref), 'r.yaml').operations[0]?.reason;
+    expect(reason('#/components/parameters/Nope')).toMatch(/cannot be used: it has a \$ref to nothing at #\/paths\/~1a\/get\/parameters\/0/);
+    expect(reason('other.yaml#/P')).toMatch(/\$ref to another document at #\/paths\/~1a\/get\/parameters\/0/);
+    expect(reason('#/components/parameters/A')).toMatch(/\$ref cycle at .*A → #\/components\/parameters\/B → #\/components\/parameters\/A/);
   });
 
   it('a description that says 3.0.3 is read (the MUST check judges it), not refused', () => {

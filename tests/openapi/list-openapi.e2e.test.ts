@@ -92,6 +92,27 @@ describe('run --openapi', () => {
     expect(report.operations.notCalled.filter((op) => op.method === 'DELETE')).toHaveLength(27);
   });
 
+  it('list finds a spoiled operation as run does (both bundle the answer schemas before any request): a schema loop leaves one search out, the rest listed; a repeated JSON key exits 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-openapi-'));
+    // The small description, its search answering a schema that applies itself.
+    const answer = "schema: { $ref: '#/components/schemas/ListAppsResponse' }\n  /api/v1/legacy/find:";
+    expect(SMALL_YAML).toContain(answer);
+    const looped = SMALL_YAML.replace(answer, answer.replace('ListAppsResponse', 'Loop')).replace('\n  schemas:\n', '\n  schemas:\n    Loop: { allOf: [{ $ref: "#/components/schemas/Loop" }] }\n');
+    writeFileSync(join(dir, 'looped.yaml'), looped);
+    const listed = await runCli(['list', '--openapi', join(dir, 'looped.yaml'), '--format', 'json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const operations = (JSON.parse(listed.stdout) as { operations: Array<{ method: string; path: string; called: boolean; reason?: string }> }).operations;
+    const search = operations.find((op) => op.method === 'POST' && op.path === '/api/v1/search/apps');
+    expect(search?.called).toBe(false);
+    expect(search?.reason).toMatch(/applies itself without end \(#\/components\/schemas\/Loop → #\/components\/schemas\/Loop\)/);
+    expect(operations.filter((op) => op.called).length).toBeGreaterThan(0);
+    expect(listed.stderr).not.toMatch(/INTERNAL/);
+    writeFileSync(join(dir, 'dup.json'), '{"openapi":"3.1.0","paths":{"/a":{"get":{}},"/a":{}}}');
+    const dup = await runCli(['list', '--openapi', join(dir, 'dup.json')]);
+    expect(dup.code).toBe(2);
+    expect(dup.stderr).toMatch(/error\[OPENAPI_INVALID\].*repeats the key "\/a" in one object \(at line 1, column 45\)/);
+  });
+
   it('a broken description stops the run before any check: exit 2, OPENAPI_INVALID with the line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ac-openapi-'));
     writeFileSync(join(dir, 'broken.yaml'), 'openapi: 3.1.0\npaths:\n  /a: [unclosed\n');

@@ -48,10 +48,10 @@ export async function openapiListing(source: string | undefined, profilePath: st
   }
   if (source !== undefined) {
     description = profile === undefined
-      ? await loadDescription(source, { withSchemas: false })
-      : await loadProfileDescription({ ...profile, openapi: isUrlSource(source) ? source : resolve(source) }, {}, { withSchemas: false });
+      ? await loadDescription(source)
+      : await loadProfileDescription({ ...profile, openapi: isUrlSource(source) ? source : resolve(source) }, {}, {});
   } else if (profile !== undefined) {
-    description = await loadProfileDescription(profile, {}, { withSchemas: false });
+    description = await loadProfileDescription(profile, {}, {});
   }
   if (description === undefined) throw listUsage('list --profile needs a profile with "openapi", or --openapi FILE', '--openapi', 'give --openapi FILE');
   const plan: OperationPlan = profile === undefined

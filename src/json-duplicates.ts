@@ -1,13 +1,14 @@
 /**
- * Whether a JSON text repeats a member name inside one object. RFC 7515 §4 and RFC 7519 §4 require unique
- * Header Parameter and Claim Names and let a parser either reject duplicates or keep the last one;
- * JSON.parse keeps the last. Two parsers that disagree on which duplicate counts (one component checks the
- * signature's claims with a first-wins parser, another acts on them last-wins) are a known parser
- * differential, so the verifiers here refuse any duplicate outright.
+ * Whether a JSON text repeats a member name inside one object. RFC 8259 §4 leaves duplicates to the parser,
+ * and JSON.parse keeps the last one silently. Two readers that disagree on which duplicate counts are a
+ * known parser differential, so the harness refuses a duplicate wherever it reads JSON that decides
+ * something: a JWT header or claim set (RFC 7515 §4 and RFC 7519 §4 require unique names; the verifiers
+ * refuse any), and an OpenAPI description written as JSON (its YAML twin is read with unique keys, and a
+ * path or operation that vanishes silently is worse than a refused document).
  *
  * A single pass over the text with a stack of open objects; names are compared after JSON unescaping
- * (`"a\u0075d"` is `"aud"`). Built for the few hundred bytes of a JWT header or claim set: it assumes the
- * text is JSON (the parse that follows refuses anything else) and never throws.
+ * (`"a\u0075d"` is `"aud"`). Linear in the text (a 1.4 MB description takes a few milliseconds); it
+ * assumes the text is JSON (the parse that comes with it refuses anything else) and never throws.
  */
 
 interface Frame {
@@ -43,17 +44,27 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 
+/** The first repeated member name and the offset of its second occurrence (the opening quote). */
+export interface DuplicateMember {
+  name: string;
+  offset: number;
+}
+
 export function hasDuplicateMember(text: string): boolean {
+  return firstDuplicateMember(text) !== undefined;
+}
+
+export function firstDuplicateMember(text: string): DuplicateMember | undefined {
   const stack: Frame[] = [];
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     const top = stack[stack.length - 1];
     if (c === QUOTE) {
       const end = stringEnd(text, i);
-      if (end < 0) return false;
+      if (end < 0) return undefined;
       if (top?.names && top.expectName) {
         const name = memberName(text.slice(i, end + 1));
-        if (top.names.has(name)) return true;
+        if (top.names.has(name)) return { name, offset: i };
         top.names.add(name);
         top.expectName = false;
       }
@@ -68,14 +79,5 @@ export function hasDuplicateMember(text: string): boolean {
       top.expectName = true;
     }
   }
-  return false;
-}
-
-/** Whether the decoded header or payload segment of a compact JWS repeats a member name. */
-export function jwsHasDuplicateMember(jws: string): boolean {
-  const [head, body] = jws.split('.', 2);
-  for (const part of [head, body]) {
-    if (part !== undefined && hasDuplicateMember(Buffer.from(part, 'base64url').toString('utf8'))) return true;
-  }
-  return false;
+  return undefined;
 }
