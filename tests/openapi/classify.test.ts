@@ -4,20 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeText } from '../../src/openapi/index.js';
-import { isHarnessError } from '../../src/errors.js';
-import { SMALL_YAML } from './support.js';
+import { harnessError, SMALL_YAML } from './support.js';
 
 const byKey = (text: string) => new Map(describeText(text, 'small.yaml').operations.map((op) => [`${op.method} ${op.path}`, op]));
-
-function harnessError(fn: () => unknown): { code: string; message: string } {
-  try {
-    fn();
-  } catch (error) {
-    if (isHarnessError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('no error thrown');
-}
 
 describe('describeOperations: ruling 34, row by row', () => {
   const ops = byKey(SMALL_YAML);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isHarnessError } from '../../src/errors.js';
 import { firstDuplicateMember } from '../../src/json-duplicates.js';
 import { describeText, MAX_DESCRIPTION_DEPTH } from '../../src/openapi/index.js';
+import { harnessError } from './support.js';
 
 const LIST_GET = {
   get: {
@@ -42,16 +43,6 @@ function withSearchAnswer(schema: unknown, schemas: Record<string, unknown> = {}
 function planOf(text: string) {
   const ops = describeText(text, 'hostile.json').operations;
   return { search: ops.find((op) => op.method === 'POST'), list: ops.find((op) => op.method === 'GET') };
-}
-
-function refusal(fn: () => unknown): { code: string; message: string } {
-  try {
-    fn();
-  } catch (error) {
-    if (isHarnessError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('the description was not refused');
 }
 
 describe('a defect inside one operation leaves it out, the rest still planned', () => {
@@ -101,7 +92,7 @@ describe('a defect inside one operation leaves it out, the rest still planned', 
 describe('a document that cannot be read at all is refused whole, naming why', () => {
   it('a repeated key in JSON (JSON.parse would keep the last and an operation would vanish)', () => {
     const text = withSearchAnswer({ type: 'object' }).replace('"paths":{', '"paths":{"/api/v1/apps":{},');
-    const error = refusal(() => describeText(text, 'dup.json'));
+    const error = harnessError(() => describeText(text, 'dup.json'));
     expect(error.code).toBe('OPENAPI_INVALID');
     expect(error.message).toMatch(/repeats the key "\/api\/v1\/apps" in one object \(at line 1, column \d+\)/);
   });
@@ -114,11 +105,11 @@ describe('a document that cannot be read at all is refused whole, naming why', (
   it(`nesting past ${MAX_DESCRIPTION_DEPTH} levels, in JSON or YAML, is refused with where it happens`, () => {
     const deep = `${'{"allOf":['.repeat(20_000)}{}${']}'.repeat(20_000)}`;
     const json = withSearchAnswer({ type: 'object' }).replace('"components":{"schemas":{}}', `"components":{"schemas":{"Deep":${deep}}}`);
-    const fromJson = refusal(() => describeText(json, 'deep.json'));
+    const fromJson = harnessError(() => describeText(json, 'deep.json'));
     expect(fromJson.code).toBe('OPENAPI_INVALID');
     expect(fromJson.message).toMatch(/nests objects and arrays more than 256 levels deep \(at #\/components\/schemas\/Deep\/allOf\/0\/.*more levels\)\)/);
     const yaml = `openapi: 3.1.0\npaths: {}\nx: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`;
-    expect(refusal(() => describeText(yaml, 'deep.yaml'))).toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringMatching(/more than 256 levels deep/) });
+    expect(harnessError(() => describeText(yaml, 'deep.yaml'))).toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringMatching(/more than 256 levels deep/) });
   });
 
   it('random damage to a small description is a named error or a plan, never INTERNAL or a bare exception', () => {

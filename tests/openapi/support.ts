@@ -1,5 +1,6 @@
 /** Small descriptions written the way the real one is (proto-derived names, `$ref`s, `nullable`), and the real one's path. */
 import { existsSync } from 'node:fs';
+import { isHarnessError } from '../../src/errors.js';
 import { fileURLToPath } from 'node:url';
 
 /** The real service's description, beside the repository (never copied into it): `../shared/openapi/`. */
@@ -137,3 +138,14 @@ components:
         id: { type: string }
         children: { type: array, items: { $ref: '#/components/schemas/Entitlement' } }
 `;
+
+/** The HarnessError `fn` throws (its code and message); any other outcome fails the test. */
+export function harnessError(fn: () => unknown): { code: string; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    if (isHarnessError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('no HarnessError thrown');
+}
