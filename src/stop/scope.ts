@@ -19,10 +19,10 @@
  */
 import { debugLine } from '../debug.js';
 import { formatDuration } from '../values.js';
-import type { StopSignal } from '../errors.js';
+import { signalExitCode, type StopSignal } from '../errors.js';
 import type { Phase } from './phase.js';
 import { untilStopped } from './race.js';
-import { signalReason, stopExitCode, stopReasonOf, type StopReason } from './reason.js';
+import { signalReason, stopReasonOf, type StopReason } from './reason.js';
 import { onStopSignals, supervisedSince } from './signals.js';
 import { tellSupervisor } from './supervisor.js';
 import { testStall, testStartUpMs } from './test-hooks.js';
@@ -124,7 +124,8 @@ export function openRunScope(options: RunScopeOptions): RunScope {
     if (forced) return;
     forced = true;
     removeSignals();
-    const code = stopExitCode(stopReasonOf(signal) ?? signalReason(received, options.what));
+    // The first signal's code; after a deadline, the signal that forced the exit.
+    const code = signalExitCode(stopReasonOf(signal)?.signal ?? received);
     const exit = (): never => process.exit(code);
     setTimeout(exit, stopMs('forcedClose'));
     void runFinalizers().finally(exit);
