@@ -1,37 +1,44 @@
 #!/usr/bin/env node
 // The published entry: the compiled CLI. `npm ci` builds dist/ through the `prepare` script.
 // `run`, `load`, `send` and `serve` run in a child of this process that the supervisor watches
-// (src/cli/supervisor.ts: the deadline and the signals hold even when the child's main thread cannot run);
-// the child is this same file, started with AC_SUPERVISED_CHILD=1.
+// (src/stop/supervisor.ts: the deadline, the signals and the npm/npx wrapper's death hold even when the
+// child's main thread cannot run); the child is this same file, started with AC_SUPERVISED_CHILD set.
 
 // First of all, before any import: a signal while the CLI loads is kept, not the end of the process
-// without a word; the supervisor acts on it (an interrupted report, 130 / 143).
+// without a word. The stop room's signal installer (src/stop/signals.ts) removes this catcher once its own
+// handlers are in place.
+const EARLY = Symbol.for('access-conformance.early-exit');
 const early = [];
 const remember = (signal) => early.push(signal);
 process.on('SIGINT', remember);
 process.on('SIGTERM', remember);
+globalThis[EARLY] = remember;
 
 const { fileURLToPath } = await import('node:url');
-const { startSupervisedChild, supervise, supervisedCommand } = await import('../dist/src/cli/supervisor.js');
+const { startSupervisedChild, supervise, supervisedCommand } = await import('../dist/src/stop/supervisor.js');
+const { stopMs } = await import('../dist/src/stop/timings.js');
 const argv = process.argv.slice(2);
 const command = supervisedCommand(argv);
 if (command !== undefined) {
-  process.exitCode = await supervise(command, argv, fileURLToPath(import.meta.url), process.env, { early, remember });
+  // The supervisor relays what was caught; the command's flags are its child's to read (through the option
+  // grammar), and read here only if the child ends before it told them.
+  const readFlags = async () => (await import('../dist/src/cli/stop-flags.js')).stopFlags(argv);
+  process.exitCode = await supervise({ command, argv, entry: fileURLToPath(import.meta.url), early, readFlags });
 } else {
-  // The process that runs the command: until its own handlers claim the signals (src/cli/early-signals.ts),
-  // a signal ends it at once with 130 / 143 (nothing has started yet that needs stopping). Added before the
-  // catcher is removed, so that a signal caught in between is delivered, not dropped.
+  // The process that runs the command: until its own handlers claim the signals, a signal ends it at once
+  // with 130 / 143 (nothing has started yet that needs stopping). Added before the catcher is removed, so
+  // that a signal caught in between is delivered, not dropped.
   const exitAtOnce = (signal) => process.exit(signal === 'SIGINT' ? 130 : 143);
   process.on('SIGINT', exitAtOnce);
   process.on('SIGTERM', exitAtOnce);
   process.off('SIGINT', remember);
   process.off('SIGTERM', remember);
   if (early.length > 0) process.exit(early[0] === 'SIGINT' ? 130 : 143);
-  globalThis[Symbol.for('access-conformance.early-exit')] = exitAtOnce;
+  globalThis[EARLY] = exitAtOnce;
   startSupervisedChild();
   const { main } = await import('../dist/src/cli/main.js');
   process.exitCode = await main(argv);
 }
 // Once a command returned its exit code, nothing it started may keep the process alive (a suite worker
 // still waiting on a hung target, a socket a target never closes): end it after a short grace.
-setTimeout(() => process.exit(), 3_000).unref();
+setTimeout(() => process.exit(), stopMs('exitAfterReturn')).unref();

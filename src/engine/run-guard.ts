@@ -7,6 +7,7 @@ import type { RequestOutcome } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import { formatDuration } from '../values.js';
 import type { RunAbort } from './types.js';
+import { isStopReason } from '../stop/reason.js';
 
 /** Failure codes that mean the target is not answering (or refuses to): each one extends the streak. */
 const GIVE_UP_CODES: ReadonlySet<string> = new Set(['TIMEOUT', 'TARGET_UNREACHABLE', 'CONNECTION_RESET', 'DNS', 'TLS', 'RATE_LIMITED']);
@@ -86,12 +87,8 @@ export class RunGuard {
   /** Follows an outside signal (the CLI's SIGINT/SIGTERM handler); its reason, when a RunAbort, is kept. */
   follow(signal: AbortSignal | undefined): void {
     if (!signal) return;
-    const onAbort = (): void => this.abort(isRunAbort(signal.reason) ? signal.reason : { code: 'INTERRUPTED', message: 'the run was interrupted' });
+    const onAbort = (): void => this.abort(isStopReason(signal.reason) ? signal.reason : { code: 'INTERRUPTED', message: 'the run was interrupted' });
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   }
-}
-
-function isRunAbort(value: unknown): value is RunAbort {
-  return typeof value === 'object' && value !== null && typeof (value as RunAbort).code === 'string' && typeof (value as RunAbort).message === 'string';
 }

@@ -52,22 +52,6 @@ export function abortOf(error: unknown): RunAbort {
   return { code: 'INTERNAL', message: `the run failed: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-/** Rejects as soon as the run is stopped (the guard's reason is then the run's). */
-export async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) throw new Error('stopped');
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new Error('stopped'));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  promise.catch(() => {});
-  try {
-    return await Promise.race([promise, stopped]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
-}
-
 /** Heartbeat events while a group runs long without a check finishing; returns the stop. */
 export function startHeartbeat(collector: RunCollector, emitter: Emitter, runStartedAt: number, intervalMs = DEFAULT_HEARTBEAT_MS): () => void {
   const timer = setInterval(() => {

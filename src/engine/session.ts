@@ -26,7 +26,9 @@ import { clockMovedSince, type ClockReading } from './clock-watch.js';
 import { joinRunChannel, newRunChannelName } from './run-channel.js';
 import { RunGuard } from './run-guard.js';
 import { applyBaseline } from './baseline.js';
-import { abortOf, runHeader, startHeartbeat, untilAborted } from './session-parts.js';
+import { abortOf, runHeader, startHeartbeat } from './session-parts.js';
+import { untilStopped } from '../stop/race.js';
+import type { Phase } from '../stop/phase.js';
 import { operationSelector, resolveSelection } from './selection.js';
 import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
 import type { CheckResult, EngineReporter, RunSummary, SelectionInput } from './types.js';
@@ -80,7 +82,7 @@ export interface SessionRunOptions {
 }
 
 /** The phases of a run inside the engine, in order. */
-export type EnginePhase = 'preflight' | 'worker start' | 'checks' | 'reporting';
+export type EnginePhase = Extract<Phase, 'preflight' | 'worker start' | 'checks' | 'reporting'>;
 
 export interface EngineSession {
   run(options: SessionRunOptions): Promise<RunSummary>;
@@ -159,12 +161,12 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   };
   try {
     // The deadline and signals hold from here: a preflight against a hung target is bounded too.
-    await untilAborted(enter('preflight'), guard.signal);
-    const checked = await untilAborted(preflight(options.profile, timeoutMs), guard.signal);
+    await untilStopped(enter('preflight'), guard.signal);
+    const checked = await untilStopped(preflight(options.profile, timeoutMs), guard.signal);
     const { capabilities, notes } = checked;
     clockAt = checked.clockAt;
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
-    const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
+    const operations = await untilStopped(loadOperationPlan(options.profile, settings.client), guard.signal);
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
     collector.expandOperations(operations?.called, operationSelector(options.selection));
     const keys = collector.keys();
@@ -191,9 +193,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     try {
       const toLoad = suitesToLoad(suites, collector);
       if (toLoad.length > 0 && !guard.signal.aborted) {
-        await untilAborted(enter('worker start'), guard.signal);
-        const runner = await untilAborted(suiteRunner(), guard.signal);
-        await untilAborted(enter('checks'), guard.signal);
+        await untilStopped(enter('worker start'), guard.signal);
+        const runner = await untilStopped(suiteRunner(), guard.signal);
+        await untilStopped(enter('checks'), guard.signal);
         const context: RunContext = {
           runId: channelName,
           profile: options.profile,

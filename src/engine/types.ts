@@ -2,6 +2,7 @@
  * The engine's public shapes: what `runConformance` takes, the events it emits while it runs, and the
  * summary it returns. Reporters (src/reporters/) consume only these; they never see vitest.
  */
+import type { StopReason } from '../stop/reason.js';
 import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import type { Authority, Level } from '../requirements/types.js';
@@ -255,16 +256,8 @@ export interface UniformAnswer {
   hint: string;
 }
 
-/** Why a run stopped early. `signal` is set when SIGINT or SIGTERM stopped it (exit 130 / 143). */
-export interface RunAbort {
-  code: HarnessErrorCode;
-  message: string;
-  /** What the user can do about it, when the cause was a harness error that said. */
-  hint?: string;
-  signal?: 'SIGINT' | 'SIGTERM';
-  /** The phase the run was in when it stopped (the CLI's run scope, or the engine's own phases). */
-  phase?: string;
-}
+/** Why a run stopped early: the stop room's one record (`signal` set when SIGINT or SIGTERM stopped it). */
+export type RunAbort = StopReason;
 
 type Awaitable<T> = T | Promise<T>;
 

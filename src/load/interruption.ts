@@ -1,10 +1,12 @@
 /**
- * A load run stopped by SIGINT or SIGTERM: which signal (the CLI aborts the run's signal with a reason that
- * names it), the exit code the process ends with, and the set-up wait that a signal cuts short. A run
+ * A load run stopped by SIGINT, SIGTERM or its deadline, as its report says it: read from the stop room's
+ * record that the run's signal carries (stop/reason.ts), with the exit code the process ends with. A run
  * interrupted at any point writes a report that says so: while sending, with what was measured; before
  * (starting the embedded target, priming tokens and the corpus), with nothing measured.
  */
-import { HarnessError, signalExitCode, type StopSignal } from '../errors.js';
+import type { StopSignal } from '../errors.js';
+import type { Phase } from '../stop/phase.js';
+import { stopExitCode, stopReasonOf } from '../stop/reason.js';
 
 export interface Interruption {
   /** The signal, when one stopped the run (an abort without a named signal is a harness stop). */
@@ -17,26 +19,20 @@ export interface Interruption {
    * The step of set-up it was in, as the run scope and its supervisor name it: the target's `profile` or
    * the `embedded reference` starting, `keys` while tokens and bodies are primed (absent when sending).
    */
-  step?: 'profile' | 'embedded reference' | 'keys';
+  step?: Extract<Phase, 'profile' | 'embedded reference' | 'keys'>;
   /** The code the process ends with: 130 / 143 after a signal, 2 otherwise; never 0. */
   exitCode: 130 | 143 | 2;
 }
 
-/** The signal named by an abort reason `{ signal: 'SIGINT' | 'SIGTERM' }` (the CLI's), if any. */
-export function signalOf(signal: AbortSignal | undefined): StopSignal | undefined {
-  const named = (signal?.reason as { signal?: unknown } | undefined)?.signal;
-  return named === 'SIGINT' || named === 'SIGTERM' ? named : undefined;
-}
-
+/** The report's view of why `signal` stopped the run (a signal, else the deadline or a harness stop: exit 2). */
 export function interruption(signal: AbortSignal | undefined, phase: Interruption['phase'], step?: Interruption['step']): Interruption {
-  const named = signalOf(signal);
-  const deadline = (signal?.reason as { code?: unknown } | undefined)?.code === 'DEADLINE';
+  const reason = stopReasonOf(signal);
   return {
-    ...(named ? { signal: named } : {}),
-    ...(deadline ? { deadline: true as const } : {}),
+    ...(reason?.signal ? { signal: reason.signal } : {}),
+    ...(reason?.code === 'DEADLINE' ? { deadline: true as const } : {}),
     phase,
     ...(phase === 'set-up' && step !== undefined ? { step } : {}),
-    exitCode: named ? signalExitCode(named) : 2,
+    exitCode: reason ? stopExitCode(reason) : 2,
   };
 }
 
@@ -47,33 +43,4 @@ export function describeInterruption(value: Interruption): string {
   return value.phase === 'set-up'
     ? `interrupted${by} while priming (${what}); nothing measured (exit ${value.exitCode})`
     : `interrupted${by} while sending: partial results; requests in flight were given time to finish, the rest counted as cancelled by the harness (exit ${value.exitCode})`;
-}
-
-/** Thrown by `untilInterrupted`: the run's set-up was cut short. */
-export class SetUpInterrupted extends HarnessError {
-  constructor() {
-    super('INTERRUPTED', 'the load run was interrupted while it prepared (priming, tokens); nothing was measured');
-  }
-}
-
-/**
- * The set-up step, or SetUpInterrupted as soon as the signal fires. `onLate` receives the step's value if
- * it arrives after the interruption (an embedded target that finished starting must still be stopped).
- */
-export async function untilInterrupted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onLate?: (value: T) => void): Promise<T> {
-  if (!signal) return promise;
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new SetUpInterrupted());
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  promise.then((value) => {
-    if (signal.aborted) onLate?.(value);
-  }, () => {});
-  try {
-    return await Promise.race([promise, stopped]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }

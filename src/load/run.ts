@@ -11,7 +11,10 @@ import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.
 import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
 import { drive } from './driver.js';
 import type { Stage } from './parse.js';
-import { interruption, SetUpInterrupted, untilInterrupted } from './interruption.js';
+import { interruption } from './interruption.js';
+import { untilStopped } from '../stop/race.js';
+import { Stopped } from '../stop/reason.js';
+import type { Phase } from '../stop/phase.js';
 import { buildReport, type LoadReport, type LoadRunConfig } from './report.js';
 import { writeReport, type WrittenReport } from './report-writer.js';
 import { aborting, DEFAULT_ABORT_AFTER_MS, HALT_DRAIN_MS, thresholdWatch } from './abort.js';
@@ -30,7 +33,8 @@ import { parseThreshold } from './thresholds.js';
 import { describeClock, targetClockOffset } from './target-clock.js';
 
 /** The phases of a load run, in order. */
-export type LoadPhase = 'profile' | 'embedded reference' | 'keys' | 'sending';
+/** The phases of a load run, in the stop room's words: `load` is the measured sending. */
+export type LoadPhase = Extract<Phase, 'profile' | 'embedded reference' | 'keys' | 'load'>;
 
 export interface LoadOptions {
   scenario?: Scenario;
@@ -69,7 +73,7 @@ export interface LoadOptions {
   onMetricsListening?: (url: string) => void;
   /**
    * Told as the run enters each phase (the CLI's run scope names it to its supervisor): the target's profile
-   * or the embedded reference, priming (tokens, signed bodies: `keys`), then `sending` once set-up is done.
+   * or the embedded reference, priming (tokens, signed bodies: `keys`), then `load` once set-up is done.
    * Awaited; a rejection is ignored (a stop arrives through `signal`).
    */
   onPhase?: (phase: LoadPhase) => Promise<void> | void;
@@ -196,7 +200,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const metrics = options.metricsListen ? new LoadMetrics(scenario) : undefined;
   let stream: LoadStream | undefined;
   /** The set-up step the run is in, for the report of a run stopped there. */
-  let step: Exclude<LoadPhase, 'sending'> | undefined;
+  let step: Exclude<LoadPhase, 'load'> | undefined;
   try {
     // Opened before the target starts: a bad path or a taken port is a usage error (exit 2) before any
     // request is sent.
@@ -212,14 +216,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     }
     try {
       const enter = (phase: LoadPhase): Promise<void> => {
-        if (phase !== 'sending') step = phase;
-        return untilInterrupted(Promise.resolve(options.onPhase?.(phase)).catch(() => {}), options.signal);
+        if (phase !== 'load') step = phase;
+        return untilStopped(Promise.resolve(options.onPhase?.(phase)).catch(() => {}), options.signal);
       };
       let target: LoadTarget;
       await enter(options.profile || options.profilePath !== undefined ? 'profile' : 'embedded reference');
       if (options.profile) target = { profile: options.profile, embedded: false, where: 'profile', close: async () => {} };
       // A signal while the embedded reference starts: its process is stopped once it is up.
-      else target = await untilInterrupted(openTarget({ profilePath: options.profilePath, seed: options.seed }), options.signal, (late) => void late.close());
+      else target = await untilStopped(openTarget({ profilePath: options.profilePath, seed: options.seed }), options.signal, (late) => void late.close());
       cleanups.push(() => target.close());
       const profile = target.profile;
       reportTarget = { name: profile.name, baseUrl: profile.baseUrl, embedded: target.embedded };
@@ -249,20 +253,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       cleanups.push(() => (cancelled ? transport.destroy() : transport.close()));
 
       // The target's time, not local time, for every timestamp and JWT the run signs (target-clock.ts).
-      const clock = await untilInterrupted(targetClockOffset(profile), options.signal);
+      const clock = await untilStopped(targetClockOffset(profile), options.signal);
       const clockDetails: Record<string, string> = profile.hooks ? { targetClock: describeClock(clock) } : {};
       const source = makeSource(scenario, options, profile, transport, peakRate, corpus, clock.offsetSeconds);
       cleanups.push(() => source.close());
       // Set-up (priming, a first token) stops on Ctrl-C too, not only the measured sends.
       try {
         await enter('keys');
-        await untilInterrupted(source.start(), options.signal);
+        await untilStopped(source.start(), options.signal);
       } catch (error) {
-        if (error instanceof SetUpInterrupted) cancelled = true;
+        if (error instanceof Stopped) cancelled = true;
         throw error;
       }
 
-      await enter('sending');
+      await enter('load');
       stats = new LoadStats((status) => source.expected(status), undefined, new ErrorSamples((text) => redact(text, secrets)));
       metrics?.attach(stats);
       const halt = new AbortController();
@@ -298,7 +302,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       // The report is built before the target stops: nothing the shutdown does can be counted against it.
       return await finish(report);
     } catch (error) {
-      if (!(error instanceof SetUpInterrupted)) throw error;
+      if (!(error instanceof Stopped)) throw error;
       return await finish(
         buildReport({
           config,

@@ -29,7 +29,7 @@ async function serveOn(stateDir: string, out: string): Promise<{ serve: StartedP
 
 /**
  * SIGKILL for serve as a crash or an OOM kill gives it: the supervisor and the child that serves (its own
- * process group, src/cli/supervisor.ts), so no shutdown code runs anywhere; then waits until every one is
+ * process group, src/stop/supervisor.ts), so no shutdown code runs anywhere; then waits until every one is
  * gone (the LevelDB lock is the kernel's to release).
  */
 async function kill9(serve: StartedProcess): Promise<void> {

@@ -4,9 +4,9 @@ import { startProfileJwksServers } from '../../client/index.js';
 import { EXIT, HarnessError, isHarnessError } from '../../errors.js';
 import { describeWindow, prepareCorpus, runLoad, summaryText, writeCorpus } from '../../load/index.js';
 import { loadProfile } from '../../profile/index.js';
-import { openRunScope, START_UP_MS } from '../run-scope.js';
-import { writeStoppedReport } from '../stopped-report.js';
-import { claimSignals } from '../early-signals.js';
+import { openRunScope } from '../../stop/scope.js';
+import { onStopSignals } from '../../stop/signals.js';
+import { writeStoppedReport } from '../../stop/stopped-report.js';
 import { checkAction, type LoadCliOptions } from './load-options.js';
 
 export async function loadHandler(options: LoadCliOptions, args: Readonly<Record<string, unknown>>): Promise<number> {
@@ -16,14 +16,13 @@ export async function loadHandler(options: LoadCliOptions, args: Readonly<Record
 }
 
 async function load(options: LoadCliOptions): Promise<number> {
-  // One run scope from the first line (run-scope.ts): --max-duration bounds the whole command, set-up
+  // One run scope from the first line (stop/scope.ts): --max-duration bounds the whole command, set-up
   // included (it stops the run like a signal, exit 2), and SIGINT / SIGTERM hold in every phase. The driver
   // stops and closes the embedded target itself; a forced second signal just ends the process (the embedded
   // reference's child process sees its IPC channel close and stops).
   // Without --max-duration, start-up alone is bounded (the sending has its planned duration).
   const startedAt = Date.now();
-  const scope = openRunScope({ what: 'the load run', ...(options.maxDuration === undefined ? { startUpMs: START_UP_MS } : { maxDurationMs: options.maxDuration }) });
-  const interrupt = { signal: scope.signal };
+  const scope = openRunScope({ what: 'the load run', reportDir: resolve(options.out), ...(options.maxDuration === undefined ? { startUp: {} } : { maxDurationMs: options.maxDuration }) });
   try {
     const outcome = await runLoad({
       scenario: options.scenario,
@@ -46,7 +45,7 @@ async function load(options: LoadCliOptions): Promise<number> {
       strict: options.strict,
       outDir: options.out,
       seed: options.seed,
-      signal: interrupt.signal,
+      signal: scope.signal,
       onProgress: options.quiet ? undefined : (line) => process.stderr.write(line),
       metricsListen: options.metricsListen,
       streamPath: options.stream,
@@ -54,10 +53,10 @@ async function load(options: LoadCliOptions): Promise<number> {
       abortAfterMs: options.abortAfter,
       // Printed even with --quiet: with port 0 it is the only way to learn where to scrape.
       onMetricsListening: (url) => process.stderr.write(`metrics: ${url}\n`),
-      // The run scope's names: `load` is the measured sending, and start-up ends there.
+      // Start-up ends where the measured sending (`load`) starts.
       onPhase: (phase) => {
-        if (phase === 'sending') scope.startedUp();
-        return scope.enter(phase === 'sending' ? 'load' : phase);
+        if (phase === 'load') scope.startedUp();
+        return scope.enter(phase);
       },
     });
     scope.reported();
@@ -142,15 +141,12 @@ async function serveJwksUntilDone(profile: Awaited<ReturnType<typeof loadProfile
   process.stdout.write(`  serving the JWKS at ${jwks.servers.map((s) => s.url).join(', ')} until Ctrl-C or the corpus expires\n`);
   await new Promise<void>((done) => {
     const timer = setTimeout(finish, Math.max(0, notAfter * 1000 - Date.now()));
+    const removeSignals = onStopSignals(finish);
     function finish(): void {
       clearTimeout(timer);
-      process.removeListener('SIGINT', finish);
-      process.removeListener('SIGTERM', finish);
+      removeSignals();
       done();
     }
-    process.once('SIGINT', finish);
-    process.once('SIGTERM', finish);
-    claimSignals();
   });
   await jwks.close();
 }

@@ -6,9 +6,11 @@ import { resolve } from 'node:path';
 import { randomSeed } from '../../data/fake.js';
 import { loadBaseline, preloadVitest, reportUnstartedRun, resolveSelection, runConformance, type RunAbort } from '../../engine/index.js';
 import { runSecrets } from '../../client/index.js';
-import { HarnessError, isHarnessError, signalExitCode } from '../../errors.js';
-import { openRunScope, ScopeStopped, START_UP_MS, type RunScope } from '../run-scope.js';
-import { writeStoppedReport } from '../stopped-report.js';
+import { HarnessError, isHarnessError } from '../../errors.js';
+import { openRunScope, type RunScope } from '../../stop/scope.js';
+import { untilStopped } from '../../stop/race.js';
+import { Stopped, stopExitCode } from '../../stop/reason.js';
+import { writeStoppedReport } from '../../stop/stopped-report.js';
 import { createRedact, createReporters, createScrub, type ReporterContext } from '../../reporters/index.js';
 import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
@@ -23,12 +25,13 @@ export async function runHandler(options: RunOptions): Promise<number> {
   const plan = parseRunArgs(options);
   // Usage problems surface before anything starts.
   resolveSelection({ only: plan.only, skip: plan.skip });
-  // From here the deadline and the signals hold, in every phase (run-scope.ts); without --max-duration the
+  // From here the deadline and the signals hold, in every phase (stop/scope.ts); without --max-duration the
   // start-up alone is bounded (an image adds the time it may take to start).
   const scope = openRunScope({
     what: 'the run',
+    reportDir: resolve(plan.out),
     ...(plan.maxDuration === undefined
-      ? { startUpMs: START_UP_MS + (plan.target.kind === 'image' ? plan.target.startupTimeoutMs : 0) }
+      ? { startUp: { extraMs: plan.target.kind === 'image' ? plan.target.startupTimeoutMs : 0 } }
       : { maxDurationMs: plan.maxDuration }),
   });
   // Made before anything can stop the run: even a run stopped at start-up reports (and reruns) with its seed.
@@ -36,13 +39,13 @@ export async function runHandler(options: RunOptions): Promise<number> {
   try {
     return await runInScope(plan, scope, seed);
   } catch (error) {
-    if (error instanceof ScopeStopped) {
+    if (error instanceof Stopped) {
       // Stopped before the engine had a target (profile, keys, embedded reference, image).
-      const { code, message, signal, phase } = error.stop;
-      process.stderr.write(`${new HarnessError(code, message).format()}\n`);
-      await reportUnstarted(plan, seed, { code, message, ...(signal ? { signal } : {}), phase }, startedAt);
+      const reason = { ...error.reason, phase: error.reason.phase ?? scope.phase };
+      process.stderr.write(`${error.format()}\n`);
+      await reportUnstarted(plan, seed, reason, startedAt);
       scope.reported();
-      return signal ? signalExitCode(signal) : 2;
+      return stopExitCode(reason);
     }
     // A harness error before the engine wrote its reports (a profile that does not load, a baseline that is
     // not valid, an image that does not start): a CI job that reads junit.xml or report.json learns why, not
@@ -85,8 +88,7 @@ async function reportUnstarted(plan: ReturnType<typeof parseRunArgs>, seed: stri
     process.stderr.write(`  reports: ${outDir} (phase "${aborted.phase}")\n`);
   } catch (error) {
     process.stderr.write(`  could not write the reports in ${outDir}: ${error instanceof Error ? error.message : String(error)}\n`);
-    const exitCode = aborted.signal ? signalExitCode(aborted.signal) : 2;
-    await writeStoppedReport(outDir, { command: 'run', ...aborted, exitCode, startedAt, writtenBy: 'run scope' }).catch(() => undefined);
+    await writeStoppedReport(outDir, { command: 'run', ...aborted, exitCode: stopExitCode(aborted), startedAt, writtenBy: 'run scope' }).catch(() => undefined);
   }
 }
 
@@ -116,7 +118,7 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
   let started: StartedTarget | undefined;
   // On every way out; a target still starting when the scope stops is stopped once it is up, unwaited.
   scope.onCleanup('stop the target', async () => started?.close());
-  const target = (started = await scope.race(startTarget(plan.target, seed, outDir, (phase) => scope.enter(phase)), (late) => void late.close()));
+  const target = (started = await untilStopped(startTarget(plan.target, seed, outDir, (phase) => scope.enter(phase)), scope.signal, (late) => void late.close()));
   {
     const reporters = createReporters(plan.reporter, reporterContext(plan, outDir, createRedact(target.profile), createScrub(target.profile)));
     const summary = await runConformance({
@@ -142,7 +144,7 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
       },
     });
     scope.reported();
-    const exitCode = summary.aborted?.signal ? signalExitCode(summary.aborted.signal) : summary.verdict.exitCode;
+    const exitCode = summary.aborted?.signal ? stopExitCode(summary.aborted) : summary.verdict.exitCode;
     if (summary.aborted && !summary.aborted.signal) {
       const { code, message, hint } = summary.aborted;
       process.stderr.write(`${new HarnessError(code, runSecrets().redact(message), hint ? { hint } : {}).format()}\n`);

@@ -17,32 +17,33 @@ import { parseSendArgs, type SendOptions, type SendPlan } from './send-options.j
 import { shellLiteral } from '../../escape.js';
 import { readBody, showResponseBody } from './send-text.js';
 import { exchangePath, expectedAnswer, isJson, prepareOut, sendExitCode, writeExchange, type ExpectedAnswer } from './send-outcome.js';
-import { openRunScope, ScopeStopped, START_UP_MS, type RunScope } from '../run-scope.js';
-import { signalExitCode } from '../../errors.js';
+import { openRunScope, type RunScope } from '../../stop/scope.js';
+import { untilStopped } from '../../stop/race.js';
+import { Stopped, stopExitCode } from '../../stop/reason.js';
 import { formatDuration } from '../../values.js';
 
 export async function sendHandler(args: SendOptions): Promise<number> {
   const plan = parseSendArgs(args);
-  // One run scope (run-scope.ts): --max-duration (else a start-up bound) and SIGINT / SIGTERM hold in every
+  // One run scope (stop/scope.ts): --max-duration (else a start-up bound) and SIGINT / SIGTERM hold in every
   // phase; either aborts `scope.signal`, which closes the client and so cuts the request in flight, and the
   // exchange is still written (send's finally, awaited by the scope's cleanup).
   const scope = openRunScope({
     what: 'the send',
     stopping: 'stopping the send and writing its exchange',
-    ...(plan.maxDurationMs === undefined ? { startUpMs: START_UP_MS } : { maxDurationMs: plan.maxDurationMs }),
+    ...(plan.maxDurationMs === undefined ? { startUp: {} } : { maxDurationMs: plan.maxDurationMs }),
   });
   const sending = send(plan, scope);
   scope.onCleanup('write the exchange', () => sending.then(() => undefined, () => undefined));
   try {
-    return await scope.race(sending);
+    return await untilStopped(sending, scope.signal);
   } catch (error) {
-    if (!(error instanceof ScopeStopped)) throw error;
-    const { code, signal, phase } = error.stop;
+    if (!(error instanceof Stopped)) throw error;
+    const { code, signal, phase } = error.reason;
     if (signal) {
-      process.stderr.write(`${new HarnessError(code, `${error.stop.message} (phase "${phase}")`).format()}\n`);
-      return signalExitCode(signal);
+      process.stderr.write(`${new HarnessError(code, `${error.reason.message} (phase "${phase}")`).format()}\n`);
+      return stopExitCode(error.reason);
     }
-    const message = plan.maxDurationMs === undefined ? error.stop.message : `send did not finish within ${formatDuration(plan.maxDurationMs)} (--max-duration) in phase "${phase}"`;
+    const message = plan.maxDurationMs === undefined ? error.reason.message : `send did not finish within ${formatDuration(plan.maxDurationMs)} (--max-duration) in phase "${phase}"`;
     throw new HarnessError('DEADLINE', message, {
       field: '--max-duration',
       hint: 'The target, its clock hook or its token endpoint did not answer in time; raise --max-duration or check the target.',

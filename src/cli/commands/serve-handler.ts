@@ -4,8 +4,10 @@
  * --max-duration.
  */
 import { dirname, join, relative, resolve } from 'node:path';
-import { HarnessError, signalExitCode } from '../../errors.js';
-import { openRunScope, ScopeStopped, START_UP_MS } from '../run-scope.js';
+import { HarnessError } from '../../errors.js';
+import { openRunScope } from '../../stop/scope.js';
+import { untilStopped } from '../../stop/race.js';
+import { Stopped, stopExitCode } from '../../stop/reason.js';
 import type { StateDirHandle } from '../../state/index.js';
 import { formatDuration } from '../../values.js';
 import { shellLiteral } from '../../escape.js';
@@ -24,10 +26,10 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
     return 0;
   }
   const options = validate(args);
-  // One run scope (run-scope.ts) from here: SIGINT / SIGTERM and a start-up bound hold while the state
+  // One run scope (stop/scope.ts) from here: SIGINT / SIGTERM and a start-up bound hold while the state
   // folder opens and the sandbox starts (keys, listening). --max-duration is not its deadline: for serve it
   // is how long to serve, counted once the sandbox is up, and ends it with 0.
-  const scope = openRunScope({ what: 'the sandbox', stopping: 'stopping the sandbox', startUpMs: START_UP_MS });
+  const scope = openRunScope({ what: 'the sandbox', stopping: 'stopping the sandbox', startUp: {} });
   let state: StateDirHandle | undefined;
   let sandbox: Sandbox | undefined;
   // Last registered runs first: the sandbox stops before its state folder closes.
@@ -39,11 +41,11 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
       // Loaded only when asked for: without --state-dir, serve never loads the database.
       const opening = import('../../state/index.js').then((module) => module.openStateDir(options.stateDir!, { logger: (line) => process.stderr.write(`${line}\n`) }));
       // Opened after a stop: closed at once (its lock must not outlive the command).
-      state = await scope.race(opening, (late) => void late.close());
+      state = await untilStopped(opening, scope.signal, (late) => void late.close());
     }
     await scope.enter('embedded reference');
     const starting = startSandbox({ ...options, state, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined, onKeys: () => scope.enter('keys') });
-    sandbox = await scope.race(starting, (late) => void late.close());
+    sandbox = await untilStopped(starting, scope.signal, (late) => void late.close());
     scope.startedUp();
     await scope.enter('serving');
     process.stdout.write(describeSandbox(sandbox, options.faults));
@@ -52,11 +54,11 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
     process.stdout.write('Stopping the sandbox...\n');
     return 0;
   } catch (error) {
-    if (!(error instanceof ScopeStopped)) throw error;
+    if (!(error instanceof Stopped)) throw error;
     // Stopped while starting: interrupted (130 / 143), or the start-up bound (2), naming the phase.
-    const { code, message, signal, phase } = error.stop;
+    const { code, message, signal, phase } = error.reason;
     process.stderr.write(`${new HarnessError(code, `${message}${signal ? ` while it started (phase "${phase}")` : ''}`).format()}\n`);
-    return signal ? signalExitCode(signal) : 2;
+    return stopExitCode(error.reason);
   } finally {
     await scope.close();
   }
@@ -196,30 +198,12 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
   ].join('');
 }
 
-/** How often a `serve` started by npm/npx checks that its wrapper is still there. */
-const PARENT_POLL_MS = 1000;
-
 /**
- * Until the scope stops (SIGINT or SIGTERM), or `maxDurationMs` when given, or, when npm or npx started this
- * process unsupervised (AC_NO_SUPERVISOR=1; supervised, the supervisor watches the wrapper), until the
- * wrapper is gone: a `npx access-conformance serve &` whose npx is killed would otherwise leave the server
- * running with no one to stop it. Started any other way (`exec`, node_modules/.bin, `nohup`, `setsid`), a
- * reparented `serve` keeps running, as asked.
+ * Until the scope stops (SIGINT, SIGTERM, or the npm/npx wrapper's death: stop/signals.ts), or
+ * `maxDurationMs` when given.
  */
-function servingUntil(stopped: AbortSignal, maxDurationMs: number | undefined, env: NodeJS.ProcessEnv = process.env): Promise<'signal' | 'deadline'> {
-  return new Promise((resolve) => {
-    const parent = process.ppid;
-    const watch = env.npm_command !== undefined || env.npm_execpath !== undefined ? setInterval(() => process.ppid !== parent && stop('signal'), PARENT_POLL_MS) : undefined;
-    watch?.unref();
-    const stop = (why: 'signal' | 'deadline'): void => {
-      stopped.removeEventListener('abort', onStop);
-      if (timer) clearTimeout(timer);
-      if (watch) clearInterval(watch);
-      resolve(why);
-    };
-    const onStop = (): void => stop('signal');
-    const timer = maxDurationMs === undefined ? undefined : setTimeout(() => stop('deadline'), maxDurationMs);
-    if (stopped.aborted) stop('signal');
-    else stopped.addEventListener('abort', onStop, { once: true });
-  });
+async function servingUntil(stopped: AbortSignal, maxDurationMs: number | undefined): Promise<'signal' | 'deadline'> {
+  const until = maxDurationMs === undefined ? stopped : AbortSignal.any([stopped, AbortSignal.timeout(maxDurationMs)]);
+  if (!until.aborted) await new Promise((resolve) => until.addEventListener('abort', resolve, { once: true }));
+  return stopped.aborted ? 'signal' : 'deadline';
 }

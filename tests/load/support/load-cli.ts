@@ -61,7 +61,7 @@ export function startCli(args: string[], onStderr?: (text: string, kill: (signal
 
 /**
  * SIGKILL for the CLI and every process under it, children first (Linux: /proc). The CLI is a supervisor
- * and the command runs in a child of its own process group (src/cli/supervisor.ts), which ends gracefully
+ * and the command runs in a child of its own process group (src/stop/supervisor.ts), which ends gracefully
  * when only the supervisor dies; an OOM killer or a lost runner gives no process that chance. Returns every
  * process ID it killed.
  */

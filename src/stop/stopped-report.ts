@@ -9,19 +9,14 @@
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { HarnessErrorCode } from '../errors.js';
 import { toolVersion, TOOL_NAME } from '../package.js';
+import type { StopReason } from './reason.js';
 
 export const STOPPED_REPORT_FILE = 'report.json';
 
-export interface StoppedReportInput {
+/** Why it stopped (a signal, the deadline, a main thread that stopped responding, a harness error), and where. */
+export interface StoppedReportInput extends StopReason {
   command: string;
-  /** What stopped it: a signal, the deadline, a main thread that stopped responding, or a harness error. */
-  code: HarnessErrorCode;
-  message: string;
-  hint?: string;
-  signal?: 'SIGINT' | 'SIGTERM';
-  phase: string;
   exitCode: number;
   startedAt: number;
   /** Who wrote it: the command itself, or its supervising parent after ending it. */
@@ -39,7 +34,7 @@ export function stoppedReport(input: StoppedReportInput): Record<string, unknown
     date: new Date(input.startedAt).toISOString(),
     durationMs: Date.now() - input.startedAt,
     interrupted: input.code === 'INTERRUPTED',
-    aborted: { code: input.code, message: input.message, ...(input.hint ? { hint: input.hint } : {}), ...(input.signal ? { signal: input.signal } : {}), phase: input.phase },
+    aborted: { code: input.code, message: input.message, ...(input.hint ? { hint: input.hint } : {}), ...(input.signal ? { signal: input.signal } : {}), phase: input.phase ?? 'start' },
     verdict: { status: input.code === 'INTERRUPTED' ? 'interrupted' : 'error', exitCode: input.exitCode, code: input.code },
     results: [],
     writtenBy: input.writtenBy,

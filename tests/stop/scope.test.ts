@@ -2,9 +2,12 @@
  * The run scope's own rules, in-process (the signals and the supervisor are driven end to end by
  * tests/hostile/start-up.test.ts): the start-up bound and its end, the deadline naming the phase, finalizers
  * last-first and once, and a stopped scope never leaving the work it refused as an unhandled rejection.
+ * The race is the stop room's one helper (stop/race.ts), raced here against the scope's signal.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { openRunScope, ScopeStopped, type RunScope } from '../../src/cli/run-scope.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openRunScope, type RunScope } from '../../src/stop/scope.js';
+import { untilStopped } from '../../src/stop/race.js';
+import { Stopped } from '../../src/stop/reason.js';
 
 const opened: RunScope[] = [];
 function scope(options: Parameters<typeof openRunScope>[0]): RunScope {
@@ -14,6 +17,7 @@ function scope(options: Parameters<typeof openRunScope>[0]): RunScope {
 }
 afterEach(async () => {
   for (const made of opened.splice(0)) await made.close();
+  vi.unstubAllEnvs();
 });
 
 const never = (): Promise<never> => new Promise<never>(() => {});
@@ -21,26 +25,30 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 describe('the run scope', () => {
   it('without --max-duration, the start-up bound stops a hung start-up, naming the phase', async () => {
-    const run = scope({ what: 'the run', startUpMs: 150 });
+    vi.stubEnv('AC_TEST_START_UP_MS', '150');
+    const run = scope({ what: 'the run', startUp: {} });
     await run.enter('embedded reference');
-    const stopped = await run.race(never()).catch((error: unknown) => error);
-    expect(stopped).toBeInstanceOf(ScopeStopped);
-    expect((stopped as ScopeStopped).stop).toMatchObject({ code: 'DEADLINE', phase: 'embedded reference' });
-    expect((stopped as ScopeStopped).stop.message).toContain('did not finish starting within 150 ms (phase "embedded reference")');
+    const stopped = await untilStopped(never(), run.signal).catch((error: unknown) => error);
+    expect(stopped).toBeInstanceOf(Stopped);
+    expect((stopped as Stopped).reason).toMatchObject({ code: 'DEADLINE', phase: 'embedded reference' });
+    expect((stopped as Stopped).reason.message).toContain('did not finish starting within 150 ms (phase "embedded reference")');
+    // The signal itself carries the record: the engine and the load driver read it from there.
+    expect(run.signal.reason).toMatchObject({ code: 'DEADLINE', phase: 'embedded reference' });
   });
 
   it('startedUp() ends the start-up bound: the work after it is not stopped by it', async () => {
-    const run = scope({ what: 'the run', startUpMs: 100 });
+    vi.stubEnv('AC_TEST_START_UP_MS', '100');
+    const run = scope({ what: 'the run', startUp: {} });
     run.startedUp();
     await run.enter('checks');
-    expect(await run.race(sleep(250).then(() => 'done'))).toBe('done');
+    expect(await untilStopped(sleep(250).then(() => 'done'), run.signal)).toBe('done');
     expect(run.stopped()).toBeUndefined();
   });
 
   it('the deadline stops the work in whatever phase it finds', async () => {
     const run = scope({ what: 'the load run', maxDurationMs: 120 });
     await run.enter('load');
-    await expect(run.race(never())).rejects.toMatchObject({ stop: { code: 'DEADLINE', phase: 'load' } });
+    await expect(untilStopped(never(), run.signal)).rejects.toMatchObject({ reason: { code: 'DEADLINE', phase: 'load' } });
     expect(run.signal.aborted).toBe(true);
   });
 
@@ -57,7 +65,7 @@ describe('the run scope', () => {
         await sleep(10);
         throw new Error('the target start failed after the stop');
       })();
-      await expect(run.race(work)).rejects.toBeInstanceOf(ScopeStopped);
+      await expect(untilStopped(work, run.signal)).rejects.toBeInstanceOf(Stopped);
       await sleep(50);
       expect(unhandled).toEqual([]);
     } finally {
@@ -68,9 +76,9 @@ describe('the run scope', () => {
   it('race hands a value that arrives after the stop to onLate (to close it), and one that arrived in time to nobody', async () => {
     const run = scope({ what: 'the run', maxDurationMs: 60 });
     const late: string[] = [];
-    expect(await run.race(Promise.resolve('in time'), (value) => late.push(value))).toBe('in time');
+    expect(await untilStopped(Promise.resolve('in time'), run.signal, (value) => late.push(value))).toBe('in time');
     const slow = sleep(150).then(() => 'after the stop');
-    await expect(run.race(slow, (value) => late.push(value))).rejects.toBeInstanceOf(ScopeStopped);
+    await expect(untilStopped(slow, run.signal, (value) => late.push(value))).rejects.toBeInstanceOf(Stopped);
     await slow;
     await sleep(0);
     expect(late).toEqual(['after the stop']);
@@ -91,5 +99,19 @@ describe('the run scope', () => {
     expect(run.hasReported).toBe(false);
     run.reported();
     expect(run.hasReported).toBe(true);
+  });
+
+  it('a deadline already past when the scope opens (counted from the supervisor\'s start) stops it at once', async () => {
+    vi.stubEnv('AC_SUPERVISED_CHILD', String(Date.now() - 5_000));
+    const run = scope({ what: 'the send', maxDurationMs: 1_000 });
+    await sleep(20);
+    expect(run.stopped()).toMatchObject({ code: 'DEADLINE', phase: 'start' });
+  });
+
+  it('a bound that fires after close() stops nothing', async () => {
+    const run = scope({ what: 'the run', maxDurationMs: 50 });
+    await run.close();
+    await sleep(120);
+    expect(run.signal.aborted).toBe(false);
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * Every time bound of stopping, in one table, each with the reason it exists. A bound is changed here and
+ * nowhere else; docs/running.md ("Stopping") quotes them.
+ */
+export interface StopTiming {
+  readonly ms: number;
+  readonly why: string;
+}
+
+export const STOP_TIMINGS = {
+  startUp: {
+    ms: 180_000,
+    why:
+      'without --max-duration, how long a command may take to start (profile, state, embedded reference, keys, image): a hang with the ' +
+      'event loop free beats the heartbeat, so only this ends it (AC_TEST_START_UP_MS shortens it in tests); its work after start-up has its own bound',
+  },
+  heartbeat: {
+    ms: 500,
+    why: 'how often a supervised command tells its parent it runs: a frozen main thread stops it, and the parent sees that',
+  },
+  watch: {
+    ms: 250,
+    why: "how often the supervisor looks at the heartbeat, the deadline and the npm/npx wrapper: a dead wrapper is noticed within a second (issue 39)",
+  },
+  frozen: {
+    ms: 5_000,
+    why: 'a heartbeat older than this at a deadline or a signal: the command cannot act on it, so its parent kills it at once',
+  },
+  stall: {
+    ms: 60_000,
+    why: 'a heartbeat silent this long, deadline or not: the main thread is stuck (AC_SUPERVISOR_STALL_MS overrides it)',
+  },
+  reportAfterStop: {
+    ms: 20_000,
+    why: 'how long a stopped command may take to write its reports before it ends anyway: hung reports must not hold a CI job past its timeout',
+  },
+  stopGrace: {
+    ms: 25_000,
+    why:
+      'how long the parent lets a live command end itself after a signal or its deadline before killing it: above reportAfterStop, and ' +
+      'cancelling checks stuck on a hung target then writing every report took 11 s under load (tests/hostile/deadlines.test.ts)',
+  },
+  secondSignal: {
+    ms: 3_000,
+    why: 'after a second signal the command ends at once on its own; its parent kills it if it has not within this',
+  },
+  forcedClose: {
+    ms: 15_000,
+    why: 'a forced stop (second signal, reports too slow) waits this long for the target (a container, the embedded reference) to stop',
+  },
+  cleanup: {
+    ms: 10_000,
+    why: 'how long one cleanup finalizer may take before the next runs regardless',
+  },
+  closeAfterExit: {
+    ms: 2_000,
+    why: "after the command's exit, how long its IPC channel may take to close (a grandchild holding it) before the exit alone decides",
+  },
+  exitAfterReturn: {
+    ms: 3_000,
+    why: 'once a command returned its exit code, how long what it started (a suite worker on a hung target, a socket) may keep the process',
+  },
+} as const satisfies Record<string, StopTiming>;
+
+export type StopTimingName = keyof typeof STOP_TIMINGS;
+
+/** The bound in milliseconds. */
+export function stopMs(name: StopTimingName): number {
+  return STOP_TIMINGS[name].ms;
+}
