@@ -1,6 +1,6 @@
 /**
- * The shell blocks of the documentation, read and run the way a reader pastes them (docs/docs-tests.md
- * states the convention for writers):
+ * The shell blocks of the documentation, read and run the way a reader pastes them (docs/development.md,
+ * "The docs as tests", states the convention for writers):
  *
  * - a ```sh (or bash, shell) fence is a block; its commands run one after the other, each in its own
  *   `bash -c`, in the file's folder, as lines typed into one terminal (a `\` at a line's end continues it;
