@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package.js';
+import { shellBlocks } from './support/shell-blocks.js';
 import { README_SECTIONS, SECTIONS_DOC, expectedFaultsDoc, expectedReadmeSection, readDoc, readmeSection, staleMessage } from '../../scripts/generated-docs.js';
 
 const root = packageRoot();
@@ -23,3 +24,26 @@ describe('generated documentation', () => {
     expect(current, staleMessage('docs/faults.md')).toBe(expectedFaultsDoc(current));
   });
 });
+
+describe('README.md, the page a newcomer reads first', () => {
+  const readme = readDoc(root, 'README.md');
+
+  it('fits a screen or two, and says before any install that the package is not in the registry', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(130);
+    const notInRegistry = readme.indexOf('Not in the npm registry');
+    expect(notInRegistry).toBeGreaterThan(-1);
+    expect(notInRegistry).toBeLessThan(readme.indexOf('npm install'));
+  });
+
+  it("shows `npm test`, and .ci/run runs exactly that command", () => {
+    const commands = shellBlocks('README.md', readme).flatMap((block) => block.commands.map((command) => command.text));
+    expect(commands).toContain('npm test');
+    const ciLines = readDoc(root, '.ci/run').split('\n').map((line) => line.trim());
+    expect(ciLines).toContain('npm test');
+  });
+
+  it('links every docs page it names, and each exists', () => {
+    for (const [, target] of readme.matchAll(/\]\((docs\/[a-z-]+\.md)(?:#[^)]*)?\)/g)) expect(existsSync(join(root, target!)), target).toBe(true);
+  });
+});
+
