@@ -39,7 +39,9 @@ function readerEnv(extraPath: string[] = []): NodeJS.ProcessEnv {
   const path = (process.env.PATH ?? '').split(delimiter).filter((entry) => entry !== '' && !entry.includes('node_modules/.bin'));
   // A global install (`npm install -g`) goes to a scratch prefix, never to the machine's.
   const prefix = scratch === undefined ? {} : { npm_config_prefix: join(scratch.work, 'npm-global') };
-  return { ...env, ...prefix, NO_COLOR: '1', PATH: [...extraPath, ...path].join(delimiter) };
+  // --prefer-offline: packages the npm cache holds are not revalidated with the registry (the installs are
+  // what a reader runs, only quicker on a machine that installed them before).
+  return { ...env, ...prefix, npm_config_prefer_offline: 'true', NO_COLOR: '1', PATH: [...extraPath, ...path].join(delimiter) };
 }
 
 beforeAll(async () => {
@@ -120,6 +122,20 @@ function helpOutcome(example: HelpExample): { skip?: string; exit: number; backg
 describe('--help examples, as printed (the program name on PATH)', async () => {
   const examples = await helpExamples();
   let session: ShellSession | undefined;
+  let helpFolder = '';
+  /**
+   * Each example stands alone (a reader of `diff --help` has reports of their own): the files they name
+   * are put back before each one, since a run replaces the reports an earlier run left in its --out.
+   */
+  const helpFixtures = async (): Promise<void> => {
+    for (const dir of ['last-week', 'reports']) {
+      await mkdir(join(helpFolder, dir), { recursive: true });
+      await copyFile(join(helpFolder, 'main', 'report.json'), join(helpFolder, dir, 'report.json'));
+    }
+    // The sandbox profile `serve` would have written, with the files it names beside it.
+    for (const file of await readdir(helpFolder)) if (file.startsWith('target.')) await copyFile(join(helpFolder, file), join(helpFolder, 'reports', file));
+    await copyFile(join(helpFolder, 'target.json'), join(helpFolder, 'reports', 'sandbox.target.json'));
+  };
   beforeAll(async () => {
     if (!online) return;
     const folder = await readerFolder('help', false);
@@ -129,10 +145,8 @@ describe('--help examples, as printed (the program name on PATH)', async () => {
     await writeFile(join(folder, 'event.json'), '{"user":"u-1","action":"offboard"}\n');
     const earlier = await runProcess('access-conformance', ['run', '--only', 'OWN-*', '--reporter', 'json', '--out', 'main'], { cwd: folder, env, timeoutMs: COMMAND_MS });
     expect(earlier.code, earlier.stdout + earlier.stderr).toBe(0);
-    await mkdir(join(folder, 'last-week'));
-    await copyFile(join(folder, 'main', 'report.json'), join(folder, 'last-week', 'report.json'));
-    await mkdir(join(folder, 'reports'), { recursive: true });
-    await copyFile(join(folder, 'main', 'report.json'), join(folder, 'reports', 'report.json'));
+    helpFolder = folder;
+    await helpFixtures();
     session = new ShellSession({ cwd: folder, env, timeoutMs: COMMAND_MS, readyMs: READY_MS });
   }, COMMAND_MS);
   afterAll(async () => {
@@ -152,6 +166,7 @@ describe('--help examples, as printed (the program name on PATH)', async () => {
     }
     it(title, async (ctx) => {
       ctx.skip(!online, OFFLINE);
+      await helpFixtures();
       const command: ShellCommand = { text: example.text, line: 0, background: outcome.background, expectExit: outcome.exit, expectPrints: [] };
       const outcomes = await session!.runBlock({ file: `${example.command} --help`, line: 0, commands: [command] });
       expect(describeFailures(outcomes, `${example.command} --help`)).toEqual([]);
