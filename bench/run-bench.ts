@@ -1,8 +1,10 @@
 /**
  * `npm run bench [-- name...]`: runs the registered benchmarks, prints their metrics and writes
- * reports/bench/<name>.json. Register a bench by importing it here and appending it to BENCHES.
+ * reports/bench/<name>.json, and each bench's metrics into bench/figures.json (committed: the figures the
+ * docs quote come from it, and tests/docs/counts.test.ts holds every quoted one to it). Register a bench
+ * by importing it here and appending it to BENCHES.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bench } from './registry.js';
 import { referenceBench } from './reference-bench.js';
@@ -11,9 +13,11 @@ import { keyExportBench } from './key-export-stall.js';
 import { runWallBench } from './run-wall.js';
 import { stateBench } from './state-bench.js';
 import { openapiDescriptionBench } from './openapi-description.js';
+import { packageSizeBench } from './package-size.js';
+import { FIGURES_FILE, withFigures, type Figures } from './figures.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);
@@ -34,7 +38,11 @@ for (const bench of selected) {
       process.stdout.write(`  ${metric.label.padEnd(40)} ${String(metric.value).padStart(10)} ${metric.unit}\n`);
     }
     for (const note of report.notes) process.stdout.write(`  - ${note}\n`);
-    writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify({ ...report, at: new Date().toISOString() }, null, 2)}\n`);
+    const at = new Date().toISOString();
+    writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify({ ...report, at }, null, 2)}\n`);
+    const figuresPath = join(process.cwd(), FIGURES_FILE);
+    const figures = existsSync(figuresPath) ? (JSON.parse(readFileSync(figuresPath, 'utf8')) as Figures) : {};
+    writeFileSync(figuresPath, `${JSON.stringify(withFigures(figures, report, at), null, 2)}\n`);
   } catch (error) {
     failed = true;
     process.stderr.write(`  bench ${bench.name} failed: ${(error as Error).stack ?? String(error)}\n`);

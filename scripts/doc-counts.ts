@@ -8,10 +8,18 @@
  * half of that total (a smaller number is a subset: "96 checks together", "20 faults, two per area"), and a
  * "N passed, N failed, N skipped" line whose sum is. BENCHMARKS.md is a log of dated measurements and is
  * not scanned.
+ *
+ * Measured figures are not copied by hand either: a doc quotes one as the number followed by
+ * `<!-- bench: NAME, LABEL -->`, and the number must be the one `npm run bench` last wrote to
+ * bench/figures.json for that bench and metric (an unknown bench or label is stale too). `npm run docs`
+ * rewrites them with the totals. Test-lane durations and counts (files, tests) are measurements of a
+ * moment: they live, dated, in BENCHMARKS.md, and a docs page that states them is flagged.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { FIGURES_FILE, type Figures } from '../bench/figures.js';
 import { listFaults } from '../src/faults/index.js';
+import { packageRoot } from '../src/package.js';
 import { allRequirements } from '../src/requirements.js';
 
 /** One total the docs may state, with the words that name what is counted. */
@@ -84,20 +92,47 @@ function rewrites(totals: readonly DocTotal[]): Rewrite[] {
   return out;
 }
 
-/** `text` with every stated total made current. */
-export function withCurrentCounts(text: string, totals: readonly DocTotal[] = docTotals()): string {
+/** bench/figures.json of the checkout (empty when no bench ever ran). */
+export function benchFigures(root = packageRoot()): Figures {
+  const path = join(root, FIGURES_FILE);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Figures) : {};
+}
+
+/** A figure as the docs write it: en-US digit grouping, the bench's own precision. */
+export function figureText(value: number): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: 20 });
+}
+
+// A number, up to 40 characters of unit or emphasis without a digit, then the marker.
+const FIGURE = /(\d[\d,]*(?:\.\d+)?)([^\d\n]{0,40}?)<!-- bench: ([^,]+?), (.+?) -->/g;
+
+function currentFigures(line: string, figures: Figures): string {
+  return line.replace(FIGURE, (match, _number: string, between: string, bench: string, label: string) => {
+    const figure = figures[bench.trim()]?.metrics[label.trim()];
+    // An unknown figure cannot be made current: the marker says so, and the line stays stale.
+    if (figure === undefined) return `${match} <!-- no such figure in ${FIGURES_FILE}: run \`npm run bench -- ${bench.trim()}\` -->`;
+    return `${figureText(figure.value)}${between}<!-- bench: ${bench}, ${label} -->`;
+  });
+}
+
+// "86 files, 930 tests", "166 s with its build": a test lane measured by hand.
+const LANE_FIGURE = /\b\d+ (?:test )?files, \d+ tests\b/;
+
+/** `text` with every stated total and quoted figure made current. */
+export function withCurrentCounts(text: string, totals: readonly DocTotal[] = docTotals(), figures: Figures = benchFigures()): string {
   const all = rewrites(totals);
   return text
     .split('\n')
-    .map((line) => all.reduce((current, rewrite) => rewrite(current), line))
+    .map((line) => currentFigures(all.reduce((current, rewrite) => rewrite(current), line), figures))
     .join('\n');
 }
 
-/** The lines of `text` whose totals are stale. */
-export function staleCounts(text: string, totals: readonly DocTotal[] = docTotals()): StaleCount[] {
-  const current = withCurrentCounts(text, totals).split('\n');
+/** The lines of `text` whose totals or figures are stale, and those that state a test lane's size by hand. */
+export function staleCounts(text: string, totals: readonly DocTotal[] = docTotals(), figures: Figures = benchFigures()): StaleCount[] {
+  const current = withCurrentCounts(text, totals, figures).split('\n');
   return text
     .split('\n')
     .map((line, i) => ({ line: i + 1, found: line, expected: current[i]! }))
-    .filter((entry) => entry.found !== entry.expected);
+    .filter((entry) => entry.found !== entry.expected || LANE_FIGURE.test(entry.found))
+    .map((entry) => (entry.found === entry.expected ? { ...entry, expected: 'a test lane measured by hand: quote BENCHMARKS.md ("Test lanes") instead' } : entry));
 }

@@ -14,6 +14,7 @@ import { allSubjects } from '../src/mutation/verify-variants.js';
 import { faultProcesses } from '../src/defaults.js';
 import {
   README_SECTIONS,
+  SECTIONS_DOC,
   VERIFICATION_RESULT,
   VERIFICATION_SEED,
   expectedFaultsDoc,
@@ -77,12 +78,12 @@ const root = packageRoot();
 const result = await verificationResult(root, from);
 
 const scoreDoc = expectedScoreDoc(result, readDoc(root, 'docs/mutation-score.md'));
-let readme = readDoc(root, 'README.md');
-for (const name of README_SECTIONS) readme = withReadmeSection(readme, name, expectedReadmeSection(name, scoreDoc));
+let sections = readDoc(root, SECTIONS_DOC);
+for (const name of README_SECTIONS) sections = withReadmeSection(sections, name, expectedReadmeSection(name, scoreDoc));
 const generated = new Map<string, string>([
   ['docs/mutation-score.md', scoreDoc],
   ['docs/faults.md', expectedFaultsDoc(readDoc(root, 'docs/faults.md'))],
-  ['README.md', readme],
+  [SECTIONS_DOC, sections],
 ]);
 // Every total stated in prose, made current (scripts/doc-counts.ts), on top of the generated parts.
 for (const relative of countedDocs(root)) generated.set(relative, withCurrentCounts(generated.get(relative) ?? readDoc(root, relative)));

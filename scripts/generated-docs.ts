@@ -1,6 +1,7 @@
 /**
- * The generated parts of the documentation and where they go: README's coverage table (from the catalogue)
- * and mutation-score summary (from docs/mutation-score.md), docs/mutation-score.md (from a verification
+ * The generated parts of the documentation and where they go: docs/coverage.md's coverage table (from the
+ * catalogue) and mutation-score summary (from docs/mutation-score.md; both were the README's until the
+ * README became a page a newcomer reads in a screen or two), docs/mutation-score.md (from a verification
  * result) and the fault list of docs/faults.md (from the fault registry). `npm run docs` writes them
  * (scripts/docs.ts); the tests only compare, with {@link staleMessage} telling what to run.
  */
@@ -19,6 +20,9 @@ export const VERIFICATION_SEED = 'fault-verification';
 /** Where the self-verification leaves its full result, for `npm run docs -- --from`. */
 export const VERIFICATION_RESULT = join('reports', 'verification.json');
 
+/** The page that carries the generated sections (README_SECTIONS, named for where they were first). */
+export const SECTIONS_DOC = 'docs/coverage.md';
+
 export const README_SECTIONS = ['coverage', 'mutation-score'] as const;
 export type ReadmeSection = (typeof README_SECTIONS)[number];
 
@@ -31,12 +35,12 @@ function markers(name: string): { start: string; end: string } {
   return { start: `<!-- ${name}:start -->\n`, end: `<!-- ${name}:end -->` };
 }
 
-/** The text between a README section's markers. */
+/** The text between a generated section's markers (in SECTIONS_DOC). */
 export function readmeSection(text: string, name: string): string {
   const { start, end } = markers(name);
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`README.md has no ${name} markers`);
+  if (from < 0 || to < from) throw new Error(`${SECTIONS_DOC} has no ${name} markers`);
   return text.slice(from + start.length, to);
 }
 
@@ -47,13 +51,13 @@ export function withReadmeSection(text: string, name: string, body: string): str
   return text.slice(0, from) + body + text.slice(text.indexOf(end));
 }
 
-/** The score table of docs/mutation-score.md (everything before its per-fault list), which README carries. */
+/** The score table of docs/mutation-score.md (everything before its per-fault list), which SECTIONS_DOC carries. */
 export function mutationSummary(scoreDoc: string): string {
   const summary = (scoreDoc.split(/^## /m)[0] ?? '').replace(/^# .*\n+/, '').trimEnd();
-  return `${summary}\n\nEvery fault, the requirements it breaks and whether it was caught: [docs/mutation-score.md](docs/mutation-score.md).\n`;
+  return `${summary}\n\nEvery fault, the requirements it breaks and whether it was caught: [mutation-score.md](mutation-score.md).\n`;
 }
 
-/** What a README section should hold, given the current docs/mutation-score.md text. */
+/** What a generated section should hold, given the current docs/mutation-score.md text. */
 export function expectedReadmeSection(name: ReadmeSection, scoreDoc: string): string {
   return name === 'coverage' ? `${renderMarkdownTable(allRequirements()).trimEnd()}\n` : mutationSummary(scoreDoc);
 }

@@ -1,5 +1,5 @@
 /**
- * The mutation-score table (docs/mutation-score.md, included in the README): rendered from a verification
+ * The mutation-score table (docs/mutation-score.md, its summary included in docs/coverage.md): rendered from a verification
  * result. Only stable facts go in (no durations, no dates), so the committed file changes only when a
  * fault, a declaration or the catalogue does.
  */

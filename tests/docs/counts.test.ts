@@ -1,13 +1,15 @@
 /**
  * Every total the docs state in prose (checks, requirements, MUST/SHOULD/INFO, faults) is the catalogue's
- * and the fault registry's: scripts/doc-counts.ts finds them by their phrasing. A stale one fails here with
- * the line and what it should say; `npm run docs` rewrites them.
+ * and the fault registry's: scripts/doc-counts.ts finds them by their phrasing. Every measured figure they
+ * quote (a number followed by `<!-- bench: NAME, LABEL -->`) is the one `npm run bench` last wrote to
+ * bench/figures.json, and no page states a test lane's size by hand. A stale one fails here with the line
+ * and what it should say; `npm run docs` rewrites them.
  */
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package.js';
 import { allRequirements } from '../../src/requirements.js';
 import { listFaults } from '../../src/faults/index.js';
-import { countedDocs, docTotals, staleCounts, withCurrentCounts } from '../../scripts/doc-counts.js';
+import { benchFigures, countedDocs, docTotals, staleCounts, withCurrentCounts } from '../../scripts/doc-counts.js';
 import { readDoc, staleMessage } from '../../scripts/generated-docs.js';
 
 const root = packageRoot();
@@ -34,5 +36,19 @@ describe('totals stated in the docs', () => {
       'selection 281 checks\n96 checks together\n214 faults and 20 faults\n198 of 281 checks\n280 passed, 1 failed, 0 skipped\n41 passed, 0 failed, 0 skipped',
     );
     expect(staleCounts('281 checks', totals)).toEqual([]);
+  });
+
+  it('quoted figures are bench/figures.json\'s: a stale one is rewritten, an unknown one and a hand-measured lane are flagged', () => {
+    const totals = docTotals();
+    const figures = { reference: { at: '2026-11-27T00:00:00Z', node: 'v20', metrics: { 'HMAC webhook requests per second': { value: 9967, unit: 'req/s' }, p99: { value: 1.5, unit: 'ms' } } } };
+    const text = 'measured 4,600<!-- bench: reference, HMAC webhook requests per second --> webhooks/s (p99 **13 ms**<!-- bench: reference, p99 -->)';
+    expect(withCurrentCounts(text, totals, figures)).toBe('measured 9,967<!-- bench: reference, HMAC webhook requests per second --> webhooks/s (p99 **1.5 ms**<!-- bench: reference, p99 -->)');
+    expect(staleCounts(withCurrentCounts(text, totals, figures), totals, figures)).toEqual([]);
+    expect(staleCounts('12 B<!-- bench: nothing, here -->', totals, figures)[0]!.expected).toContain('no such figure in bench/figures.json');
+    expect(staleCounts('the fast lane: 166 s (86 files, 930 tests)', totals, figures)[0]!.expected).toContain('BENCHMARKS.md');
+  });
+
+  it('bench/figures.json holds the figures the docs quote', () => {
+    expect(Object.keys(benchFigures(root))).toEqual(expect.arrayContaining(['package', 'reference', 'reference-memory', 'state']));
   });
 });

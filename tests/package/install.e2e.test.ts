@@ -1,9 +1,9 @@
 /**
- * README's Install section and the Action's install, kept true: `npm pack` the package (dist/ as `npm test`
+ * docs/install.md and the Action's install, kept true: `npm pack` the package (dist/ as `npm test`
  * built it), install the tarball into a scratch prefix without dev dependencies or testcontainers with the
  * Action's own install step (action-install.sh, an empty npm cache as on a fresh runner), run `run` from
  * another folder with the installed binary, then the Action's run step against a served target whose
- * profile takes its secret from the environment (`{"env": …}`, as the README's example passes it).
+ * profile takes its secret from the environment (`{"env": …}`, as docs/ci.md's example passes it).
  * Skipped, saying so, when the npm registry does not answer.
  */
 import { existsSync } from 'node:fs';

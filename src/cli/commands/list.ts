@@ -1,7 +1,7 @@
 /**
  * `access-conformance list`: the requirement catalogue as text (default), JSON, or a Markdown table; text and
  * JSON name each requirement's authority (service.md sentence, RFC, ruling, or the harness's reading). The
- * Markdown table is the README's coverage table: `access-conformance list --format markdown`.
+ * Markdown table is the coverage table of docs/coverage.md: `access-conformance list --format markdown`.
  */
 import { CATALOGUE_VERSION, allRequirements, describeAuthority, type Requirement } from '../../requirements.js';
 import { resolveSelection } from '../../engine/selection.js';
@@ -13,7 +13,7 @@ import { listUsage as usage, openapiListing, renderOpenapiJson, renderOpenapiTex
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 export const LIST_OPTIONS = {
-  format: choiceRow({ choices: FORMATS, default: 'text', describe: 'text, json, or a Markdown table (the README coverage table). e.g. --format markdown' }),
+  format: choiceRow({ choices: FORMATS, default: 'text', describe: 'text, json, or a Markdown table (the coverage table of docs/coverage.md). e.g. --format markdown' }),
   only: listRow({ describe: 'List only these IDs or globs; a pattern that matches no requirement is an error. e.g. --only "PAG-*"' }),
   openapi: textRow({ describe: 'List the operations of this OpenAPI description (YAML or JSON file; a URL with --profile) instead of the catalogue: where each pages, whether a run calls it and, when not, why (ruling 34). e.g. --openapi service.openapi.yaml' }),
   // With --openapi (or alone, when the profile names "openapi"): the plan a run with this profile makes.
