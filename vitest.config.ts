@@ -43,6 +43,7 @@ const FILE_WORKERS = 3;
  * waiting on Docker) could start last and hold the whole lane.
  */
 const LONGEST_FIRST = [
+  'tests/docs/shell-blocks.e2e.test.ts',
   'tests/containers/harness-image.test.ts',
   'tests/containers/dockerfile.test.ts',
   'tests/mutation/self-verification.test.ts',
