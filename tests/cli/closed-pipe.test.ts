@@ -1,0 +1,109 @@
+/**
+ * `access-conformance list | head -1`: the reader closes its end after the first line, and the command ends
+ * quietly (no `Error: write EPIPE`, no stack trace) with the exit code it would have had: 0 for list and
+ * diff, the verdict for run, whose report files are still written. Each command is spawned with its stdout
+ * piped into a reader that closes after the first line, as `head -1` does; the outputs are larger than a
+ * pipe's buffer (64 KiB), so the command is still writing when the reader goes.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRequirements } from '../../src/requirements.js';
+import { BIN, ROOT, assertBuilt, cleanEnv } from './support.js';
+
+interface HeadResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  firstLine: string;
+  stderr: string;
+}
+
+/** Runs the CLI with stdout read up to its first line, then closed (`| head -1`). */
+function pipedIntoHead(args: string[], cwd = ROOT, timeoutMs = 60_000): Promise<HeadResult> {
+  assertBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let seen = '';
+    let firstLine: string | undefined;
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (firstLine !== undefined) return;
+      seen += chunk.toString('utf8');
+      const end = seen.indexOf('\n');
+      if (end < 0) return;
+      firstLine = seen.slice(0, end);
+      // The reader is gone: the next write of the command meets a closed pipe.
+      child.stdout.destroy();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${args.join(' ')} did not end in ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, firstLine: firstLine ?? '', stderr });
+    });
+  });
+}
+
+function expectQuiet(result: HeadResult): void {
+  expect(result.signal).toBeNull();
+  expect(result.stderr).not.toMatch(/EPIPE|\n\s+at |node:events|Unhandled 'error'/);
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ac-closed-pipe-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a reader that closes after the first line', () => {
+  it('list ends with exit 0 and no stack trace', async () => {
+    const result = await pipedIntoHead(['list']);
+    expect(result.firstLine).toMatch(/^access-conformance catalogue \S+: \d+ requirements/);
+    expectQuiet(result);
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('list --format json ends with exit 0 and no stack trace', async () => {
+    const result = await pipedIntoHead(['list', '--format', 'json']);
+    expect(result.firstLine.trim().startsWith('{') || result.firstLine.trim().startsWith('[')).toBe(true);
+    expectQuiet(result);
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('diff ends with exit 0 and no stack trace', async () => {
+    // Two reports over the whole catalogue, every check flipped: a diff far larger than a pipe's buffer.
+    const report = (state: string) => ({
+      format: 'access-conformance-report',
+      formatVersion: 2,
+      results: allRequirements().map((req) => ({ id: req.id, level: req.level, text: req.text, state })),
+    });
+    const a = join(dir, 'a.json');
+    const b = join(dir, 'b.json');
+    await writeFile(a, JSON.stringify(report('passed')));
+    await writeFile(b, JSON.stringify(report('failed')));
+    for (const format of ['text', 'json']) {
+      const result = await pipedIntoHead(['diff', a, b, '--format', format]);
+      expectQuiet(result);
+      expect(result.code, result.stderr).toBe(0);
+    }
+  });
+
+  it('run keeps its verdict as exit code and still writes its reports', async () => {
+    const out = join(dir, 'run');
+    const result = await pipedIntoHead(['run', '--fault', 'hmac-decoded-key', '--only', 'WH-HMAC-08', '--reporter', 'console,json', '--out', out], dir, 120_000);
+    expect(result.firstLine).toMatch(/^access-conformance /);
+    expectQuiet(result);
+    // Not conformant (the fault breaks a MUST): the closed pipe changes nothing about the verdict.
+    expect(result.code, result.stderr).toBe(1);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { verdict: { exitCode: number } };
+    expect(report.verdict.exitCode).toBe(1);
+  });
+});
