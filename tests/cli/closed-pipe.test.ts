@@ -1,9 +1,9 @@
 /**
  * `access-conformance list | head -1`: the reader closes its end after the first line, and the command ends
  * quietly (no `Error: write EPIPE`, no stack trace) with the exit code it would have had: 0 for list and
- * diff, the verdict for run, whose report files are still written. Each command is spawned with its stdout
- * piped into a reader that closes after the first line, as `head -1` does; the outputs are larger than a
- * pipe's buffer (64 KiB), so the command is still writing when the reader goes.
+ * diff, the verdict for run, whose report files are still written. Each command's stdout is piped into
+ * `head -n 1`; the outputs are larger than a pipe's buffer (64 KiB), so the command is still writing when
+ * the reader goes.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,23 +20,20 @@ interface HeadResult {
   stderr: string;
 }
 
-/** Runs the CLI with stdout read up to its first line, then closed (`| head -1`). */
+/**
+ * Runs the CLI as `CLI ARGS | head -n 1` in bash and returns the CLI's own exit status (PIPESTATUS). A shell
+ * pipe, not node's stdio 'pipe': libuv makes that a socket pair, whose buffer is large enough to take a
+ * whole listing, so the command would never meet the closed reader; a pipe holds 64 KiB, and `head` reads
+ * one buffer, prints the first line and exits while the command still has more to write.
+ */
 function pipedIntoHead(args: string[], cwd = ROOT, timeoutMs = 60_000): Promise<HeadResult> {
   assertBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let seen = '';
-    let firstLine: string | undefined;
+    const script = '"$@" | head -n 1; exit "${PIPESTATUS[0]}"';
+    const child = spawn('bash', ['-c', script, 'bash', process.execPath, BIN, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (firstLine !== undefined) return;
-      seen += chunk.toString('utf8');
-      const end = seen.indexOf('\n');
-      if (end < 0) return;
-      firstLine = seen.slice(0, end);
-      // The reader is gone: the next write of the command meets a closed pipe.
-      child.stdout.destroy();
-    });
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -45,7 +42,7 @@ function pipedIntoHead(args: string[], cwd = ROOT, timeoutMs = 60_000): Promise<
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, firstLine: firstLine ?? '', stderr });
+      resolve({ code, signal, firstLine: stdout.replace(/\n$/, ''), stderr });
     });
   });
 }
