@@ -45,6 +45,7 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 pre { background: var(--bg); padding: 8px; font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
 .count { color: #57606a; font-size: 13px; }
 details.check.s-blocked { border-left-color: var(--skip); border-left-style: dashed; } .s-blocked .state, .state.s-blocked { color: var(--skip); }
+.pulled { font-size: 12px; font-style: italic; color: #57606a; }
 .deps { flex-basis: 100%; min-width: 0; font-size: 12px; font-weight: 600; color: var(--fail); }
 table.totals { border-collapse: collapse; margin-top: 6px; font-size: 12px; }
 table.totals td, table.totals th { border: 1px solid var(--line); padding: 1px 8px; text-align: right; }

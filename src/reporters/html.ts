@@ -15,7 +15,7 @@ import { capText, escapeMarkup, moreBytesNote, oneLine, shortText } from '../esc
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { abortedBanner, DISPLAY_ORDER, DISPLAY_TOTAL, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
-import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, pulledInLine, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
@@ -66,7 +66,8 @@ function dependantsBlock(result: CheckResult, view: CauseView): string {
 }
 
 function checkBody(result: CheckResult, state: DisplayState, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
-  const parts: string[] = [rootLink(result, view)];
+  const pulled = pulledInLine(result);
+  const parts: string[] = [pulled ? `<p>${e(`${pulled[0]!.toUpperCase()}${pulled.slice(1)}: --only/--skip did not name it, the run added it because a refusal proves something only if its control passes (ruling 30).`)}</p>` : '', rootLink(result, view)];
   if (result.state === 'blocked') parts.push(`<p>${e(blockedReason(result))}</p>`);
   parts.push(
     `<p>§${e(result.section)}${result.ruling ? `, ruling ${result.ruling}` : ''}, ${e(formatDuration(result.durationMs))}${result.phase === 'clock' ? ', clock phase' : ''}</p>`,
@@ -110,6 +111,7 @@ function checkRow(result: CheckResult, strict: boolean, view: CauseView, rerun?:
     `<details class="check s-${state}" id="${e(resultKey(result))}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
     `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(resultKey(result)))}">${e(resultKey(result))}</a>` +
     `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span>` +
+    `${result.pulledIn ? `<span class="pulled">${e(pulledInLine(result)!)}</span>` : ''}` +
     `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, resultKey(result)) ?? ''].filter(Boolean).join('; '))}</span>` : ''}${collapsedGotExpected(result)}</summary>\n` +
     `<div class="body">\n${checkBody(result, state, view, rerun, reproduction)}\n</div></details>`
   );
@@ -134,7 +136,9 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
     })
     .join('');
   const banner = abortedBanner(summary);
-  const selection = `${header.selection.selected} checks${header.selection.only.length ? ` --only ${header.selection.only.join(',')}` : ''}${header.selection.skip.length ? ` --skip ${header.selection.skip.join(',')}` : ''}${strict ? ' --strict' : ''}`;
+  const pulled = header.selection.pulledIn ?? [];
+  const selection = `${header.selection.selected} checks${header.selection.only.length ? ` --only ${header.selection.only.join(',')}` : ''}${header.selection.skip.length ? ` --skip ${header.selection.skip.join(',')}` : ''}${strict ? ' --strict' : ''}` +
+    (pulled.length > 0 ? ` (${pulled.length} of them pulled in as positive control${pulled.length === 1 ? '' : 's'}: ${pulled.map((check) => check.id).join(', ')})` : '');
   const meta: Array<[string, string]> = [
     ['target', `${header.target}${header.targetDescription ? ` (${header.targetDescription})` : ''}`],
     ['seed', header.seed],
