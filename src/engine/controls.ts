@@ -51,6 +51,16 @@ export function selectionWithControls(selected: readonly Requirement[], input: S
   return withControls(selected, skipped);
 }
 
+/**
+ * The operations a per-operation requirement is checked on (selection.ts operationSelector), with the
+ * pulled-in controls kept on the operations of the refusal checks they control: `--only
+ * 'OPS-01@GET /api/v1/apps'` pulls in OPS-18 on that operation, which the pattern alone would drop.
+ */
+export function keepPulledInOperations<Op>(keep: (id: string, operation: Op) => boolean, pulledIn: readonly PulledInCheck[]): (id: string, operation: Op) => boolean {
+  const controlOf = new Map(pulledIn.map((check) => [check.id, check.controlOf]));
+  return (id, operation) => keep(id, operation) || (controlOf.get(id)?.some((refusal) => keep(refusal, operation)) ?? false);
+}
+
 /** "WH-HMAC-08", "WH-HMAC-08 and WH-HMAC-09", "WH-01, WH-03 and 12 more": the checks a pulled-in control is for. */
 function idList(ids: readonly string[], max = 6): string {
   if (ids.length <= 1) return ids.join('');

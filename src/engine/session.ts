@@ -16,7 +16,7 @@ import type { ClientSettings } from '../client/settings.js';
 import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
 import { operationsCostNote } from './operation-keys.js';
-import { controlsNote, selectionWithControls } from './controls.js';
+import { controlsNote, keepPulledInOperations, selectionWithControls } from './controls.js';
 import { findRootCauses } from './root-causes.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
@@ -166,7 +166,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
     const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
-    collector.expandOperations(operations?.called, operationSelector(options.selection));
+    // A pulled-in per-operation control (OPS-18) on the operations of the refusal checks it controls.
+    collector.expandOperations(operations?.called, keepPulledInOperations(operationSelector(options.selection), pulledIn));
     const keys = collector.keys();
     const described = runOperations(operations);
     // The default deadline was reckoned before the operations were known: now one result per called

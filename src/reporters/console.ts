@@ -179,14 +179,15 @@ function dependantLines(dependants: readonly CheckResult[]): string[] {
   return [`    ${dependsOnIt(dependants.length)}:`, ...shown, ...more];
 }
 
-/** " (--only WH-HMAC-08; 1 of them pulled in: WH-HMAC-01)": the flags, and the checks they did not name. */
+/** " (--only WH-HMAC-08; pulled in as positive control: WH-HMAC-01)": the flags, and the checks they did not name. */
 function describeSelection(header: RunHeader): string {
   const parts: string[] = [];
   if (header.selection.only.length > 0) parts.push(`--only ${header.selection.only.join(',')}`);
   if (header.selection.skip.length > 0) parts.push(`--skip ${header.selection.skip.join(',')}`);
   const pulled = header.selection.pulledIn ?? [];
   const flags = parts.join(' ');
-  const extra = pulled.length > 0 ? `${pulled.length} of them pulled in as positive control${pulled.length === 1 ? '' : 's'}: ${abbreviate(pulled.map((check) => check.id))}` : '';
+  // IDs, not a count: a per-operation control is one result per operation, and the last line counts results.
+  const extra = pulled.length > 0 ? `pulled in as positive control${pulled.length === 1 ? '' : 's'}: ${abbreviate(pulled.map((check) => check.id))}` : '';
   const all = [flags, extra].filter(Boolean).join('; ');
   return all ? ` (${all})` : '';
 }

@@ -138,7 +138,7 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
   const banner = abortedBanner(summary);
   const pulled = header.selection.pulledIn ?? [];
   const selection = `${header.selection.selected} checks${header.selection.only.length ? ` --only ${header.selection.only.join(',')}` : ''}${header.selection.skip.length ? ` --skip ${header.selection.skip.join(',')}` : ''}${strict ? ' --strict' : ''}` +
-    (pulled.length > 0 ? ` (${pulled.length} of them pulled in as positive control${pulled.length === 1 ? '' : 's'}: ${pulled.map((check) => check.id).join(', ')})` : '');
+    (pulled.length > 0 ? ` (pulled in as positive control${pulled.length === 1 ? '' : 's'}: ${pulled.map((check) => check.id).join(', ')})` : '');
   const meta: Array<[string, string]> = [
     ['target', `${header.target}${header.targetDescription ? ` (${header.targetDescription})` : ''}`],
     ['seed', header.seed],

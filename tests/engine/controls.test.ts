@@ -5,9 +5,9 @@
  * check they follow from, and the uniform-answer threshold.
  */
 import { describe, expect, it } from 'vitest';
-import { ControlGate, applyControls, selectionWithControls, withControls } from '../../src/engine/controls.js';
+import { ControlGate, applyControls, keepPulledInOperations, selectionWithControls, withControls } from '../../src/engine/controls.js';
 import { findRootCauses, dependencyEdges } from '../../src/engine/root-causes.js';
-import { resolveSelection } from '../../src/engine/selection.js';
+import { operationSelector, resolveSelection } from '../../src/engine/selection.js';
 import { computeTotals, countsLine } from '../../src/engine/counts.js';
 import { computeVerdict } from '../../src/engine/verdict.js';
 import { UNIFORM_WINDOW, UniformAnswerWatch, uniformAnswerOf } from '../../src/engine/uniform-answer.js';
@@ -92,6 +92,18 @@ describe('the selection brings the controls in', () => {
     expect(withControls(both, new Set()).pulledIn).toEqual([]);
     const skipping = resolveSelection({ only: ['TOK-0*'], skip: ['TOK-02'] }).requirements;
     expect(selectionWithControls(skipping, { only: ['TOK-0*'], skip: ['TOK-02'] }).requirements.map((r) => r.id)).not.toContain('TOK-02');
+  });
+});
+
+describe('a pulled-in per-operation control', () => {
+  it('is kept on the operations its refusal checks are kept on, not dropped by the --only pattern', () => {
+    const keep = keepPulledInOperations(operationSelector({ only: ['OPS-01@GET /api/v1/apps'], skip: [] }), [{ id: 'OPS-18', controlOf: ['OPS-01'] }]);
+    const apps = { method: 'GET', path: '/api/v1/apps' };
+    const users = { method: 'POST', path: '/api/v1/search/users' };
+    expect([keep('OPS-01', apps), keep('OPS-18', apps)]).toEqual([true, true]);
+    expect([keep('OPS-01', users), keep('OPS-18', users)]).toEqual([false, false]);
+    // Not pulled in: the pattern alone decides.
+    expect(keepPulledInOperations(operationSelector({ only: ['OPS-01@GET /api/v1/apps'], skip: [] }), [])('OPS-18', apps)).toBe(false);
   });
 });
 
