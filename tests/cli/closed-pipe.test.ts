@@ -5,17 +5,15 @@
  * `head -n 1`; the outputs are larger than a pipe's buffer (64 KiB), so the command is still writing when
  * the reader goes.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRequirements } from '../../src/requirements.js';
-import { BIN, ROOT, assertBuilt, cleanEnv } from './support.js';
+import { BIN, ROOT, assertBuilt, runProcess } from './support.js';
 
 interface HeadResult {
   code: number | null;
-  signal: NodeJS.Signals | null;
   firstLine: string;
   stderr: string;
 }
@@ -26,29 +24,14 @@ interface HeadResult {
  * whole listing, so the command would never meet the closed reader; a pipe holds 64 KiB, and `head` reads
  * one buffer, prints the first line and exits while the command still has more to write.
  */
-function pipedIntoHead(args: string[], cwd = ROOT, timeoutMs = 60_000): Promise<HeadResult> {
+async function pipedIntoHead(args: string[], cwd = ROOT, timeoutMs = 60_000): Promise<HeadResult> {
   assertBuilt();
-  return new Promise((resolve, reject) => {
-    const script = '"$@" | head -n 1; exit "${PIPESTATUS[0]}"';
-    const child = spawn('bash', ['-c', script, 'bash', process.execPath, BIN, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} did not end in ${timeoutMs} ms\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, firstLine: stdout.replace(/\n$/, ''), stderr });
-    });
-  });
+  const script = '"$@" | head -n 1; exit "${PIPESTATUS[0]}"';
+  const result = await runProcess('bash', ['-c', script, 'bash', process.execPath, BIN, ...args], { cwd, timeoutMs, label: `${args.join(' ')} | head -n 1` });
+  return { code: result.code, firstLine: result.stdout.replace(/\n$/, ''), stderr: result.stderr };
 }
 
 function expectQuiet(result: HeadResult): void {
-  expect(result.signal).toBeNull();
   expect(result.stderr).not.toMatch(/EPIPE|\n\s+at |node:events|Unhandled 'error'/);
 }
 
