@@ -46,3 +46,10 @@ export function declareCommand(yargs: Argv, command: AnyCommand): Argv {
 export function invokeCommand(command: AnyCommand, args: Readonly<Record<string, unknown>>): Promise<number> {
   return command.run(parseOptions(command.options, args), args);
 }
+
+/** A command's `--help` examples, `[command, what it does]` rows of a table the help-examples test reads too. */
+export function withExamples(yargs: Argv, examples: ReadonlyArray<readonly [string, string]>): Argv {
+  let built = yargs;
+  for (const [command, description] of examples) built = built.example(command, description);
+  return built;
+}

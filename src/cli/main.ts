@@ -51,7 +51,32 @@ export const COMMANDS: ReadonlyArray<CommandEntry> = [
 /** A yargs validation message (unknown flag, missing argument), raised out of .fail() to stop parsing. */
 class UsageStop extends Error {}
 
+const QUIET = Symbol.for('access-conformance.quiet-on-closed-pipe');
+
+/**
+ * A reader that closed its end of the pipe (`list | head -1`) has what it wanted: the command stops writing
+ * there and ends as it would have, quietly, instead of an unhandled EPIPE with a stack trace (exit 1). Any
+ * other error on stdout or stderr (a full disk behind a redirect) is one line and exit 2, never a stack.
+ * Node emits the error once and then drops further writes to the destroyed stream, so the rest of a run
+ * (its report files) still completes.
+ */
+export function quietOnClosedPipes(streams: readonly NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
+  for (const stream of streams) {
+    const marked = stream as { [QUIET]?: true };
+    // main() may run more than once in a process (tests): one listener each.
+    if (marked[QUIET]) continue;
+    marked[QUIET] = true;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') return;
+      process.exitCode = EXIT.HARNESS;
+      // stderr may be the stream that failed: a last attempt, and nothing more.
+      if (stream !== process.stderr) process.stderr.write(`error: writing to stdout failed: ${error.message}\n`);
+    });
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
+  quietOnClosedPipes();
   try {
     return await parseAndRun(argv);
   } catch (error) {

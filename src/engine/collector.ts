@@ -49,6 +49,8 @@ export class RunCollector implements RunSink {
     private readonly results: Map<string, CheckResult>,
     private readonly emitter: Emitter,
     private readonly suiteGroups: ReadonlySet<string>,
+    /** Requirement ID → the selected refusal checks it is the control of, for the checks the run pulled in. */
+    private readonly pulledIn: ReadonlyMap<string, readonly string[]> = new Map(),
   ) {
     this.order = requirements.map((req) => req.id);
     for (const req of requirements) {
@@ -189,7 +191,10 @@ export class RunCollector implements RunSink {
     }
   }
 
-  private record(state: GroupState, result: CheckResult): void {
+  private record(state: GroupState, settled: CheckResult): void {
+    // A pulled-in check says so in every result, whichever way it ended (reported, held, errored by a stop).
+    const of = this.pulledIn.get(settled.id);
+    const result = of ? { ...settled, pulledIn: { controlOf: [...of] } } : settled;
     const key = resultKey(result);
     state.seen.add(key);
     state.counts[result.state] += 1;

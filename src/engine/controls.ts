@@ -10,32 +10,36 @@
  *
  * Checks run concurrently, so a refusal may finish before its control: its result is held until every
  * control it names has one (ControlGate), and the collector records it then. A control the selection
- * left out is added to the run (`withControls`), so `--only TOK-09` runs TOK-02 too; one named by
- * `--skip` is not, and its refusal checks are skipped saying so.
+ * left out is pulled into the run (`withControls`), so `--only TOK-09` runs TOK-02 too, and every report
+ * counts it and names it as the control of TOK-09 (`pulledInPhrase`): when it fails, it is the root cause
+ * of what the selection was about. One named by `--skip` is not, and its refusal checks are skipped saying so.
  */
 import { controlsOf } from '../requirements/controls.js';
 import { allRequirements, isRequirementId, requirement, type Requirement } from '../requirements.js';
 import { operationKey } from '../requirements/operations.js';
 import { resultKey } from './result-key.js';
 import { resolveSelection } from './selection.js';
-import type { BlockedBy, CheckResult, SelectionInput } from './types.js';
+import type { BlockedBy, CheckResult, PulledInCheck, SelectionInput } from './types.js';
 
-/** The selection plus the controls its refusal checks need (catalogue order), and which were added. */
-export function withControls(selected: readonly Requirement[], skipped: ReadonlySet<string>, catalogue: readonly Requirement[] = allRequirements()): { requirements: Requirement[]; added: string[] } {
+/** The selection plus the controls its refusal checks need (catalogue order), and the ones it pulled in. */
+export function withControls(selected: readonly Requirement[], skipped: ReadonlySet<string>, catalogue: readonly Requirement[] = allRequirements()): { requirements: Requirement[]; pulledIn: PulledInCheck[] } {
   const wanted = new Set(selected.map((req) => req.id as string));
-  const added: string[] = [];
+  const pulled = new Map<string, string[]>();
   for (const req of selected) {
     for (const control of controlsOf(req.id)) {
-      if (wanted.has(control) || skipped.has(control)) continue;
-      wanted.add(control);
-      added.push(control);
+      if (skipped.has(control)) continue;
+      const of = pulled.get(control);
+      if (of) of.push(req.id);
+      else if (!wanted.has(control)) pulled.set(control, [req.id]);
     }
   }
-  return { requirements: catalogue.filter((req) => wanted.has(req.id)), added };
+  const requirements = catalogue.filter((req) => wanted.has(req.id) || pulled.has(req.id));
+  const pulledIn = requirements.filter((req) => pulled.has(req.id)).map((req) => ({ id: req.id as string, controlOf: pulled.get(req.id)! }));
+  return { requirements, pulledIn };
 }
 
 /** `withControls` for a run's selection: a control `--skip` names stays out. */
-export function selectionWithControls(selected: readonly Requirement[], input: SelectionInput): { requirements: Requirement[]; added: string[] } {
+export function selectionWithControls(selected: readonly Requirement[], input: SelectionInput): { requirements: Requirement[]; pulledIn: PulledInCheck[] } {
   let skipped = new Set<string>();
   if (input.skip.length > 0) {
     try {
@@ -47,33 +51,36 @@ export function selectionWithControls(selected: readonly Requirement[], input: S
   return withControls(selected, skipped);
 }
 
-/** The header note of a run that added controls to its selection. */
-export function controlsNote(added: readonly string[]): string[] {
-  if (added.length === 0) return [];
-  return [`added the positive control${added.length === 1 ? '' : 's'} ${added.join(', ')} of the selected refusal checks: a refusal proves something only if the same request, unspoiled, is accepted (ruling 30)`];
+/**
+ * The operations a per-operation requirement is checked on (selection.ts operationSelector), with the
+ * pulled-in controls kept on the operations of the refusal checks they control: `--only
+ * 'OPS-01@GET /api/v1/apps'` pulls in OPS-18 on that operation, which the pattern alone would drop.
+ */
+export function keepPulledInOperations<Op>(keep: (id: string, operation: Op) => boolean, pulledIn: readonly PulledInCheck[]): (id: string, operation: Op) => boolean {
+  const controlOf = new Map(pulledIn.map((check) => [check.id, check.controlOf]));
+  return (id, operation) => keep(id, operation) || (controlOf.get(id)?.some((refusal) => keep(refusal, operation)) ?? false);
+}
+
+/** "WH-HMAC-08", "WH-HMAC-08 and WH-HMAC-09", "WH-01, WH-03 and 12 more": the checks a pulled-in control is for. */
+function idList(ids: readonly string[], max = 6): string {
+  if (ids.length <= 1) return ids.join('');
+  if (ids.length <= max) return `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`;
+  return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 }
 
 /**
- * The results without the controls the run added that no refusal check needed: a control added only for
- * checks that were skipped (or failed on their own) proves nothing and must not turn "nothing was checked"
- * into a verdict. A control that decided a refusal (passed, or blocked it) stays. Returns the kept results
- * and the dropped IDs.
+ * How every report names a pulled-in check: "pulled in as the positive control of WH-HMAC-08". The one
+ * wording, so the console, the files and the annotations agree.
  */
-export function withoutUnneededControls(results: readonly CheckResult[], added: readonly string[]): { results: CheckResult[]; dropped: string[] } {
-  if (added.length === 0) return { results: [...results], dropped: [] };
-  const needed = new Set<string>();
-  for (const result of results) {
-    if (result.state !== 'passed' && result.state !== 'blocked') continue;
-    for (const control of controlsOf(result.id)) needed.add(control);
-  }
-  const dropped = added.filter((id) => !needed.has(id));
-  return { results: results.filter((r) => !dropped.includes(r.id)), dropped };
+export function pulledInPhrase(pulledIn: { controlOf: readonly string[] }): string {
+  return `pulled in as the positive control of ${idList(pulledIn.controlOf)}`;
 }
 
-/** The header note for the added controls no refusal check needed in the end. */
-export function droppedControlsNote(dropped: readonly string[]): string[] {
-  if (dropped.length === 0) return [];
-  return [`the added control${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} decided nothing (every refusal check ${dropped.length === 1 ? 'it controls' : 'they control'} was skipped or failed on its own) and ${dropped.length === 1 ? 'is' : 'are'} left out of the results`];
+/** The header note of a run that pulled controls into its selection. */
+export function controlsNote(pulledIn: readonly PulledInCheck[]): string[] {
+  if (pulledIn.length === 0) return [];
+  const each = pulledIn.map((check) => `${check.id} as the positive control of ${idList(check.controlOf)}`).join('; ');
+  return [`pulled in ${pulledIn.length} check${pulledIn.length === 1 ? '' : 's'} --only/--skip did not name: ${each}. A refusal proves something only if the same request, unspoiled, is accepted (ruling 30); ${pulledIn.length === 1 ? 'it is' : 'they are'} counted and reported like the others`];
 }
 
 /** One line of what a result said: its failure, error, block or skip reason. */

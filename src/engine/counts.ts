@@ -50,17 +50,20 @@ export const DISPLAY_TOTAL: Record<DisplayState, 'passed' | 'failed' | 'blocked'
 
 export function computeTotals(results: readonly CheckResult[], strict: boolean): RunTotals {
   const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyLevel()])) as Record<Level, LevelTotals>;
-  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, blocked: 0, errored: 0, skipped: 0, warnings: 0, observations: 0, expectedFailures: 0, byLevel };
+  const totals: RunTotals = { selected: results.length, passed: 0, failed: 0, blocked: 0, errored: 0, skipped: 0, warnings: 0, observations: 0, expectedFailures: 0, pulledIn: 0, byLevel };
   for (const result of results) {
     totals[DISPLAY_TOTAL[displayState(result, strict)]] += 1;
     byLevel[result.level][result.state] += 1;
+    if (result.pulledIn) totals.pulledIn! += 1;
   }
   return totals;
 }
 
 /**
  * The counts as one line, the same words in every reporter: `N passed, N failed, N blocked, N errored, N
- * skipped`, then the warnings, observations and expected failures when there are any.
+ * skipped`, then the warnings, observations and expected failures when there are any, and last, when the
+ * selection pulled checks in, how many of the counted checks those are (`of 2 checks: 1 selected, 1 pulled
+ * in as a positive control`): the buckets add up to the header's selection count either way.
  */
 export function countsLine(totals: RunTotals): string {
   const parts = [`${totals.passed} passed`, `${totals.failed} failed`, `${totals.blocked} blocked`, `${totals.errored} errored`, `${totals.skipped} skipped`];
@@ -68,5 +71,8 @@ export function countsLine(totals: RunTotals): string {
   if ((totals.warnings ?? 0) > 0) parts.push(`${totals.warnings} warning${totals.warnings === 1 ? '' : 's'} (SHOULD)`);
   if ((totals.observations ?? 0) > 0) parts.push(`${totals.observations} observation${totals.observations === 1 ? '' : 's'} (INFO)`);
   if (totals.expectedFailures > 0) parts.push(`${totals.expectedFailures} expected (baseline)`);
-  return parts.join(', ');
+  const pulled = totals.pulledIn ?? 0;
+  const line = parts.join(', ');
+  if (pulled === 0) return line;
+  return `${line} (of ${totals.selected} checks: ${totals.selected - pulled} selected, ${pulled} pulled in as ${pulled === 1 ? 'a positive control' : 'positive controls'})`;
 }

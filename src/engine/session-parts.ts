@@ -6,7 +6,7 @@ import { CATALOGUE_VERSION } from '../requirements.js';
 import type { RunCollector } from './collector.js';
 import type { Emitter } from './emitter.js';
 import type { SessionRunOptions, SessionSettings } from './session.js';
-import type { RunAbort, RunHeader } from './types.js';
+import type { PulledInCheck, RunAbort, RunHeader } from './types.js';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 
@@ -19,7 +19,7 @@ interface HeaderInput extends Omit<SessionRunOptions, 'profile'> {
 }
 
 /** The run's header before the preflight (capabilities and notes are filled in once it answered). */
-export function runHeader(input: HeaderInput, selectedIds: string[], startedAt: number): RunHeader {
+export function runHeader(input: HeaderInput, selectedIds: string[], startedAt: number, pulledIn: readonly PulledInCheck[] = []): RunHeader {
   const { client, concurrency } = input.settings;
   return {
     tool: { name: TOOL_NAME, version: toolVersion() },
@@ -29,7 +29,7 @@ export function runHeader(input: HeaderInput, selectedIds: string[], startedAt: 
     ...(input.targetDescription ? { targetDescription: input.targetDescription } : {}),
     seed: input.seed,
     date: new Date(startedAt).toISOString(),
-    selection: { only: input.selection.only, skip: input.selection.skip, selected: selectedIds.length },
+    selection: { only: input.selection.only, skip: input.selection.skip, selected: selectedIds.length, ...(pulledIn.length > 0 ? { pulledIn: [...pulledIn] } : {}) },
     strict: input.strict,
     settings: {
       timeoutMs: client.timeoutMs,

@@ -16,7 +16,7 @@ import type { ClientSettings } from '../client/settings.js';
 import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
 import { operationsCostNote } from './operation-keys.js';
-import { controlsNote, droppedControlsNote, selectionWithControls, withoutUnneededControls } from './controls.js';
+import { controlsNote, keepPulledInOperations, selectionWithControls } from './controls.js';
 import { findRootCauses } from './root-causes.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
@@ -116,7 +116,7 @@ export function openEngineSession(settings: SessionSettings): EngineSession {
 async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRunner: () => Promise<SuiteRunner>, options: SessionRunOptions): Promise<RunSummary> {
   const startedAt = Date.now();
   // Refusal checks bring their positive controls (ruling 30): `--only TOK-09` runs TOK-02 too.
-  const { requirements, added } = selectionWithControls(resolveSelection(options.selection).requirements, options.selection);
+  const { requirements, pulledIn } = selectionWithControls(resolveSelection(options.selection).requirements, options.selection);
   const timeoutMs = settings.client.timeoutMs;
   let maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, timeoutMs);
   const maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
@@ -140,10 +140,10 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     }
   });
 
-  let header = runHeader({ ...options, settings, maxDurationMs, maxConsecutiveFailures }, requirements.map((req) => req.id), startedAt);
+  let header = runHeader({ ...options, settings, maxDurationMs, maxConsecutiveFailures }, requirements.map((req) => req.id), startedAt, pulledIn);
   const results = new Map<string, CheckResult>();
   const outsideErrors: RunSummary['harnessErrors'] = [];
-  const collector = new RunCollector(requirements, results, emitter, new Set(suites.byGroup.keys()));
+  const collector = new RunCollector(requirements, results, emitter, new Set(suites.byGroup.keys()), new Map(pulledIn.map((check) => [check.id, check.controlOf])));
   collector.onResult = (result) => guard.checkOutcome(result.state, result.harnessError);
   // At once, not after the run closes: vitest ends the cancelled checks first, and a check it never
   // reported must read "not finished", not "not implemented".
@@ -168,7 +168,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
     const operations = await untilStopped(loadOperationPlan(options.profile, settings.client), guard.signal);
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
-    collector.expandOperations(operations?.called, operationSelector(options.selection));
+    // A pulled-in per-operation control (OPS-18) on the operations of the refusal checks it controls.
+    collector.expandOperations(operations?.called, keepPulledInOperations(operationSelector(options.selection), pulledIn));
     const keys = collector.keys();
     const described = runOperations(operations);
     // The default deadline was reckoned before the operations were known: now one result per called
@@ -181,7 +182,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
       ...header,
       settings: { ...header.settings, maxDurationMs },
       capabilities,
-      notes: [...controlsNote(added), ...notes, ...operationsNote(operations), ...operationsCostNote(operations?.called, requirements)],
+      notes: [...controlsNote(pulledIn), ...notes, ...operationsNote(operations), ...operationsCostNote(operations?.called, requirements)],
       selection: { ...header.selection, selected: keys.length },
       selectedIds: keys,
       ...(described ? { operations: described } : {}),
@@ -234,9 +235,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   // On every way out (deadline and interrupts included): a clock-moving check that started may have moved it.
   const clockMoved = clockAt && runStarted && requirements.some((req) => req.movesClock) ? await clockMovedSince(options.profile, clockAt) : undefined;
 
-  const collected = collector.keys().map((key) => results.get(key)).filter((r): r is CheckResult => r !== undefined);
-  const { results: ordered, dropped } = withoutUnneededControls(collected, added);
-  if (dropped.length > 0) header = { ...header, notes: [...header.notes, ...droppedControlsNote(dropped)] };
+  // Every check of the run is in the results, the pulled-in controls too: the counts agree with the header's.
+  const ordered = collector.keys().map((key) => results.get(key)).filter((r): r is CheckResult => r !== undefined);
   const rootCauses = findRootCauses(ordered);
   const baseline = options.baseline ? applyBaseline(ordered, options.baseline, rootCauses) : undefined;
   const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);

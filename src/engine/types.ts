@@ -33,7 +33,11 @@ export interface RunHeader {
   seed: string;
   /** ISO 8601, when the run started. */
   date: string;
-  selection: SelectionInput & { selected: number };
+  /**
+   * `selected`: every check of the run, the ones --only/--skip name and the ones it pulled in (`pulledIn`:
+   * positive controls of selected refusal checks, ruling 30; absent when none); every report counts the same.
+   */
+  selection: SelectionInput & { selected: number; pulledIn?: PulledInCheck[] };
   strict: boolean;
   /**
    * How the run talks to the target. `maxDurationMs`: the run's deadline (given or derived);
@@ -70,6 +74,13 @@ export interface OperationRef {
   operationId?: string;
 }
 
+/** A check --only/--skip did not name that the run pulled in: the positive control of selected refusal checks. */
+export interface PulledInCheck {
+  id: string;
+  /** The selected refusal checks it is the positive control of (ruling 30), catalogue order. */
+  controlOf: string[];
+}
+
 export interface CheckResult {
   /** The requirement ID (several results share it when the requirement is checked per operation). */
   id: string;
@@ -99,6 +110,12 @@ export interface CheckResult {
   expectedFailure?: boolean;
   /** Blocked only: the control that did not pass (its ID and result), or the check's own control request. */
   blockedBy?: BlockedBy;
+  /**
+   * Set when --only/--skip did not name this check and the run pulled it in as the positive control of
+   * selected refusal checks: counted like every other result, and named as such in every report (it is
+   * often the root cause of what the selection was about).
+   */
+  pulledIn?: { controlOf: string[] };
 }
 
 export interface BlockedBy {
@@ -160,6 +177,11 @@ export interface RunTotals extends GroupCounts {
   observations: number;
   /** Failed or blocked checks the baseline expected (listed, or dependants of a listed root cause). */
   expectedFailures: number;
+  /**
+   * Of `selected`, the checks the run pulled in (positive controls --only/--skip did not name); counted in
+   * the buckets like the others. Absent in reports written before it existed.
+   */
+  pulledIn?: number;
   /** The raw state of each check, per level. */
   byLevel: Record<Level, LevelTotals>;
 }

@@ -38,7 +38,7 @@ export interface UnstartedRunOptions {
 }
 
 export async function reportUnstartedRun(options: UnstartedRunOptions): Promise<RunSummary> {
-  const { requirements } = selectionWithControls(resolveSelection(options.selection).requirements, options.selection);
+  const { requirements, pulledIn } = selectionWithControls(resolveSelection(options.selection).requirements, options.selection);
   const header = runHeader(
     {
       profile: { name: NOT_STARTED, baseUrl: NOT_STARTED },
@@ -53,11 +53,12 @@ export async function reportUnstartedRun(options: UnstartedRunOptions): Promise<
     },
     requirements.map((req) => req.id),
     options.startedAt,
+    pulledIn,
   );
   const emitter = new Emitter(options.reporters);
   const results = new Map<string, CheckResult>();
   // No suite group runs: the collector only fills every selected check in with the reason.
-  const collector = new RunCollector(requirements, results, emitter, new Set());
+  const collector = new RunCollector(requirements, results, emitter, new Set(), new Map(pulledIn.map((check) => [check.id, check.controlOf])));
   emitter.emit('onRunStart', header);
   collector.abort(options.aborted);
   collector.finishAll();

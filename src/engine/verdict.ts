@@ -3,7 +3,8 @@
  * - a MUST that failed (or, with --strict, a SHOULD) and that the baseline does not expect → 1;
  * - otherwise a check that errored (the harness could not decide) or an error outside any check → 2;
  * - otherwise a blocked MUST (or, with --strict, SHOULD) that the baseline does not expect → 2;
- * - otherwise nothing checked (every selected check skipped) → 2;
+ * - otherwise nothing checked (every check the selection named skipped: a control it pulled in that passed
+ *   proves nothing on its own) → 2;
  * - otherwise 0. SHOULD failures without --strict are warnings; INFO never counts.
  * A failure beats a harness error: a target shown to break a MUST is not conformant whatever else went wrong.
  */
@@ -34,9 +35,14 @@ export function computeVerdict(results: readonly CheckResult[], strict: boolean,
   if (blocked > 0) {
     return { status: 'error', exitCode: 2, reason: `${blocked} check${blocked === 1 ? ' was' : 's were'} blocked: ${blocked === 1 ? 'its' : 'their'} positive control did not pass, so a refusal proves nothing` };
   }
-  const checked = results.filter((r) => r.state === 'passed' || r.state === 'failed').length;
+  // A pulled-in control is there for the refusal checks it controls: when they were all skipped, its pass
+  // checked nothing the selection asked about.
+  const named = results.filter((r) => !r.pulledIn);
+  const checked = named.filter((r) => r.state === 'passed' || r.state === 'failed').length;
   if (checked === 0) {
-    return { status: 'error', exitCode: 2, reason: `nothing was checked: ${describeSkips(results)}` };
+    const pulled = results.length - named.length;
+    const also = pulled > 0 ? `; the ${pulled === 1 ? 'positive control' : `${pulled} positive controls`} it pulled in decided nothing` : '';
+    return { status: 'error', exitCode: 2, reason: `nothing was checked: ${describeSkips(named)}${also}` };
   }
   const expected = results.filter((r) => r.expectedFailure).length;
   const beyond = expected > 0 ? ` beyond the baseline (${expected} expected: ${expected === 1 ? 'a check it lists or one that depends on it' : 'checks it lists and those that depend on them'})` : '';

@@ -36,6 +36,7 @@ export class LoadMetrics {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ scenario });
     collectDefaultMetrics({ register: this.registry, prefix: METRIC_PREFIX });
+    dropTotalGauges(this.registry);
     const self = this;
     // `collect` runs at scrape time with `this` the metric; each one restates its value from the tallies.
     const read = (fill: (stats: LoadStats) => void) =>
@@ -102,6 +103,23 @@ export class LoadMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/**
+ * Removes prom-client's default gauges named `…_total` (nodejs_active_handles_total, _requests_total,
+ * _resources_total): Prometheus keeps the `_total` suffix for counters, and `promtool check metrics` warns
+ * on a gauge that has it. Nothing is lost: the same counts are there per type, in the gauges of the same
+ * name without the suffix (nodejs_active_handles{type=…}). Any such gauge a later prom-client adds goes too.
+ */
+export function dropTotalGauges(registry: Registry): string[] {
+  const dropped: string[] = [];
+  for (const metric of registry.getMetricsAsArray()) {
+    if (metric instanceof Gauge && metric.name.endsWith('_total')) {
+      registry.removeSingleMetric(metric.name);
+      dropped.push(metric.name);
+    }
+  }
+  return dropped;
 }
 
 function sum(values: Iterable<number>): number {

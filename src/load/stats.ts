@@ -19,6 +19,16 @@ export function newHistogram(): Histogram {
   return build({ lowestDiscernibleValue: LOWEST_US, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3, autoResize: false });
 }
 
+/**
+ * A percentile in ms that never exceeds the largest value recorded. HDR reports a percentile as the top of
+ * its bucket (at three significant digits a bucket above 2 ms is up to 0.1 % wide), while `maxValue` is the
+ * value itself: unclamped, a second whose slowest answer decides its p99 showed p99 above max (10.007 ms
+ * beside 10.001). No recorded value lies above the max, so neither does any percentile of them.
+ */
+export function percentileMs(h: Histogram, percentile: number): number {
+  return Math.min(h.getValueAtPercentile(percentile), h.maxValue) / 1000;
+}
+
 function toMicros(ms: number): number {
   return Math.min(HIGHEST_US, Math.max(LOWEST_US, Math.round(ms * 1000)));
 }
@@ -149,9 +159,9 @@ export class LoadStats {
       completed: this.rowCompleted,
       errors: this.rowErrors,
       dropped: this.rowDropped,
-      p50: has ? h.getValueAtPercentile(50) / 1000 : 0,
-      p90: has ? h.getValueAtPercentile(90) / 1000 : 0,
-      p99: has ? h.getValueAtPercentile(99) / 1000 : 0,
+      p50: has ? percentileMs(h, 50) : 0,
+      p90: has ? percentileMs(h, 90) : 0,
+      p99: has ? percentileMs(h, 99) : 0,
       max: has ? h.maxValue / 1000 : 0,
     };
     this.overall.add(h);
@@ -175,7 +185,7 @@ export class LoadStats {
   /** [percentile, ms] pairs over the whole run. */
   spectrum(): Array<[number, number]> {
     if (this.overall.totalCount === 0) return [];
-    return SPECTRUM_PERCENTILES.map((p) => [p, this.overall.getValueAtPercentile(p) / 1000]);
+    return SPECTRUM_PERCENTILES.map((p) => [p, percentileMs(this.overall, p)]);
   }
 }
 
@@ -186,11 +196,11 @@ export function summarize(h: Histogram): LatencySummary {
     min: h.minNonZeroValue / 1000,
     mean: h.mean / 1000,
     stddev: h.stdDeviation / 1000,
-    p50: h.getValueAtPercentile(50) / 1000,
-    p90: h.getValueAtPercentile(90) / 1000,
-    p95: h.getValueAtPercentile(95) / 1000,
-    p99: h.getValueAtPercentile(99) / 1000,
-    p999: h.getValueAtPercentile(99.9) / 1000,
+    p50: percentileMs(h, 50),
+    p90: percentileMs(h, 90),
+    p95: percentileMs(h, 95),
+    p99: percentileMs(h, 99),
+    p999: percentileMs(h, 99.9),
     max: h.maxValue / 1000,
   };
 }

@@ -11,7 +11,7 @@ import type { ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, reproductionsLine, type Reproduction } from './reproductions.js';
 import { oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, skipsByReason } from './format.js';
-import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants } from './root-cause-order.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, withoutDependants } from './root-cause-order.js';
 
 const PROGRESS_WIDTH = 34;
 /** Exchanges printed per failure on the console, and bytes of each body (reports keep more). */
@@ -85,9 +85,10 @@ export class ConsoleReporter implements EngineReporter {
     const describe = (r: CheckResult, maxExchanges?: number): string[] => {
       const full = (detailed += 1) <= CONSOLE_DETAILED_FAILURES;
       const lines = full ? describeFailure(r, maxExchanges, rerunFor(this.ctx.invocation, summary.header, resultKey(r)), reproductions.get(resultKey(r))) : [`✗ ${resultKey(r)} [${r.level}] §${r.section}: ${shortText(r.failure?.message ?? r.text, 300)}`];
-      // Beside the root cause, before its exchanges: the rule the target applies instead, and the count.
+      // Beside the root cause, before its exchanges: why it is in the run when the selection did not name it,
+      // the rule the target applies instead, and the count.
       const dependants = dependantsOf(view, resultKey(r));
-      const beside = [acceptedInsteadLine(view, resultKey(r)), dependants.length > 0 ? dependsOnIt(dependants.length) : undefined].filter((line): line is string => line !== undefined);
+      const beside = [pulledInLine(r), acceptedInsteadLine(view, resultKey(r)), dependants.length > 0 ? dependsOnIt(dependants.length) : undefined].filter((line): line is string => line !== undefined);
       lines.splice(full && r.failure ? 2 : 1, 0, ...beside.map((line) => `    ${shortText(line, 600)}`));
       return [...lines, ...dependantLines(dependants)];
     };
@@ -106,8 +107,10 @@ export class ConsoleReporter implements EngineReporter {
       lines.push(countedTitle('HARNESS ERRORS: checks that could not be decided', summary.totals.errored)(errorGroups.reduce((n, g) => n + g.results.length, 0)), '');
       for (const group of errorGroups) {
         const first = group.results[0]!;
+        const pulled = group.results.length === 1 ? pulledInLine(first) : undefined;
         lines.push(
           group.results.length === 1 ? `✗ ${resultKey(first)} [${first.level}] ${first.text}` : `✗ ${group.results.length} × ${abbreviate(group.results.map((r) => resultKey(r)))}`,
+          ...(pulled ? [`    ${pulled}`] : []),
           `    ${shortText(group.title)}`,
           ...(first.harnessError?.hint ? [`    hint: ${shortText(first.harnessError.hint)}`] : []),
           ...dependantLines(group.dependants),
@@ -117,6 +120,7 @@ export class ConsoleReporter implements EngineReporter {
     }
     section('BLOCKED: refusal checks whose own control request was not accepted', withoutDependants(summary.results, view).filter((r) => r.state === 'blocked' && !r.expectedFailure), (r) => [
       `⊘ ${resultKey(r)} [${r.level}] ${r.text}`,
+      ...(pulledInLine(r) ? [`    ${pulledInLine(r)}`] : []),
       `    ${shortText(blockedReason(r))}`,
       ...dependantLines(dependantsOf(view, resultKey(r))),
     ]);
@@ -175,11 +179,17 @@ function dependantLines(dependants: readonly CheckResult[]): string[] {
   return [`    ${dependsOnIt(dependants.length)}:`, ...shown, ...more];
 }
 
+/** " (--only WH-HMAC-08; pulled in as positive control: WH-HMAC-01)": the flags, and the checks they did not name. */
 function describeSelection(header: RunHeader): string {
   const parts: string[] = [];
   if (header.selection.only.length > 0) parts.push(`--only ${header.selection.only.join(',')}`);
   if (header.selection.skip.length > 0) parts.push(`--skip ${header.selection.skip.join(',')}`);
-  return parts.length > 0 ? ` (${parts.join(' ')})` : '';
+  const pulled = header.selection.pulledIn ?? [];
+  const flags = parts.join(' ');
+  // IDs, not a count: a per-operation control is one result per operation, and the last line counts results.
+  const extra = pulled.length > 0 ? `pulled in as positive control${pulled.length === 1 ? '' : 's'}: ${abbreviate(pulled.map((check) => check.id))}` : '';
+  const all = [flags, extra].filter(Boolean).join('; ');
+  return all ? ` (${all})` : '';
 }
 
 function abbreviate(ids: string[], max = 8): string {

@@ -13,7 +13,7 @@ import { decisiveExchange, reproductionLines, reproductionsFor, type Reproductio
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { ghData, ghProperty, oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, formatExchange } from './format.js';
-import { acceptedInsteadLine, causeView, dependantLine, dependsOnIt, groupRootCauses, uniformAnswerLines, type CauseGroup, type CauseView } from './root-cause-order.js';
+import { acceptedInsteadLine, causeView, dependantLine, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, type CauseGroup, type CauseView } from './root-cause-order.js';
 
 /**
  * GitHub shows at most 10 error and 10 warning annotations per step and drops the rest silently: past the
@@ -28,6 +28,8 @@ function annotation(group: CauseGroup, view: CauseView): string {
   const first = group.results[0]!;
   const title = ids.length === 1 ? `${resultKey(first)} [${first.level}]` : `${ids.length} checks: ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`;
   const detail = [shortText(group.title)];
+  const pulled = ids.length === 1 ? pulledInLine(first) : undefined;
+  if (pulled) detail.push(`${pulled} (the selection did not name it)`);
   if (ids.length === 1) detail.push(`requirement (§${first.section}): ${first.text}`);
   else detail.push(`checks: ${ids.join(', ')}`);
   if (first.failure?.expected) detail.push(`expected: ${shortText(first.failure.expected)}`);
@@ -78,6 +80,8 @@ export function renderGithub(summary: RunSummary, invocation?: RunInvocation, re
     lines.push(`::group::${ghData(name.slice(0, 200))}`);
     lines.push(`  ${group.state} · ${group.results.map((r) => resultKey(r)).join(', ')}`);
     if (group.results.length === 1) lines.push(`  ${first.level} §${first.section}: ${first.text}`);
+    const pulled = group.results.length === 1 ? pulledInLine(first) : undefined;
+    if (pulled) lines.push(`  ${pulled}`);
     const rerun = rerunFor(invocation, summary.header, resultKey(first));
     if (rerun) lines.push(`  rerun: ${rerun}`);
     if (group.dependants.length > 0) lines.push(`  ${dependsOnIt(group.dependants.length)}:`, ...group.dependants.map((r) => `    ${oneLine(dependantLine(r))}`));

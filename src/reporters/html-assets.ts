@@ -12,10 +12,15 @@ header { background: var(--bg); border-bottom: 1px solid var(--line); padding: 1
 h1 { font-size: 18px; margin: 0 0 6px; }
 .meta { display: flex; flex-wrap: wrap; gap: 2px 18px; font-size: 12px; color: #57606a; margin: 0; }
 .meta span b { font-weight: 600; color: #1f2328; font-family: ui-monospace, monospace; }
-.verdict { font-weight: 600; margin: 8px 0 0; }
+.verdict { font-weight: 700; font-size: 16px; margin: 4px 0 8px; }
 .verdict.conformant { color: var(--pass); } .verdict.not-conformant { color: var(--fail); } .verdict.error, .verdict.interrupted { color: var(--err); }
 .banner { margin: 8px 0 0; padding: 8px 12px; border: 2px solid var(--err); border-radius: 6px; background: #fbefff; font-weight: 600; }
 .notes { margin: 6px 0 0; font-size: 13px; }
+.notes.clock { color: #57606a; }
+details.notes > summary { cursor: pointer; }
+/* A root cause's dependants, folded under it: one closed block, indented, its rows inside. */
+details.fold { margin: -2px 0 8px 24px; border-left: 2px solid var(--line); padding-left: 8px; }
+details.fold > summary { cursor: pointer; font-size: 13px; color: #57606a; padding: 2px 0; }
 .filters { position: sticky; top: 0; background: #fff; border-bottom: 1px solid var(--line); padding: 8px 24px; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; z-index: 1; }
 .filters label { user-select: none; white-space: nowrap; }
 .filters input[type=search] { flex: 1 1 180px; min-width: 0; max-width: 360px; padding: 4px 8px; }
@@ -45,6 +50,7 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 pre { background: var(--bg); padding: 8px; font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
 .count { color: #57606a; font-size: 13px; }
 details.check.s-blocked { border-left-color: var(--skip); border-left-style: dashed; } .s-blocked .state, .state.s-blocked { color: var(--skip); }
+.pulled { font-size: 12px; font-style: italic; color: #57606a; }
 .deps { flex-basis: 100%; min-width: 0; font-size: 12px; font-weight: 600; color: var(--fail); }
 table.totals { border-collapse: collapse; margin-top: 6px; font-size: 12px; }
 table.totals td, table.totals th { border: 1px solid var(--line); padding: 1px 8px; text-align: right; }
@@ -54,6 +60,7 @@ table.totals th:first-child, table.totals td:first-child { text-align: left; }
   /* On a phone the filter bar wraps to several lines: sticky, it would cover the check a link opens. */
   .filters { position: static; }
   details.check { scroll-margin-top: 0; }
+  details.fold { margin-left: 8px; padding-left: 6px; }
   .state { min-width: 0; }
 }
 `;
@@ -75,12 +82,22 @@ export const HTML_SCRIPT = `
       row.style.display = ok ? '' : 'none';
       if (ok) shown++;
     });
+    // A fold with no row left shown goes too; a search that matches inside one opens it.
+    document.querySelectorAll('details.fold').forEach(function (fold) {
+      var visible = Array.prototype.some.call(fold.querySelectorAll('details.check'), function (row) { return row.style.display !== 'none'; });
+      fold.style.display = visible ? '' : 'none';
+      if (text && visible) fold.open = true;
+    });
     document.getElementById('f-count').textContent = shown + ' of ' + rows.length + ' checks shown';
   }
   function openTarget() {
     var id = decodeURIComponent(location.hash.slice(1));
     var row = id && document.getElementById(id);
-    if (row && row.tagName === 'DETAILS') { row.style.display = ''; row.open = true; row.scrollIntoView(); }
+    if (row && row.tagName === 'DETAILS') {
+      // A dependant sits in its root cause's fold: open every block around it first.
+      for (var up = row.parentElement; up; up = up.parentElement) if (up.tagName === 'DETAILS') { up.style.display = ''; up.open = true; }
+      row.style.display = ''; row.open = true; row.scrollIntoView();
+    }
   }
   document.querySelectorAll('.filters input, .filters select').forEach(function (c) { c.addEventListener('input', apply); });
   window.addEventListener('hashchange', openTarget);

@@ -15,7 +15,7 @@ import { capText, escapeMarkup, moreBytesNote, oneLine, shortText } from '../esc
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { abortedBanner, DISPLAY_ORDER, DISPLAY_TOTAL, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
-import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, pulledInLine, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
@@ -65,8 +65,25 @@ function dependantsBlock(result: CheckResult, view: CauseView): string {
   return `<details class="dependants"><summary>${e(dependsOnIt(dependants.length))}</summary><ul>${items}</ul></details>`;
 }
 
+/**
+ * The dependants of a root cause, folded under it in the list: one closed block that says how many there
+ * are and how they ended ("19 checks depend on WH-01: 13 failed, 6 blocked"), their rows inside.
+ */
+function foldedDependants(result: CheckResult, strict: boolean, view: CauseView, row: (result: CheckResult) => string): string {
+  const dependants = dependantsOf(view, resultKey(result));
+  if (dependants.length === 0) return '';
+  // In the words of the filter boxes: a SHOULD failure without --strict is a warning here too.
+  const states = new Map<DisplayState, number>();
+  for (const d of dependants) states.set(displayState(d, strict), (states.get(displayState(d, strict)) ?? 0) + 1);
+  const word = (state: DisplayState, n: number): string => (state === 'warning' && n !== 1 ? 'warnings' : state === 'errored' ? 'errored' : STATE_LABEL[state]);
+  const how = DISPLAY_ORDER.filter((state) => states.has(state)).map((state) => `${states.get(state)} ${word(state, states.get(state)!)}`).join(', ');
+  const title = `${dependsOnIt(dependants.length).replace(/ on it$/, '')} on ${resultKey(result)}: ${how}`;
+  return `<details class="fold" data-root="${e(resultKey(result))}"><summary>${e(title)}</summary>\n${dependants.map(row).join('\n')}\n</details>`;
+}
+
 function checkBody(result: CheckResult, state: DisplayState, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
-  const parts: string[] = [rootLink(result, view)];
+  const pulled = pulledInLine(result);
+  const parts: string[] = [pulled ? `<p>${e(`${pulled[0]!.toUpperCase()}${pulled.slice(1)}: --only/--skip did not name it, the run added it because a refusal proves something only if its control passes (ruling 30).`)}</p>` : '', rootLink(result, view)];
   if (result.state === 'blocked') parts.push(`<p>${e(blockedReason(result))}</p>`);
   parts.push(
     `<p>§${e(result.section)}${result.ruling ? `, ruling ${result.ruling}` : ''}, ${e(formatDuration(result.durationMs))}${result.phase === 'clock' ? ', clock phase' : ''}</p>`,
@@ -110,6 +127,7 @@ function checkRow(result: CheckResult, strict: boolean, view: CauseView, rerun?:
     `<details class="check s-${state}" id="${e(resultKey(result))}" data-state="${state}" data-level="${e(result.level)}" data-group="${e(result.group)}" data-hay="${e(hay)}">` +
     `<summary><span class="state">${STATE_LABEL[state]}</span><a class="id" href="#${e(encodeURIComponent(resultKey(result)))}">${e(resultKey(result))}</a>` +
     `<span class="level">${e(result.level)}</span><span class="group">${e(result.group)}</span><span class="text">${e(result.text)}</span>` +
+    `${result.pulledIn ? `<span class="pulled">${e(pulledInLine(result)!)}</span>` : ''}` +
     `${dependants > 0 ? `<span class="deps">${e([dependsOnIt(dependants), acceptedInsteadLine(view, resultKey(result)) ?? ''].filter(Boolean).join('; '))}</span>` : ''}${collapsedGotExpected(result)}</summary>\n` +
     `<div class="body">\n${checkBody(result, state, view, rerun, reproduction)}\n</div></details>`
   );
@@ -121,6 +139,10 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
   // Root cause first: each root cause, then the checks that follow from it, then the rest.
   const view = causeView(summary);
   const ordered = rootCausesFirst(inDisplayOrder(summary.results, strict), view);
+  // The list shows root causes and the checks that follow from nothing; a root cause's dependants are
+  // folded right under it, so 19 checks that fail for one reason do not read as 19 failures.
+  const listed = ordered.filter((result) => !view.rootOf.has(resultKey(result)));
+  const row = (result: CheckResult): string => checkRow(result, strict, view, rerunFor(invocation, header, resultKey(result)), reproductions.get(resultKey(result)));
   // The run's one set of counts (engine/counts.ts): a box per bucket.
   const counts = new Map<DisplayState, number>(Object.entries(DISPLAY_TOTAL).map(([state, bucket]) => [state as DisplayState, totals[bucket] ?? 0]));
   const stateBoxes = DISPLAY_ORDER.filter((state) => (counts.get(state) ?? 0) > 0 || ['failed', 'passed', 'skipped'].includes(state))
@@ -134,7 +156,9 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
     })
     .join('');
   const banner = abortedBanner(summary);
-  const selection = `${header.selection.selected} checks${header.selection.only.length ? ` --only ${header.selection.only.join(',')}` : ''}${header.selection.skip.length ? ` --skip ${header.selection.skip.join(',')}` : ''}${strict ? ' --strict' : ''}`;
+  const pulled = header.selection.pulledIn ?? [];
+  const selection = `${header.selection.selected} checks${header.selection.only.length ? ` --only ${header.selection.only.join(',')}` : ''}${header.selection.skip.length ? ` --skip ${header.selection.skip.join(',')}` : ''}${strict ? ' --strict' : ''}` +
+    (pulled.length > 0 ? ` (pulled in as positive control${pulled.length === 1 ? '' : 's'}: ${pulled.map((check) => check.id).join(', ')})` : '');
   const meta: Array<[string, string]> = [
     ['target', `${header.target}${header.targetDescription ? ` (${header.targetDescription})` : ''}`],
     ['seed', header.seed],
@@ -154,12 +178,12 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
 <body>
 <header>
 <h1>access-conformance report: ${e(header.profileName)}</h1>
+<p class="verdict ${e(verdict.status)}">${e(verdict.status)} (exit ${verdict.exitCode}): ${e(verdict.reason)} — ${e(finalLine(summary))}</p>
 ${summary.uniformAnswer ? `<p class="banner" role="alert">${uniformAnswerLines(summary).map((line) => e(line)).join('<br>')}</p>` : ''}
 ${banner ? `<p class="banner" role="alert">${e(banner)}</p>` : ''}
-${summary.clockMoved ? `<p class="banner">target clock: ${e(summary.clockMoved.note)}</p>` : ''}
-<p class="verdict ${e(verdict.status)}">${e(verdict.status)} (exit ${verdict.exitCode}): ${e(verdict.reason)} — ${e(finalLine(summary))}</p>
 <p class="meta">${meta.map(([name, value]) => `<span>${name} <b>${e(value)}</b></span>`).join(' ')}</p>
-${header.notes.length > 0 ? `<div class="notes">${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('')}</div>` : ''}
+${summary.clockMoved ? `<p class="notes clock">target clock: ${e(summary.clockMoved.note)}</p>` : ''}
+${header.notes.length > 0 ? `<details class="notes"><summary>${header.notes.length} note${header.notes.length === 1 ? '' : 's'} on the run</summary>${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('')}</details>` : ''}
 ${summary.harnessErrors.map((error) => `<p class="notes">error[${e(error.code)}]: ${e(error.message)}</p>`).join('\n')}
 ${summary.baseline && summary.baseline.noLongerFailing.length > 0 ? `<p class="notes">Fixed (the baseline lists them and they pass now; remove them from it): ${e(summary.baseline.noLongerFailing.join(', '))}</p>` : ''}
 <details><summary>state by level</summary><table class="totals"><tr><th>level</th><th>passed</th><th>failed</th><th>blocked</th><th>errored</th><th>skipped</th></tr>${levelRows}</table></details>
@@ -172,7 +196,7 @@ ${stateBoxes}
 <span id="f-count" class="count">${ordered.length} checks</span>
 </nav>
 <main id="checks">
-${ordered.map((result) => checkRow(result, strict, view, rerunFor(invocation, header, resultKey(result)), reproductions.get(resultKey(result)))).join('\n')}
+${listed.map((result) => [row(result), foldedDependants(result, strict, view, row)].filter(Boolean).join('\n')).join('\n')}
 </main>
 <script>${HTML_SCRIPT}</script>
 </body>

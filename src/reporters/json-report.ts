@@ -109,6 +109,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       ...(r.harnessError === undefined ? {} : { harnessError: r.harnessError }),
       ...(r.expectedFailure ? { expectedFailure: true } : {}),
       ...(r.blockedBy === undefined ? {} : { blockedBy: r.blockedBy }),
+      ...(r.pulledIn === undefined ? {} : { pulledIn: r.pulledIn }),
       ...(edges.has(resultKey(r)) ? { dependsOn: edges.get(resultKey(r))! } : {}),
       ...(rootOf.has(resultKey(r)) ? { rootCause: rootOf.get(resultKey(r))! } : {}),
       observations: r.observations,

@@ -17,7 +17,7 @@ import { reproductionLines, reproductionsFor, type Reproduction } from './reprod
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { escapeMarkup, shortText } from '../escape.js';
 import { displayState, finalLine, formatExchange, resultsByGroup } from './format.js';
-import { blockedReason, causeView, dependantsOf, dependsOnIt, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
+import { blockedReason, causeView, dependantsOf, dependsOnIt, pulledInLine, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 const JUNIT_EXCHANGES = 3;
@@ -46,12 +46,17 @@ function failureBody(result: CheckResult, rerun?: string, reproduction?: Reprodu
   return lines.join('\n');
 }
 
-/** A root cause's message says how many depend on it; a dependant's, which root cause it follows from. */
+/**
+ * A root cause's message says how many depend on it; a dependant's, which root cause it follows from; a
+ * check the selection did not name, that it was pulled in and for which checks.
+ */
 function causeNote(result: CheckResult, view: CauseView): string {
+  const pulled = pulledInLine(result);
   const dependants = dependantsOf(view, resultKey(result)).length;
-  if (dependants > 0) return ` (root cause: ${dependsOnIt(dependants)})`;
   const root = view.rootOf.get(resultKey(result));
-  return root ? ` (follows from ${root})` : '';
+  const cause = dependants > 0 ? `root cause: ${dependsOnIt(dependants)}` : root ? `follows from ${root}` : '';
+  const parts = [pulled, cause].filter(Boolean);
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
 }
 
 /**
@@ -67,7 +72,8 @@ export function testCaseName(result: Pick<CheckResult, 'id' | 'text'>): string {
  * schema the file is validated against has no <properties> inside a <testcase>, so they cannot go there.
  */
 function caseProperties(result: CheckResult): string {
-  return [`id: ${resultKey(result)}`, `level: ${result.level}`, `section: ${result.section}${result.ruling ? ` (ruling ${result.ruling})` : ''}`, ''].join('\n');
+  const pulled = pulledInLine(result);
+  return [`id: ${resultKey(result)}`, `level: ${result.level}`, `section: ${result.section}${result.ruling ? ` (ruling ${result.ruling})` : ''}`, ...(pulled ? [`selection: ${pulled}`] : []), ''].join('\n');
 }
 
 function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
@@ -96,7 +102,7 @@ function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?:
   return `${open}\n${inner.join('\n')}\n    </testcase>`;
 }
 
-const COUNT_NAMES = ['passed', 'failed', 'blocked', 'errored', 'skipped', 'warnings', 'observations', 'expectedFailures'] as const;
+const COUNT_NAMES = ['passed', 'failed', 'blocked', 'errored', 'skipped', 'warnings', 'observations', 'expectedFailures', 'pulledIn'] as const;
 
 function properties(summary: RunSummary): string {
   const { header } = summary;
@@ -117,6 +123,8 @@ function properties(summary: RunSummary): string {
   ];
   if (header.selection.only.length > 0) entries.push(['only', header.selection.only.join(',')]);
   if (header.selection.skip.length > 0) entries.push(['skip', header.selection.skip.join(',')]);
+  // The checks the selection did not name, each with what it controls: the testcases carry them too.
+  for (const check of header.selection.pulledIn ?? []) entries.push([`pulled-in.${check.id}`, `positive control of ${check.controlOf.join(',')}`]);
   return `    <properties>\n${entries.map(([name, value]) => `      <property name="${e(name)}" value="${e(value)}"/>`).join('\n')}\n    </properties>`;
 }
 

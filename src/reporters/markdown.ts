@@ -16,7 +16,7 @@ import { failedRows, mdCatalogueText } from './markdown-rows.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { mdCode, mdFence, mdText, shortText } from '../escape.js';
 import { abortedBanner, finalLine, formatDuration, formatExchange, inDisplayOrder, displayState, skipsByReason, type DisplayState } from './format.js';
-import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, uniformAnswerLines, withoutDependants, type CauseGroup, type CauseView } from './root-cause-order.js';
+import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, withoutDependants, type CauseGroup, type CauseView } from './root-cause-order.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
 /** The whole summary stays under this (GitHub's step-summary limit is 1 MiB per step). */
@@ -64,6 +64,8 @@ function groupBlock(group: CauseGroup, view: CauseView, rerun?: string, reproduc
   const heading = count === 1 ? `#### ${resultKey(first)}: ${mdText(shortText(group.title, 300))}` : `#### ${mdText(shortText(group.title, 300))} × ${count}`;
   const lines = [heading, ''];
   lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdCatalogueText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => resultKey(r))))}`}`, '');
+  const pulled = count === 1 ? pulledInLine(first) : undefined;
+  if (pulled) lines.push(`- **${mdText(pulled)}** (the selection did not name it)`);
   if (first.failure?.expected) lines.push(`- expected: ${mdCode(shortText(first.failure.expected))}`);
   if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
   if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);
@@ -136,7 +138,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
         const r = item.result;
         const dependants = dependantsOf(view, resultKey(r)).length;
         const accepted = acceptedInsteadLine(view, resultKey(r));
-        const beside = [dependants > 0 ? dependsOnIt(dependants) : '', accepted ?? ''].filter(Boolean).join('; ');
+        const beside = [pulledInLine(r) ?? '', dependants > 0 ? dependsOnIt(dependants) : '', accepted ?? ''].filter(Boolean).join('; ');
         row = `| ${resultKey(r)} | ${r.level} | ${STATE_WORD[item.state]} | ${mdCatalogueText(r.text)}${beside ? ` **(${mdText(beside)})**` : ''} |`;
       } else {
         const ids = item.results.length === 1 ? item.results[0]!.id : `${item.results.length} checks: ${mdText(abbreviateIds(item.results.map((r) => resultKey(r)), 8))}`;

@@ -5,6 +5,7 @@
  * one click (a collapsed block) or one indented list away; a dependant is never listed as a failure of its
  * own. The wording is here once so that the console, Markdown, HTML, JUnit and the annotations agree.
  */
+import { pulledInPhrase } from '../engine/controls.js';
 import { findRootCauses } from '../engine/root-causes.js';
 import { resultKey } from '../engine/result-key.js';
 import type { CheckResult, RootCause, RunSummary } from '../engine/types.js';
@@ -46,9 +47,18 @@ export function dependantsOf(view: CauseView, id: string): CheckResult[] {
   return (cause?.dependants ?? []).map((dep) => view.byId.get(dep)).filter((r): r is CheckResult => r !== undefined);
 }
 
+/**
+ * "pulled in as the positive control of WH-HMAC-08" for a check --only/--skip did not name, else
+ * undefined: every reporter names such a check so, beside its ID.
+ */
+export function pulledInLine(result: Pick<CheckResult, 'pulledIn'>): string | undefined {
+  return result.pulledIn ? pulledInPhrase(result.pulledIn) : undefined;
+}
+
 /** One line of a dependant: its ID, level, state and why ("blocked: control TOK-01 failed"). */
 export function dependantLine(result: CheckResult): string {
-  const head = `${resultKey(result)} [${result.level}]`;
+  const pulled = pulledInLine(result);
+  const head = `${resultKey(result)} [${result.level}]${pulled ? ` (${pulled})` : ''}`;
   if (result.state === 'blocked' && result.blockedBy) {
     const by = result.blockedBy;
     return by.ownRequest

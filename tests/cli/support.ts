@@ -33,15 +33,24 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 
 export function runCli(args: string[], options: { env?: Record<string, string | undefined>; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   assertBuilt();
+  return runProcess(process.execPath, [BIN, ...args], { ...options, label: `access-conformance ${args.join(' ')}` });
+}
+
+/** Runs `command args` in a clean environment (cleanEnv), killed past `timeoutMs`, with its output. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { env?: Record<string, string | undefined>; timeoutMs?: number; cwd?: string; label?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`access-conformance ${args.join(' ')} did not finish in ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`));
+      reject(new Error(`${options.label ?? command} did not finish in ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`));
     }, options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {

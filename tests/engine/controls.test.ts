@@ -5,10 +5,10 @@
  * check they follow from, and the uniform-answer threshold.
  */
 import { describe, expect, it } from 'vitest';
-import { ControlGate, applyControls, selectionWithControls, withControls } from '../../src/engine/controls.js';
+import { ControlGate, applyControls, keepPulledInOperations, selectionWithControls, withControls } from '../../src/engine/controls.js';
 import { findRootCauses, dependencyEdges } from '../../src/engine/root-causes.js';
-import { resolveSelection } from '../../src/engine/selection.js';
-import { computeTotals } from '../../src/engine/counts.js';
+import { operationSelector, resolveSelection } from '../../src/engine/selection.js';
+import { computeTotals, countsLine } from '../../src/engine/counts.js';
 import { computeVerdict } from '../../src/engine/verdict.js';
 import { UNIFORM_WINDOW, UniformAnswerWatch, uniformAnswerOf } from '../../src/engine/uniform-answer.js';
 import { result } from './support/fixtures.js';
@@ -80,13 +80,49 @@ describe('the selection brings the controls in', () => {
   it('--only TOK-09 runs TOK-02 too; --skip TOK-02 keeps it out', () => {
     const only = resolveSelection({ only: ['TOK-09'], skip: [] }).requirements;
     expect(withControls(only, new Set()).requirements.map((r) => r.id)).toEqual(['TOK-02', 'TOK-09']);
-    expect(selectionWithControls(only, { only: ['TOK-09'], skip: [] }).added).toEqual(['TOK-02']);
+    expect(selectionWithControls(only, { only: ['TOK-09'], skip: [] }).pulledIn).toEqual([{ id: 'TOK-02', controlOf: ['TOK-09'] }]);
+    // One control of several selected refusal checks is pulled in once, naming each.
+    const three = resolveSelection({ only: ['TOK-09', 'TOK-10', 'TOK-25'], skip: [] }).requirements;
+    expect(withControls(three, new Set()).pulledIn).toEqual([
+      { id: 'TOK-01', controlOf: ['TOK-25'] },
+      { id: 'TOK-02', controlOf: ['TOK-09', 'TOK-10'] },
+    ]);
+    // A control the selection names itself is not pulled in.
+    const both = resolveSelection({ only: ['TOK-02', 'TOK-09'], skip: [] }).requirements;
+    expect(withControls(both, new Set()).pulledIn).toEqual([]);
     const skipping = resolveSelection({ only: ['TOK-0*'], skip: ['TOK-02'] }).requirements;
     expect(selectionWithControls(skipping, { only: ['TOK-0*'], skip: ['TOK-02'] }).requirements.map((r) => r.id)).not.toContain('TOK-02');
   });
 });
 
+describe('a pulled-in per-operation control', () => {
+  it('is kept on the operations its refusal checks are kept on, not dropped by the --only pattern', () => {
+    const keep = keepPulledInOperations(operationSelector({ only: ['OPS-01@GET /api/v1/apps'], skip: [] }), [{ id: 'OPS-18', controlOf: ['OPS-01'] }]);
+    const apps = { method: 'GET', path: '/api/v1/apps' };
+    const users = { method: 'POST', path: '/api/v1/search/users' };
+    expect([keep('OPS-01', apps), keep('OPS-18', apps)]).toEqual([true, true]);
+    expect([keep('OPS-01', users), keep('OPS-18', users)]).toEqual([false, false]);
+    // Not pulled in: the pattern alone decides.
+    expect(keepPulledInOperations(operationSelector({ only: ['OPS-01@GET /api/v1/apps'], skip: [] }), [])('OPS-18', apps)).toBe(false);
+  });
+});
+
 describe('the verdict', () => {
+  it('a pulled-in control that passed does not make a selection whose checks were all skipped conformant', () => {
+    const control = result('TOK-02', 'passed', 'MUST', { pulledIn: { controlOf: ['TOK-09'] } });
+    const verdict = computeVerdict([control, result('TOK-09', 'skipped', 'MUST', { reason: 'profile has no assertion key' })], false, 0);
+    expect(verdict).toMatchObject({ status: 'error', exitCode: 2 });
+    expect(verdict.reason).toMatch(/^nothing was checked: all 1 selected check was skipped \(1× profile has no assertion key\); the positive control it pulled in decided nothing$/);
+  });
+
+  it('a pulled-in control that failed fails the run, and is counted among the checks', () => {
+    const results = [result('WH-HMAC-01', 'failed', 'MUST', { pulledIn: { controlOf: ['WH-HMAC-08'] } }), result('WH-HMAC-08', 'failed')];
+    expect(computeVerdict(results, false, 0)).toMatchObject({ status: 'not-conformant', exitCode: 1, reason: '2 MUST requirements failed' });
+    const totals = computeTotals(results, false);
+    expect(totals).toMatchObject({ selected: 2, failed: 2, pulledIn: 1 });
+    expect(countsLine(totals)).toBe('0 passed, 2 failed, 0 blocked, 0 errored, 0 skipped (of 2 checks: 1 selected, 1 pulled in as a positive control)');
+  });
+
   it('a blocked MUST is never conformant (exit 2 without a failure), and is counted apart', () => {
     const results = [result('WH-01', 'passed'), result('IDEM-01', 'blocked', 'MUST', { blockedBy: { control: 'IDEM-01', state: 'failed', message: 'first request got 503', ownRequest: true } })];
     const verdict = computeVerdict(results, false, 0);

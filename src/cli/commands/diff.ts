@@ -6,7 +6,7 @@
 import { diffReports, readJsonReport, type ReportDiff } from '../../reporters/index.js';
 import { oneLine } from '../../escape.js';
 import { regressions, type DiffEntry } from '../../reporters/report-diff.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, withExamples } from '../command.js';
 import { choiceRow, type OptionRow } from '../option-grammar.js';
 
 export const DIFF_OPTIONS = {
@@ -17,6 +17,12 @@ export const DIFF_OPTIONS = {
     describe: 'regression: exit 1 when a check passing or skipped in A fails or errors in B, or a check new in B fails',
   }),
 } as const satisfies Record<string, OptionRow<unknown>>;
+
+/** `diff --help`'s examples (tests/cli/help-examples.test.ts reads every command's). */
+export const DIFF_EXAMPLES: ReadonlyArray<[string, string]> = [
+  ['$0 diff main/report.json reports/report.json --fail-on regression', 'fail a pull request that breaks a check'],
+  ['$0 diff last-week/report.json reports/report.json', 'what changed since last week'],
+];
 
 function entryLine(entry: DiffEntry): string {
   const states = `${entry.before ?? '—'} → ${entry.after ?? '—'}`;
@@ -48,11 +54,12 @@ export const diffCommand = defineCommand({
   describe: 'Compare two json reports: what started failing, what started passing, what appeared or disappeared',
   options: DIFF_OPTIONS,
   builder: (y) =>
-    y
-      .positional('a', { type: 'string', demandOption: true, describe: 'the earlier json report' })
-      .positional('b', { type: 'string', demandOption: true, describe: 'the later json report' })
-      .example('$0 diff main/report.json reports/report.json --fail-on regression', 'fail a pull request that breaks a check')
-      .example('$0 diff last-week/report.json reports/report.json', 'what changed since last week'),
+    withExamples(
+      y
+        .positional('a', { type: 'string', demandOption: true, describe: 'the earlier json report' })
+        .positional('b', { type: 'string', demandOption: true, describe: 'the later json report' }),
+      DIFF_EXAMPLES,
+    ),
   run: async (options, args) => {
     const a = String(args.a);
     const b = String(args.b);

@@ -5,7 +5,7 @@
  */
 import { CATALOGUE_VERSION, allRequirements, describeAuthority, type Requirement } from '../../requirements.js';
 import { resolveSelection } from '../../engine/selection.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, withExamples } from '../command.js';
 import { choiceRow, listRow, textRow, type OptionRow } from '../option-grammar.js';
 import { SHARED_OPTIONS } from '../shared-options.js';
 import { listUsage as usage, openapiListing, renderOpenapiJson, renderOpenapiText } from './list-openapi.js';
@@ -14,11 +14,18 @@ const FORMATS = ['text', 'json', 'markdown'] as const;
 
 export const LIST_OPTIONS = {
   format: choiceRow({ choices: FORMATS, default: 'text', describe: 'text, json, or a Markdown table (the coverage table of docs/coverage.md). e.g. --format markdown' }),
-  only: listRow({ describe: 'List only these IDs or globs; a pattern that matches no requirement is an error. e.g. --only "PAG-*"' }),
+  only: listRow({ describe: 'List only these IDs or globs; a pattern that matches no requirement is an error. e.g. --only "PAGE-*"' }),
   openapi: textRow({ describe: 'List the operations of this OpenAPI description (YAML or JSON file; a URL with --profile) instead of the catalogue: where each pages, whether a run calls it and, when not, why (ruling 34). e.g. --openapi service.openapi.yaml' }),
   // With --openapi (or alone, when the profile names "openapi"): the plan a run with this profile makes.
   profile: SHARED_OPTIONS.profile,
 } as const satisfies Record<string, OptionRow<unknown>>;
+
+/** `list --help`'s examples (tests/cli/help-examples.test.ts checks every --only pattern against the catalogue). */
+export const LIST_EXAMPLES: ReadonlyArray<[string, string]> = [
+  ['$0 list --format markdown > coverage.md', 'the coverage table'],
+  ['$0 list --only "WH-JWT-*"', 'the JWT webhook checks'],
+  ['$0 list --openapi service.openapi.yaml --format json', 'every operation of a description: paginated, called, and why not'],
+];
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -74,11 +81,7 @@ export const listCommand = defineCommand({
   command: 'list',
   describe: 'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities), or with --openapi the operations of a description',
   options: LIST_OPTIONS,
-  builder: (y) =>
-    y
-      .example('$0 list --format markdown > coverage.md', 'the coverage table')
-      .example('$0 list --only "WH-JWT-*"', 'the JWT webhook checks')
-      .example('$0 list --openapi service.openapi.yaml --format json', 'every operation of a description: paginated, called, and why not'),
+  builder: (y) => withExamples(y, LIST_EXAMPLES),
   run: async (options) => {
     if (options.openapi !== undefined || options.profile !== undefined) {
       if (options.only.length > 0) throw usage('--only selects requirements; it does not apply to --openapi', '--only', 'drop --only, or drop --openapi');

@@ -11,14 +11,27 @@ import { parseListenAddress, parseRate } from '../../values.js';
 import { booleanRow, choiceRow, customRow, durationRow, integerRow, listRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
 import { SHARED_OPTIONS, durationText } from '../shared-options.js';
 
+/** `load --help`'s examples (tests/cli/help-examples.test.ts reads every command's). */
+export const LOAD_EXAMPLES: ReadonlyArray<[string, string]> = [
+  ['$0 load --rate 200 --duration 30s', '200 signed HMAC webhooks a second for 30 s against the embedded reference (a rate always needs a duration)'],
+  ["$0 load --profile target.json --rate 500/s --duration 2m --threshold 'p99<50ms'", 'a deployment at 500/s; exit 1 when p99 latency reaches 50 ms'],
+  ['$0 load --stages 30s:100,1m:500 --stream load.jsonl', 'ramp to 100/s over 30 s, then to 500/s over a minute; one JSON line a second'],
+  ['$0 load --scenario webhook-jwt --alg EdDSA --rate 100 --duration 1m', 'JWT webhooks signed with the listener\'s Ed25519 key'],
+  ['$0 load prepare --profile target.json --count 60000', 'sign a webhook-jwt corpus for k6 (load/webhook-jwt.js)'],
+];
+
 /** Arrivals per second past which the schedule's prebuilt queues would not fit in memory. */
 const MAX_RATE = 1_000_000;
 
 export const LOAD_OPTIONS = {
   profile: SHARED_OPTIONS.profile,
   scenario: choiceRow({ choices: SCENARIOS, default: 'webhook-hmac', describe: 'What to send' }),
-  rate: customRow({ tag: 'rate', parse: (value, flag) => parseRate(value, { flag, max: MAX_RATE }), describe: 'Arrivals per second (open model), with --duration; e.g. 500 or 500/s' }),
-  duration: durationRow({ describe: 'How long to send, e.g. 10s, 2m, 1h' }),
+  rate: customRow({
+    tag: 'rate',
+    parse: (value, flag) => parseRate(value, { flag, max: MAX_RATE }),
+    describe: 'Arrivals per second (open model), e.g. 500 or 500/s. Needs --duration: a rate alone is an error (or give --stages instead of both)',
+  }),
+  duration: durationRow({ describe: 'How long to send at --rate, e.g. 10s, 2m, 1h; needs --rate' }),
   stages: customRow<Stage[]>({
     tag: 'stages',
     parse: (value, flag) =>

@@ -4,7 +4,7 @@
  * in run-handler.ts and loads only when the command runs.
  */
 import { debugLine } from '../../debug.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, withExamples } from '../command.js';
 import { tuneV8ForShortRun } from '../v8-footprint.js';
 import { RUN_EXAMPLES, RUN_OPTIONS } from './run-options.js';
 
@@ -12,11 +12,7 @@ export const runCommand = defineCommand({
   command: 'run',
   describe: 'Check an implementation against the requirement catalogue (the embedded reference when no --profile or --image is given)',
   options: RUN_OPTIONS,
-  builder: (y) => {
-    let built = y;
-    for (const [command, description] of RUN_EXAMPLES) built = built.example(command, description);
-    return built;
-  },
+  builder: (y) => withExamples(y, RUN_EXAMPLES),
   epilogue:
     'Exit codes: 0 no MUST failed (and something was checked); 1 a MUST failed (or a SHOULD with --strict); 2 harness or usage error, ' +
     'including a check the harness could not decide when nothing failed; 130 / 143 interrupted by SIGINT / SIGTERM (the reports say so). ' +

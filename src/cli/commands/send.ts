@@ -9,18 +9,14 @@
  * shows the signature or JWT of that one request (bound to its event ID, timestamp and body).
  * The handler (send-handler.ts) loads only when the command runs.
  */
-import { defineCommand } from '../command.js';
+import { defineCommand, withExamples } from '../command.js';
 import { BREAKS, SEND_EXAMPLES, SEND_OPTIONS } from './send-options.js';
 
 export const sendCommand = defineCommand({
   command: 'send',
   describe: 'Sign and send one webhook to a listener of a profile (HMAC or JWT), print the answer',
   options: SEND_OPTIONS,
-  builder: (y) => {
-    let built = y;
-    for (const [command, description] of SEND_EXAMPLES) built = built.example(command, description);
-    return built;
-  },
+  builder: (y) => withExamples(y, SEND_EXAMPLES),
   epilogue: `Exit codes: 0 the target answered 2xx (or --dry-run); 1 another status; with --strict, 0 when the answer is the one service.md gives for the request sent (e.g. 401 for --break signature), else 1; 2 bad input, no answer or --max-duration reached. --break: ${Object.entries(BREAKS)
     .map(([name, what]) => `${name} (${what})`)
     .join('; ')}.`,

@@ -4,7 +4,7 @@
  * secret), and stays up until SIGINT or SIGTERM. The handler (serve-handler.ts) loads only when it runs.
  */
 import { DEFAULT_SECRET_DOMAIN } from '../../defaults.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, withExamples } from '../command.js';
 import { booleanRow, integerRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
 import { SHARED_OPTIONS } from '../shared-options.js';
 
@@ -40,10 +40,19 @@ export const SERVE_OPTIONS = {
 
 export type ServeOptions = OptionValues<typeof SERVE_OPTIONS>;
 
+/** `serve --help`'s examples (tests/cli/help-examples.test.ts reads every command's). */
+export const SERVE_EXAMPLES: ReadonlyArray<[string, string]> = [
+  ['$0 serve', 'the reference on a free port of 127.0.0.1; its profile goes to reports/sandbox.target.json'],
+  ['$0 serve --port 8080 --hooks --profile-out sandbox.target.json', 'a fixed port with the test hooks, the profile in this folder for `run --profile sandbox.target.json`'],
+  ['$0 serve --fault hmac-decoded-key', 'a reference that breaks one rule on purpose (--list-faults names them), to see a check fail'],
+  ['$0 serve --state-dir .sandbox --max-duration 8h', 'keep the tenant and the accepted event IDs across restarts; stop after 8 hours'],
+];
+
 export const serveCommand = defineCommand({
   command: 'serve',
   describe: 'Run the reference implementation with a generated tenant and write its target profile',
   options: SERVE_OPTIONS,
+  builder: (y) => withExamples(y, SERVE_EXAMPLES),
   epilogue: 'Stops on SIGINT or SIGTERM (exit 0), or after --max-duration (exit 0). A signal while it starts (state folder, keys, listening) exits 130 / 143; a start-up that takes over 3 min, 2.',
   run: async (options) => (await import('./serve-handler.js')).serveHandler(options),
 });
