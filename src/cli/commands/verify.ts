@@ -18,7 +18,8 @@ import type { VerifyOutcome } from '../../attest/index.js';
 export const VERIFY_OPTIONS = {
   key: textRow({ describe: 'Keyed attestation: the PEM public key of the --signing-key that signed it (or {"env": "NAME"}). e.g. --key signing.pub.pem' }),
   'certificate-identity': textRow({
-    describe: 'Keyless attestation: the identity its certificate must name (the workflow URI or e-mail), with --certificate-oidc-issuer. e.g. --certificate-identity https://github.com/acme/access/.github/workflows/conformance.yml@refs/heads/main',
+    describe:
+      "Keyless attestation: the identity its certificate must name, with --certificate-oidc-issuer: an e-mail, or a workflow's URI, e.g. https://github.com/OWNER/REPO/.github/workflows/FILE@REF",
   }),
   'certificate-oidc-issuer': textRow({ describe: 'Keyless attestation: the OIDC issuer of that identity. e.g. --certificate-oidc-issuer https://token.actions.githubusercontent.com' }),
   'trusted-root': textRow({ describe: "Keyless attestation: a Sigstore trusted_root.json to verify against (default: Sigstore's public-good instance, fetched through TUF). e.g. --trusted-root trusted_root.json" }),
