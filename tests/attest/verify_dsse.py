@@ -40,7 +40,7 @@ def main() -> int:
         print("FAIL: expected one signature")
         return 1
     signature = envelope["signatures"][0]
-    key = public_key(pem, signature.get("keyid") or "key")
+    key = public_key(pem, signature.get("keyid") or "00")
     try:
         key.verify_signature(Signature(key.keyid, base64.b64decode(signature["sig"]).hex()), pae(envelope["payloadType"].encode(), payload))
     except exceptions.UnverifiedSignatureError:
