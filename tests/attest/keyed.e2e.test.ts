@@ -13,13 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../cli/support.js';
-import { dsseVerifies, expectedList, keyPair, nameOf, statementOf, tampered, type SerializedBundle } from './support.js';
+import { dsseVerifies, expectedList, keyPair, nameOf, newKeyPair, statementOf, tampered, type SerializedBundle } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ac-attest-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const ed = keyPair('ed25519');
-const p256 = keyPair('p256');
+const ed = await keyPair('ed25519');
+const p256 = await keyPair('p256');
 writeFileSync(join(dir, 'ed.pem'), ed.privatePem);
 writeFileSync(join(dir, 'ed.pub.pem'), ed.publicPem);
 writeFileSync(join(dir, 'p256.pub.pem'), p256.publicPem);
@@ -218,7 +218,7 @@ describe('verify', () => {
 describe('run --attest usage', () => {
   it('refuses a key it cannot sign with before the run starts, and attest flags without --attest', async () => {
     const rsa = join(dir, 'rsa.pem');
-    writeFileSync(rsa, spawnSync('openssl', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048'], { encoding: 'utf8' }).stdout || 'not a key');
+    writeFileSync(rsa, (await newKeyPair('rsa', { modulusLength: 2048 })).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
     const bad = await runCli(['run', '--attest', '--signing-key', rsa, '--out', join(dir, 'rsa-out')], { timeoutMs: 30_000 });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/error\[KEY_INVALID\] at --signing-key: --signing-key: (the key is an RSA key|it is not a PEM private key)/);

@@ -4,7 +4,7 @@
  * on 127.0.0.1, the OIDC token is the CI's (SIGSTORE_ID_TOKEN, as a runner sets it), and verify checks the
  * bundle against a trusted_root.json naming those services' keys. No request leaves this machine.
  */
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fulcioHandler, initializeCA, initializeCTLog, initializeTLog, rekorHandler, type HandlerFn } from '@sigstore/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../cli/support.js';
-import { statementOf, tampered, type SerializedBundle } from './support.js';
+import { keyPair, newKeyPair, statementOf, tampered, type SerializedBundle } from './support.js';
 
 const IDENTITY = 'https://github.com/acme/access-service/.github/workflows/conformance.yml@refs/heads/main';
 const ISSUER = 'https://token.actions.githubusercontent.com';
@@ -60,9 +60,9 @@ let reportFile = '';
 let trustedRoot = '';
 
 beforeAll(async () => {
-  const keys = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const ctlog = await initializeCTLog(keys());
-  const ca = await initializeCA(keys(), ctlog);
+  const keys = () => newKeyPair('ec', { namedCurve: 'P-256' });
+  const ctlog = await initializeCTLog(await keys());
+  const ca = await initializeCA(await keys(), ctlog);
   const routes = new Map<string, HandlerFn>();
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -83,7 +83,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const tlog = await initializeTLog(base, keys());
+  const tlog = await initializeTLog(base, await keys());
   const fulcio = fulcioHandler(ca);
   const rekor = rekorHandler(tlog);
   routes.set(fulcio.path, fulcio.fn);
@@ -172,7 +172,7 @@ describe('keyless run --attest through Sigstore (mock Fulcio and Rekor on 127.0.
 
   it('a keyless bundle is not taken for a keyed one, nor the reverse', async () => {
     const pub = join(dir, 'some.pub.pem');
-    writeFileSync(pub, generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    writeFileSync(pub, (await keyPair('ed25519')).publicPem);
     const withKey = await verify([bundleFile, '--key', pub]);
     expect(withKey.code).toBe(1);
     expect(withKey.stdout).toMatch(/FAIL +signature +the bundle was signed keyless/);

@@ -4,7 +4,8 @@
  * text with a canonicalizer of the test's own), the profile's secrets removed before hashing, the keys
  * refused, and verify's payload checks on statements signed here.
  */
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { newKeyPair } from './support.js';
 import { describe, expect, it } from 'vitest';
 import { buildStatement, overallResult, parseSubject, readAttestedReport, testLists, type AttestedReport } from '../../src/attest/statement.js';
 import { canonicalJson } from '../../src/attest/canonical.js';
@@ -140,13 +141,13 @@ describe('the profile without secrets', () => {
 
 describe('keys', () => {
   it('reads a PEM from {"env": NAME}; refuses RSA, P-384, a missing variable and a public key as signing key', async () => {
-    const ed = generateKeyPairSync('ed25519');
+    const ed = await newKeyPair('ed25519');
     const pem = ed.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     expect((await loadSigningKey('{"env": "K"}', { K: pem })).asymmetricKeyType).toBe('ed25519');
     await expect(loadSigningKey('{"env": "K"}', {})).rejects.toThrow(/the variable K is not set/);
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const rsa = (await newKeyPair('rsa', { modulusLength: 1024 })).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     await expect(loadSigningKey('{"env": "K"}', { K: rsa })).rejects.toThrow(/the key is an RSA key/);
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const p384 = (await newKeyPair('ec', { namedCurve: 'P-384' })).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     await expect(loadSigningKey('{"env": "K"}', { K: p384 })).rejects.toThrow(/an EC key on secp384r1/);
     const pub = ed.publicKey.export({ type: 'spki', format: 'pem' }).toString();
     await expect(loadSigningKey('{"env": "K"}', { K: pub })).rejects.toThrow(/not a PEM private key/);
@@ -154,8 +155,9 @@ describe('keys', () => {
   });
 });
 
+const pair = await newKeyPair('ec', { namedCurve: 'P-256' });
+
 describe('verify, on statements signed here', () => {
-  const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const sign = async (statement: unknown) => JSON.stringify(await signPayload(statementPayload(statement), { kind: 'key', key: pair.privateKey }));
   const good = buildStatement({ report: report(false), reportSha256: HEX, configuration: [catalogueDescriptor()] });
 

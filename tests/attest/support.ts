@@ -4,7 +4,8 @@
  * with the public key; the test name of a report result as the predicate's lists carry it; and the list
  * each result belongs in, read from report.json alone.
  */
-import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
+import { generateKeyPair, verify, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 
 export interface SerializedBundle {
   mediaType: string;
@@ -48,8 +49,11 @@ export function statementOf(bundle: SerializedBundle): {
   return JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString('utf8'));
 }
 
-export function keyPair(kind: 'ed25519' | 'p256'): { privatePem: string; publicPem: string; publicKey: KeyObject } {
-  const pair = kind === 'ed25519' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+/** A fresh key pair (the asynchronous generator: a synchronous one can deadlock Node 20, src/crypto/ed25519.ts). */
+export const newKeyPair = promisify(generateKeyPair);
+
+export async function keyPair(kind: 'ed25519' | 'p256'): Promise<{ privatePem: string; publicPem: string; publicKey: KeyObject }> {
+  const pair = kind === 'ed25519' ? await newKeyPair('ed25519') : await newKeyPair('ec', { namedCurve: 'P-256' });
   return {
     privatePem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     publicPem: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
