@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../cli/support.js';
+import { reportValidator } from '../reporters/validators.js';
 import { dsseVerifies, expectedList, keyPair, nameOf, newKeyPair, statementOf, tampered, type SerializedBundle } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ac-attest-'));
@@ -138,8 +139,12 @@ describe('run --attest --signing-key', () => {
     expect(conformantProfile).not.toContain('"secrets"');
   });
 
-  it('report.json says plainly what was certified: the description\'s digest under baseUrl without --subject', () => {
+  it('report.json says plainly what was certified: the description\'s digest under baseUrl without --subject', async () => {
     const report = JSON.parse(readFileSync(conformant.reportFile, 'utf8'));
+    const validate = await reportValidator();
+    expect(validate(report)).toEqual([]);
+    expect(validate(failing.report)).toEqual([]);
+    expect((failing.report as unknown as { attestation: { from: string } }).attestation.from).toBe('subject');
     expect(report.attestation.from).toBe('description');
     expect(report.attestation.note).toMatch(/Neither --subject nor --image was given/);
     expect(report.attestation.subject.name).toBe(report.target.baseUrl);
