@@ -5,7 +5,7 @@
  * bundle against a trusted_root.json naming those services' keys. No request leaves this machine.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -169,6 +169,24 @@ describe('keyless run --attest through Sigstore (mock Fulcio and Rekor on 127.0.
     expect(changed.code).toBe(1);
     expect(changed.stdout).toMatch(/FAIL +signature +the envelope's signature does not verify over its payload/);
   });
+
+  it('when Sigstore does not answer, the reports stay and the run ends ATTEST_FAILED, exit 2, with no bundle', async () => {
+    // A port that was just free: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const out = join(dir, 'unreachable');
+    const result = await runCli(['run', '--attest', '--fulcio-url', `http://127.0.0.1:${port}`, '--rekor-url', base, '--only', 'TOK-01', '--out', out], {
+      env: { SIGSTORE_ID_TOKEN: identityToken(), ACTIONS_ID_TOKEN_REQUEST_URL: undefined },
+      timeoutMs: 120_000,
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`error\\[ATTEST_FAILED\\] at --attest: keyless signing failed \\(Fulcio http://127\\.0\\.0\\.1:${port}`));
+    expect(result.stderr).not.toMatch(/eyJ/);
+    expect(existsSync(join(out, 'report.json'))).toBe(true);
+    expect(existsSync(join(out, 'attestation.sigstore.json'))).toBe(false);
+  }, 120_000);
 
   it('a keyless bundle is not taken for a keyed one, nor the reverse', async () => {
     const pub = join(dir, 'some.pub.pem');
