@@ -24,7 +24,7 @@ import { signPayload, statementPayload, type SigningPlan } from './sign.js';
 import { buildStatement, ciRunUrl, readAttestedReport, type TestResultStatement } from './statement.js';
 
 export { loadPublicKey, loadSigningKey } from './keys.js';
-export { DEFAULT_FULCIO_URL, DEFAULT_REKOR_URL, type SigningPlan } from './sign.js';
+export type { SigningPlan } from './sign.js';
 export { parseSubject, testLists, TEST_RESULT_PREDICATE_TYPE, type Subject, type TestResultStatement } from './statement.js';
 export { verifyAttestation, type VerifyCheck, type VerifyOutcome, type VerifyRequest } from './verify.js';
 export { canonicalJson, sha256Hex };

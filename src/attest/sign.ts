@@ -13,12 +13,10 @@
 import { sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { bundleToJSON, type SerializedBundle } from '@sigstore/bundle';
 import { DSSEBundleBuilder, type Signature, type Signer } from '@sigstore/sign';
-import { attest as sigstoreAttest, DEFAULT_FULCIO_URL, DEFAULT_REKOR_URL } from 'sigstore';
 import { HarnessError } from '../errors.js';
 import { keyHint, publicKeyPem, signatureHash } from './keys.js';
 import { IN_TOTO_PAYLOAD_TYPE } from './statement.js';
 
-export { DEFAULT_FULCIO_URL, DEFAULT_REKOR_URL };
 export type { SerializedBundle };
 
 export type SigningPlan =
@@ -55,6 +53,8 @@ export async function signPayload(payload: Buffer, plan: SigningPlan): Promise<S
     return bundleToJSON(bundle);
   }
   try {
+    // Loaded for keyless signing only: with TUF and its HTTP client it is the heaviest of the libraries.
+    const { attest: sigstoreAttest } = await import('sigstore');
     return await sigstoreAttest(payload, IN_TOTO_PAYLOAD_TYPE, {
       fulcioURL: plan.fulcioUrl,
       rekorURL: plan.rekorUrl,

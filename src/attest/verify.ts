@@ -9,7 +9,6 @@ import { createHash, type KeyObject } from 'node:crypto';
 import { bundleFromJSON, BUNDLE_V03_MEDIA_TYPE, isBundleWithDsseEnvelope, type Bundle } from '@sigstore/bundle';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
 import { toSignedEntity, toTrustMaterial, Verifier, type VerificationPolicy } from '@sigstore/verify';
-import { verify as sigstoreVerify } from 'sigstore';
 import { catalogueDescriptor } from './configuration.js';
 import { EXTENSION_FIELD, IN_TOTO_PAYLOAD_TYPE, STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, type Subject, type TestResultStatement } from './statement.js';
 
@@ -116,6 +115,8 @@ async function checkSignature(bundle: Bundle, serialized: unknown, request: Veri
   const policy: VerificationPolicy = { subjectAlternativeName: identity, extensions: { issuer } };
   try {
     if (trustedRoot === undefined) {
+      // Loaded for the public-good root only: TUF fetches and checks it.
+      const { verify: sigstoreVerify } = await import('sigstore');
       await sigstoreVerify(serialized as Parameters<typeof sigstoreVerify>[0], { certificateIdentityURI: identity, certificateIssuer: issuer, timeout: timeoutMs });
     } else {
       new Verifier(toTrustMaterial(TrustedRoot.fromJSON(trustedRoot))).verify(toSignedEntity(bundle), policy);
