@@ -5,11 +5,14 @@
  * refused, and verify's payload checks on statements signed here.
  */
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { newKeyPair } from './support.js';
 import { describe, expect, it } from 'vitest';
 import { buildStatement, overallResult, parseSubject, readAttestedReport, testLists, type AttestedReport } from '../../src/attest/statement.js';
 import { canonicalJson } from '../../src/attest/canonical.js';
-import { catalogueDescriptor, profileWithoutSecrets } from '../../src/attest/configuration.js';
+import { baselineFile, catalogueDescriptor, optionsDescriptor, profileWithoutSecrets } from '../../src/attest/configuration.js';
 import { loadPublicKey, loadSigningKey } from '../../src/attest/keys.js';
 import { signPayload, statementPayload } from '../../src/attest/sign.js';
 import { verifyAttestation } from '../../src/attest/verify.js';
@@ -105,6 +108,19 @@ describe('canonical JSON and the catalogue digest', () => {
     const descriptor = catalogueDescriptor();
     expect(descriptor.digest).toEqual({ sha256: digest });
     expect(descriptor.annotations).toMatchObject({ version: CATALOGUE_VERSION, requirements: allRequirements().length });
+  });
+});
+
+describe('the options that change a verdict', () => {
+  it('are shown as given and hashed canonically, the baseline by its file\'s digest', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ac-baseline-')), 'known.json');
+    writeFileSync(file, '["CRED-05"]\n');
+    const baseline = await baselineFile(file);
+    expect(baseline).toEqual({ file: 'known.json', sha256: createHash('sha256').update('["CRED-05"]\n').digest('hex') });
+    const descriptor = optionsDescriptor({ strict: true, only: ['TOK-*'], skip: ['TOK-40'], baseline });
+    expect(descriptor.annotations).toEqual({ strict: true, only: ['TOK-*'], skip: ['TOK-40'], baseline });
+    expect(descriptor.digest).toEqual({ sha256: createHash('sha256').update(jcs(descriptor.annotations)).digest('hex') });
+    expect(optionsDescriptor({ strict: false, only: [], skip: [] }).annotations).toEqual({ strict: false, only: [], skip: [], baseline: null });
   });
 });
 
