@@ -105,7 +105,10 @@ export const RUN_EXAMPLES: ReadonlyArray<[string, string]> = [
   ['$0 run --fault secret-wrong-prefix', 'the embedded reference with a fault: the run must fail'],
   ['$0 run --image my-impl:1.2 --image-env MODE=test', 'start a container image and check it'],
   ['ACCESS_CONFORMANCE_PROFILE=target.json $0 run', 'every flag also comes from ACCESS_CONFORMANCE_<FLAG>'],
-  ['$0 run --profile target.json --attest --signing-key signing.pem --subject ghcr.io/acme/access@sha256:<hex>', 'certify a release: reports/attestation.sigstore.json, checked with `verify`'],
+  [
+    `$0 run --profile target.json --attest --signing-key signing.pem --subject ghcr.io/acme/access@sha256:${'4f1c'.padEnd(60, '0')}93e9 --out certified`,
+    'certify a release: certified/attestation.sigstore.json beside report.json, checked with `verify` (docs/certify.md)',
+  ],
 ];
 
 /** The parsed values of the table: what the handler receives (one typed object, keyed in camelCase). */

@@ -82,9 +82,9 @@ export const verifyCommand = defineCommand({
   builder: (y) =>
     y
       .positional('bundle', { type: 'string', demandOption: true, describe: 'the attestation: attestation.sigstore.json' })
-      .example('$0 verify reports/attestation.sigstore.json --key signing.pub.pem --report reports/report.json', 'a keyed attestation and the report it binds')
+      .example('$0 verify certified/attestation.sigstore.json --key signing.pub.pem --report certified/report.json', 'a keyed attestation and the report it binds')
       .example(
-        '$0 verify attestation.sigstore.json --certificate-identity https://github.com/acme/access/.github/workflows/conformance.yml@refs/heads/main --certificate-oidc-issuer https://token.actions.githubusercontent.com --subject ghcr.io/acme/access@sha256:<hex>',
+        `$0 verify attestation.sigstore.json --certificate-identity https://github.com/acme/access/.github/workflows/conformance.yml@refs/heads/main --certificate-oidc-issuer https://token.actions.githubusercontent.com --subject ghcr.io/acme/access@sha256:${'4f1c'.padEnd(60, '0')}93e9`,
         'a keyless attestation from GitHub Actions, for this release',
       )
       .epilogue('Exit codes: 0 the attestation is valid; 1 it is not (each failed check is named); 2 usage error (a missing file, no key). docs/certify.md shows verifying with a third-party tool too.'),
