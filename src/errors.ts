@@ -64,6 +64,8 @@ export const HARNESS_ERROR_CODES = [
   // the service's OpenAPI description (appended): a file or URL that cannot be read, or is not an OpenAPI 3 document
   'OPENAPI_UNREADABLE',
   'OPENAPI_INVALID',
+  // run --attest (appended): the attestation could not be signed (no OIDC token, Fulcio or Rekor refused or unreachable)
+  'ATTEST_FAILED',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

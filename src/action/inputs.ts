@@ -10,6 +10,8 @@ export interface ActionInputs {
   profile: string;
   reporters: string[];
   strict: boolean;
+  /** `run --attest`: the verdict signed keyless through Sigstore with the job's OIDC token (docs/certify.md). */
+  attest: boolean;
   out: string;
   extraArgs: string[];
 }
@@ -40,6 +42,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     profile: input(env, 'profile'),
     reporters: input(env, 'reporters').split(/[\s,]+/).filter((name) => name !== ''),
     strict: booleanInput(env, 'strict', false),
+    attest: booleanInput(env, 'attest', false),
     out: input(env, 'out') || 'reports',
     extraArgs: splitArgs(input(env, 'args')),
   };
@@ -52,6 +55,7 @@ export function runArgs(inputs: ActionInputs): string[] {
     ...(inputs.profile === '' ? [] : ['--profile', inputs.profile]),
     ...inputs.reporters.flatMap((name) => ['--reporter', name]),
     ...(inputs.strict ? ['--strict'] : []),
+    ...(inputs.attest ? ['--attest'] : []),
     '--out',
     inputs.out,
     ...inputs.extraArgs,

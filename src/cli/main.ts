@@ -46,6 +46,11 @@ export const COMMANDS: ReadonlyArray<CommandEntry> = [
     'Load-test the webhook hot path (open model, latency from intended send times); `load prepare` signs a JWT corpus for k6',
     async () => (await import('./commands/load.js')).loadCommand,
   ),
+  lazyCommand(
+    'verify <bundle>',
+    'Check an attestation run --attest wrote: signature, in-toto test-result statement, subject, catalogue version, and the report it binds',
+    async () => (await import('./commands/verify.js')).verifyCommand,
+  ),
 ];
 
 /** A yargs validation message (unknown flag, missing argument), raised out of .fail() to stop parsing. */

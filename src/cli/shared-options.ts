@@ -14,7 +14,8 @@
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { CHECK_TIMEOUT_FACTOR } from '../engine/limits.js';
 import { MAX_TIMER_MS } from '../values.js';
-import { booleanRow, clientRow, durationRow, listRow, perCommand, textRow, type OptionRow } from './option-grammar.js';
+import { parseSubject } from '../attest/statement.js';
+import { booleanRow, clientRow, customRow, durationRow, listRow, perCommand, textRow, type OptionRow } from './option-grammar.js';
 
 /**
  * Shared flags a command leaves out on purpose, with the reason its usage error gives (instead of a bare
@@ -108,6 +109,18 @@ export const SHARED_OPTIONS = {
         'not with --profile or --image. `serve --list-faults` and `--list-variants` name them. e.g. --fault secret-wrong-prefix, --fault stack-go-net-http',
       serve:
         'Serve the reference with a named fault (repeatable), or a legitimate variant or stack (a reading the spec leaves open); --list-faults and --list-variants name them. e.g. --fault secret-wrong-prefix',
+    },
+  ),
+  subject: perCommand(
+    customRow({
+      tag: 'NAME@sha256:HEX',
+      parse: (value, flag) => parseSubject(value, flag),
+      describe: 'The subject of an attestation: a build or release by its SHA-256 digest. e.g. --subject ghcr.io/acme/access@sha256:<64 hex>',
+    }),
+    {
+      run:
+        "With --attest: what the attestation certifies, your build or release by its digest (default: the image's ID with --image, else the OpenAPI description's digest under the profile's baseUrl, said in the report). e.g. --subject ghcr.io/acme/access@sha256:<64 hex>",
+      verify: 'The subject the attestation must be about (name and digest); without it the subject is shown, not checked. e.g. --subject ghcr.io/acme/access@sha256:<64 hex>',
     },
   ),
 } as const satisfies Record<string, OptionRow<unknown>>;

@@ -77,6 +77,8 @@ export interface ImageTarget {
   /** The base URL given to the container (CONFORMANCE_BASE_URL). */
   baseUrl: string;
   containerId: string;
+  /** The image's ID (`sha256:…`, its config digest, as `docker inspect` gives it): the subject of `run --attest`. */
+  imageId?: string;
   /** The file the container's log is streamed to. */
   logPath: string;
   /** Removes the container (unless keepContainer) and the temporary profile folder. Idempotent. */
@@ -107,6 +109,8 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
   await checkWrittenProfile(life, options, folder.profilePath);
 
   const jwksListenHost = network.mode === 'bridge' ? await bridgeJwksListenHost(client, started.container) : undefined;
+  const inspected = await client.container.inspect(client.container.getById(life.containerId)).catch(() => undefined);
+  const imageId = /^sha256:[0-9a-f]{64}$/.test(inspected?.Image ?? '') ? inspected?.Image : undefined;
   const where =
     network.mode === 'host' ? 'on the host network' : `behind mapped port ${hostPort} (bridge, ${network.reason}; JWKS served on ${jwksListenHost})`;
   return {
@@ -116,6 +120,7 @@ export async function startImageTarget(options: ImageTargetOptions): Promise<Ima
     describe: `image ${options.image}, container ${life.shortId}, ${where}`,
     baseUrl,
     containerId: life.containerId,
+    ...(imageId === undefined ? {} : { imageId }),
     logPath: log.filePath,
     stop: () => life.release(),
   };

@@ -37,7 +37,7 @@ export function runOperations(plan: OperationPlan | undefined): RunOperations | 
   const facts = plan.description;
   return {
     ...(facts
-      ? { description: { source: facts.source, openapi: facts.openapi, ...(facts.infoVersion ? { infoVersion: facts.infoVersion } : {}), operations: facts.counts.operations, paginated: facts.counts.paginated } }
+      ? { description: { source: facts.source, openapi: facts.openapi, ...(facts.sha256 ? { sha256: facts.sha256 } : {}), ...(facts.infoVersion ? { infoVersion: facts.infoVersion } : {}), operations: facts.counts.operations, paginated: facts.counts.paginated } }
       : {}),
     called: plan.called.map((op) => ({ ...ref(op), paginated: op.paginated })),
     notCalled: plan.notCalled.map((op) => ({ ...ref(op), reason: op.reason ?? 'not called' })),

@@ -60,7 +60,7 @@ export interface RunHeader {
 
 /** The header's account of the operations: what was read, called, and left alone. */
 export interface RunOperations {
-  description?: { source: string; openapi: string; infoVersion?: string; operations: number; paginated: number };
+  description?: { source: string; openapi: string; sha256?: string; infoVersion?: string; operations: number; paginated: number };
   called: Array<{ method: string; path: string; operationId?: string; paginated: 'query' | 'body' | false }>;
   notCalled: Array<{ method: string; path: string; operationId?: string; reason: string }>;
 }

@@ -3,6 +3,7 @@
  * no HTTP of its own, the client's carries the run's timeout, size cap and TLS settings), parsed, checked to
  * be an OpenAPI 3 document, its operations classified and its facts read.
  */
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { HarnessError } from '../errors.js';
 import { FileRefused, readBoundedFile } from '../profile/index.js';
@@ -57,7 +58,8 @@ export function describeText(text: string, source: string, withSchemas = true): 
   const document = parseDescriptionText(text, source);
   checkShape(document, source);
   const operations = describeOperations(document, { source, withSchemas });
-  return { source, document, operations, facts: descriptionFacts(document, source, operations) };
+  const sha256 = createHash('sha256').update(text, 'utf8').digest('hex');
+  return { source, document, operations, facts: { ...descriptionFacts(document, source, operations), sha256 } };
 }
 
 function checkShape(doc: Json, source: string): void {

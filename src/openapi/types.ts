@@ -61,6 +61,8 @@ export interface DescriptionFacts {
   source: string;
   /** The `openapi` field as written (e.g. `3.1.0`). */
   openapi: string;
+  /** SHA-256 (hex) of the description's text as read, UTF-8: what `run --attest` binds the run to. */
+  sha256?: string;
   /** `info.version`, when present. */
   infoVersion?: string;
   /** `components.securitySchemes`, each reduced to what §5.1 names. */

@@ -13,6 +13,12 @@ export interface ReporterOutput {
   write(text: string): void;
 }
 
+/**
+ * The subject `run --attest` certifies: an image's digest, `--subject NAME@sha256:HEX`, or (neither given)
+ * the run's OpenAPI description's digest under the profile's baseUrl, which only the run's header knows.
+ */
+export type AttestSubjectRequest = { from: 'image' | 'subject'; name: string; sha256: string } | { from: 'description'; name: string };
+
 export interface ReporterContext {
   /** Folder for report files (created on demand). */
   outDir: string;
@@ -33,6 +39,8 @@ export interface ReporterContext {
   harPath?: string;
   /** How the run was started: each failed check's rerun line is built from it (reporters/rerun.ts). */
   invocation?: RunInvocation;
+  /** `run --attest`: what the attestation will certify, which report.json states (json-report.ts `attestation`). */
+  attestSubject?: AttestSubjectRequest;
 }
 
 /**

@@ -49,7 +49,7 @@ export function createReporters(names: readonly string[], ctx: ReporterContext, 
   return [...files, ...har, ...late, ...(options.console === false ? [] : [new ConsoleReporter(ctx)])];
 }
 
-export { createRedact, createScrub, type ReporterContext, type ReporterOutput } from './context.js';
+export { createRedact, createScrub, type AttestSubjectRequest, type ReporterContext, type ReporterOutput } from './context.js';
 export { readJsonReport, toJsonReport, type JsonReport, type JsonCheckResult, REPORT_FORMAT, REPORT_FORMAT_VERSION } from './json-report.js';
 export { diffReports, type ReportDiff } from './report-diff.js';
 export { toHar, type Har } from './har.js';

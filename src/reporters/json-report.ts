@@ -8,6 +8,7 @@ import { readNamedFile } from '../engine/baseline.js';
 import { dependencyEdges, findRootCauses } from '../engine/root-causes.js';
 import type { BaselineOutcome, CheckResult, RootCause, RunHeader, RunSummary, RunTotals, UniformAnswer, Verdict } from '../engine/types.js';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
+import type { AttestSubjectRequest } from './context.js';
 
 export const REPORT_FORMAT = 'access-conformance-report';
 /**
@@ -70,6 +71,35 @@ export interface JsonReport {
   uniformAnswer?: UniformAnswer;
   /** Present when the run moved the target's clock forward (the hook has no way back). */
   clockMoved?: NonNullable<RunSummary['clockMoved']>;
+  /** `run --attest`: what the signed attestation beside this file certifies, said plainly (docs/certify.md). */
+  attestation?: ReportAttestation;
+}
+
+export interface ReportAttestation {
+  /** The in-toto subject of the statement: a name and the SHA-256 digest it is bound to. */
+  subject: { name: string; digest: { sha256?: string } };
+  /** Where the subject came from: `--image`'s digest, `--subject`, or the OpenAPI description's digest. */
+  from: 'image' | 'subject' | 'description';
+  note: string;
+}
+
+/**
+ * The subject of `run --attest` as the report states it. Without --subject or --image it is the run's
+ * OpenAPI description (its digest, read by the run) under the profile's baseUrl; a run with no description
+ * leaves the digest out and the attestation step refuses to sign (the CLI checks that before the run).
+ */
+export function reportAttestation(request: AttestSubjectRequest, header: RunHeader): ReportAttestation {
+  if (request.from !== 'description') {
+    const what = request.from === 'image' ? 'the container image checked (--image), by its digest' : 'the build named by --subject';
+    return { subject: { name: request.name, digest: { sha256: request.sha256 } }, from: request.from, note: `The attestation certifies ${what}.` };
+  }
+  const sha256 = header.operations?.description?.sha256;
+  return {
+    subject: { name: request.name, digest: sha256 === undefined ? {} : { sha256 } },
+    from: 'description',
+    note:
+      'Neither --subject nor --image was given: the attestation certifies the deployment at the profile\'s baseUrl as its OpenAPI description describes it (the digest is the description\'s, as the run read it), not a build. Give --subject NAME@sha256:HEX to name the build or release.',
+  };
 }
 
 export function toJsonReport(summary: RunSummary): JsonReport {

@@ -2,7 +2,7 @@
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { resultKey } from '../engine/result-key.js';
 import { writeReportFile, type ReporterContext } from './context.js';
-import { toJsonReport, type JsonReport } from './json-report.js';
+import { reportAttestation, toJsonReport, type JsonReport } from './json-report.js';
 import { rerunFor } from './rerun.js';
 import { reproductionsFor } from './reproductions.js';
 
@@ -25,6 +25,7 @@ export class JsonReporter implements EngineReporter {
         const { exchanges, ...rest } = result;
         return { ...rest, ...(rerun === undefined ? {} : { rerun }), ...(reproduction === undefined ? {} : { reproduction }), exchanges };
       }),
+      ...(this.ctx.attestSubject === undefined ? {} : { attestation: reportAttestation(this.ctx.attestSubject, summary.header) }),
     };
     await writeReportFile(this.ctx, JSON_REPORT_FILE, withRerun, (value) => `${JSON.stringify(value, null, 2)}\n`);
   }

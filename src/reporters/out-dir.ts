@@ -11,8 +11,20 @@ import { JUNIT_REPORT_FILE } from './junit.js';
 import { MARKDOWN_REPORT_FILE } from './markdown.js';
 import { REPRODUCTIONS_DIR } from './reproductions.js';
 
-/** What a run writes into --out: the reports and the container's log (`--image`). */
-export const RUN_OUTPUTS: readonly string[] = [JSON_REPORT_FILE, JUNIT_REPORT_FILE, HTML_REPORT_FILE, MARKDOWN_REPORT_FILE, 'container.log', REPRODUCTIONS_DIR];
+/**
+ * What a run writes into --out: the reports, the container's log (`--image`), and `--attest`'s bundle and
+ * the profile it hashed (src/attest/index.ts names them): an old attestation must not vouch beside a new report.
+ */
+export const RUN_OUTPUTS: readonly string[] = [
+  JSON_REPORT_FILE,
+  JUNIT_REPORT_FILE,
+  HTML_REPORT_FILE,
+  MARKDOWN_REPORT_FILE,
+  'container.log',
+  REPRODUCTIONS_DIR,
+  'attestation.sigstore.json',
+  'attestation.profile.json',
+];
 
 /** Removes what an earlier run wrote into `outDir`; returns the names removed. */
 export async function removePreviousOutputs(outDir: string): Promise<string[]> {

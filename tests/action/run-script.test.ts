@@ -26,6 +26,12 @@ describe('action inputs', () => {
     ]);
   });
 
+  it('turn attest on with the same boolean grammar: --attest, signed keyless in the job', () => {
+    expect(runArgs(readInputs({ INPUT_ATTEST: 'yes', INPUT_PROFILE: 't.json' }))).toEqual(['run', '--profile', 't.json', '--attest', '--out', 'reports']);
+    expect(readInputs({ INPUT_ATTEST: '' }).attest).toBe(false);
+    expect(() => readInputs({ INPUT_ATTEST: 'sure' })).toThrow('input attest takes true/false');
+  });
+
   it('default to the embedded reference, no reporter, not strict, reports/', () => {
     expect(runArgs(readInputs({}))).toEqual(['run', '--out', 'reports']);
   });

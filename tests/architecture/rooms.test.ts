@@ -38,7 +38,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   load: ['client', 'crypto', 'profile', 'tenant', 'stop', 'escape', 'values', 'errors', 'package', 'defaults', 'spec-numbers'],
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'errors', 'package'],
-  cli: ['containers', 'load', 'mutation', 'reporters', 'engine', 'stop', 'faults', 'variants', 'state', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
+  attest: ['requirements', 'profile', 'errors', 'package'],
+  cli: ['attest', 'containers', 'load', 'mutation', 'reporters', 'engine', 'stop', 'faults', 'variants', 'state', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
   action: ['errors', 'values'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };
@@ -62,6 +63,11 @@ const LIBRARY_ROOM: Record<string, string> = {
   'prom-client': 'load',
   yaml: 'openapi',
   'classic-level': 'state',
+  sigstore: 'attest',
+  '@sigstore/sign': 'attest',
+  '@sigstore/verify': 'attest',
+  '@sigstore/bundle': 'attest',
+  '@sigstore/protobuf-specs': 'attest',
 };
 
 const edges = readImportGraph(packageRoot());

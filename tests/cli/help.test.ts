@@ -14,12 +14,13 @@ import { LOAD_OPTIONS } from '../../src/cli/commands/load-options.js';
 import { RUN_OPTIONS } from '../../src/cli/commands/run-options.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send-options.js';
 import { SERVE_OPTIONS } from '../../src/cli/commands/serve.js';
+import { VERIFY_OPTIONS } from '../../src/cli/commands/verify.js';
 import { main } from '../../src/cli/main.js';
 import { describeRow, kindTag, valueFlags, type OptionRow, type OptionTable } from '../../src/cli/option-grammar.js';
 import { SHARED_OPTIONS } from '../../src/cli/shared-options.js';
 import { BIN, assertBuilt } from './support.js';
 
-const TABLES: Record<string, OptionTable> = { run: RUN_OPTIONS, serve: SERVE_OPTIONS, send: SEND_OPTIONS, list: LIST_OPTIONS, diff: DIFF_OPTIONS, load: LOAD_OPTIONS };
+const TABLES: Record<string, OptionTable> = { run: RUN_OPTIONS, serve: SERVE_OPTIONS, send: SEND_OPTIONS, list: LIST_OPTIONS, diff: DIFF_OPTIONS, load: LOAD_OPTIONS, verify: VERIFY_OPTIONS };
 const COMMAND_NAMES = Object.keys(TABLES);
 
 function takers(row: OptionRow<unknown>): string[] {

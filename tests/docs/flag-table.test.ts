@@ -11,11 +11,12 @@ import { LOAD_OPTIONS } from '../../src/cli/commands/load-options.js';
 import { RUN_OPTIONS } from '../../src/cli/commands/run-options.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send-options.js';
 import { SERVE_OPTIONS } from '../../src/cli/commands/serve.js';
+import { VERIFY_OPTIONS } from '../../src/cli/commands/verify.js';
 import type { OptionRow, OptionTable } from '../../src/cli/option-grammar.js';
 import { SHARED_OPTIONS } from '../../src/cli/shared-options.js';
 
 const DOC = readFileSync(new URL('../../docs/running.md', import.meta.url), 'utf8');
-const TABLES: Record<string, OptionTable> = { run: RUN_OPTIONS, serve: SERVE_OPTIONS, send: SEND_OPTIONS, list: LIST_OPTIONS, diff: DIFF_OPTIONS, load: LOAD_OPTIONS };
+const TABLES: Record<string, OptionTable> = { run: RUN_OPTIONS, serve: SERVE_OPTIONS, send: SEND_OPTIONS, list: LIST_OPTIONS, diff: DIFF_OPTIONS, load: LOAD_OPTIONS, verify: VERIFY_OPTIONS };
 
 /** The rows of the Markdown table under `heading`: flag name → its cells (the first is the flag's own). */
 function docTable(heading: string): Map<string, string[]> {

@@ -10,7 +10,9 @@
  * background commands) is tests/docs/support/shell-blocks.ts's, written out in docs/development.md ("The docs
  * as tests"). Skipped, saying so, when the npm registry does not answer (the install needs it).
  */
+import { generateKeyPair } from 'node:crypto';
 import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +114,7 @@ for (const file of DOCS) {
 /** What a `--help` example is expected to do, from what it asks for (the default: exit 0). */
 function helpOutcome(example: HelpExample): { skip?: string; exit: number; background: boolean } {
   if (/--image\b/.test(example.text)) return { skip: 'needs a Docker engine and the image it names', exit: 0, background: false };
+  if (/--certificate-identity\b/.test(example.text)) return { skip: 'needs a keyless attestation a CI job signed through Sigstore', exit: 0, background: false };
   // A run of the embedded reference with a fault must fail; send exits 1 on a status other than 2xx.
   if (example.command === 'run' && /--fault\b/.test(example.text)) return { exit: 1, background: false };
   if (example.command === 'send' && /--break\b/.test(example.text) && !/--strict\b/.test(example.text) && !/--dry-run\b/.test(example.text)) return { exit: 1, background: false };
@@ -143,6 +146,10 @@ describe('--help examples, as printed (the program name on PATH)', async () => {
     // What the examples name besides the deployment: another profile, an event, earlier reports.
     await copyFile(join(folder, 'target.json'), join(folder, 'p.json'));
     await writeFile(join(folder, 'event.json'), '{"user":"u-1","action":"offboard"}\n');
+    // run --attest's example signs with signing.pem; verify's checks with its public half (run's comes first).
+    const key = await promisify(generateKeyPair)('ed25519');
+    await writeFile(join(folder, 'signing.pem'), key.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    await writeFile(join(folder, 'signing.pub.pem'), key.publicKey.export({ type: 'spki', format: 'pem' }));
     const earlier = await runProcess('access-conformance', ['run', '--only', 'OWN-*', '--reporter', 'json', '--out', 'main'], { cwd: folder, env, timeoutMs: COMMAND_MS });
     expect(earlier.code, earlier.stdout + earlier.stderr).toBe(0);
     helpFolder = folder;

@@ -26,7 +26,7 @@ describe('the run\'s operations', () => {
     writeFileSync(join(dir, 'd.yaml'), SMALL_YAML);
     const plan = await loadOperationPlan(profile({ openapi: join(dir, 'd.yaml') }), {});
     const header = runOperations(plan)!;
-    expect(header.description).toEqual({ source: join(dir, 'd.yaml'), openapi: '3.1.0', infoVersion: '0.1.0-alpha', operations: 10, paginated: 5 });
+    expect(header.description).toEqual({ source: join(dir, 'd.yaml'), openapi: '3.1.0', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), infoVersion: '0.1.0-alpha', operations: 10, paginated: 5 });
     expect(header.called.map((op) => `${op.method} ${op.path} ${op.paginated}`)).toEqual([
       'GET /api/v1/apps query',
       'GET /api/v1/apps/{app_id}/entitlements query',

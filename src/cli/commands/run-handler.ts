@@ -16,6 +16,7 @@ import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
 import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
 import { startTarget, type StartedTarget } from './run-target.js';
+import { prepareAttestation, withJsonReporter, type PreparedAttestation } from './run-attest.js';
 import { currentLauncher } from '../launcher.js';
 import { isUrlSource } from '../../openapi/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
@@ -25,6 +26,8 @@ export async function runHandler(options: RunOptions): Promise<number> {
   const plan = parseRunArgs(options);
   // Usage problems surface before anything starts.
   resolveSelection({ only: plan.only, skip: plan.skip });
+  // --attest: the signing key read (or a keyless identity found) before anything starts.
+  const attestation = await prepareAttestation(plan, process.env);
   // From here the deadline and the signals hold, in every phase (stop/scope.ts); without --max-duration the
   // start-up alone is bounded (an image adds the time it may take to start).
   const scope = openRunScope({
@@ -37,7 +40,7 @@ export async function runHandler(options: RunOptions): Promise<number> {
   // Made before anything can stop the run: even a run stopped at start-up reports (and reruns) with its seed.
   const seed = plan.seed ?? randomSeed();
   try {
-    return await runInScope(plan, scope, seed);
+    return await runInScope(plan, scope, seed, attestation);
   } catch (error) {
     if (error instanceof Stopped) {
       // Stopped before the engine had a target (profile, keys, embedded reference, image).
@@ -106,7 +109,7 @@ function reporterContext(plan: ReturnType<typeof parseRunArgs>, outDir: string, 
   };
 }
 
-async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope, seed: string): Promise<number> {
+async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope, seed: string, attestation: PreparedAttestation | undefined): Promise<number> {
   const baseline = plan.baseline === undefined ? undefined : await loadBaseline(plan.baseline);
   const outDir = resolve(plan.out);
   // An earlier run's reports in a reused --out would sit beside this run's: removed first (reporters/out-dir.ts).
@@ -120,9 +123,14 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
   scope.onCleanup('stop the target', async () => started?.close());
   const target = (started = await untilStopped(startTarget(plan.target, seed, outDir, (phase) => scope.enter(phase)), scope.signal, (late) => void late.close()));
   {
-    const reporters = createReporters(plan.reporter, reporterContext(plan, outDir, createRedact(target.profile), createScrub(target.profile)));
+    const profile = withOpenapi(target.profile, plan.openapi);
+    const context = reporterContext(plan, outDir, createRedact(target.profile), createScrub(target.profile));
+    const reporters = createReporters(
+      withJsonReporter(plan.reporter, attestation !== undefined),
+      attestation === undefined ? context : { ...context, attestSubject: attestation.subjectFor(profile, target.imageId) },
+    );
     const summary = await runConformance({
-      profile: withOpenapi(target.profile, plan.openapi),
+      profile,
       selection: { only: plan.only, skip: plan.skip },
       seed,
       client: plan.client,
@@ -144,7 +152,9 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
       },
     });
     scope.reported();
-    const exitCode = summary.aborted?.signal ? stopExitCode(summary.aborted) : summary.verdict.exitCode;
+    let exitCode: number = summary.aborted?.signal ? stopExitCode(summary.aborted) : summary.verdict.exitCode;
+    // An interrupted run is not attested: the user stopped it.
+    if (attestation !== undefined && !summary.aborted?.signal) exitCode = await attestation.write({ outDir, profile, exitCode });
     if (summary.aborted && !summary.aborted.signal) {
       const { code, message, hint } = summary.aborted;
       process.stderr.write(`${new HarnessError(code, runSecrets().redact(message), hint ? { hint } : {}).format()}\n`);

@@ -87,6 +87,15 @@ export const RUN_OPTIONS = {
   }),
   'image-startup-timeout': durationRow({ default: '60s', describe: 'How long the image may take to write its profile and answer. e.g. --image-startup-timeout 2m' }),
   'keep-container': booleanRow({ describe: 'Leave the image\'s container running after the run (for debugging); its ID is printed.' }),
+  // run --attest (docs/certify.md): the verdict as a signed in-toto attestation beside report.json.
+  attest: booleanRow({
+    describe:
+      'Also write <out>/attestation.sigstore.json: the verdict as an in-toto test-result attestation in a Sigstore bundle, report.json bound by its digest (json reporter implied). Signed with --signing-key, else keyless through Sigstore (the CI\'s OIDC token, Fulcio, Rekor). Check it with `verify`.',
+  }),
+  'signing-key': textRow({ describe: 'PEM private key (ECDSA P-256 or Ed25519) that signs the attestation, or {"env": "NAME"} with the PEM in that variable. e.g. --signing-key signing.pem' }),
+  subject: SHARED_OPTIONS.subject,
+  'fulcio-url': textRow({ default: 'https://fulcio.sigstore.dev', describe: 'Keyless --attest: the Fulcio certificate authority that certifies the OIDC identity.' }),
+  'rekor-url': textRow({ default: 'https://rekor.sigstore.dev', describe: 'Keyless --attest: the Rekor transparency log the signature is entered in.' }),
 } as const satisfies Record<string, OptionRow<unknown>>;
 
 export const RUN_EXAMPLES: ReadonlyArray<[string, string]> = [
@@ -96,6 +105,10 @@ export const RUN_EXAMPLES: ReadonlyArray<[string, string]> = [
   ['$0 run --fault secret-wrong-prefix', 'the embedded reference with a fault: the run must fail'],
   ['$0 run --image my-impl:1.2 --image-env MODE=test', 'start a container image and check it'],
   ['ACCESS_CONFORMANCE_PROFILE=target.json $0 run', 'every flag also comes from ACCESS_CONFORMANCE_<FLAG>'],
+  [
+    `$0 run --profile target.json --attest --signing-key signing.pem --subject ghcr.io/acme/access@sha256:${'4f1c'.padEnd(60, '0')}93e9 --out certified`,
+    'certify a release: certified/attestation.sigstore.json beside report.json, checked with `verify` (docs/certify.md)',
+  ],
 ];
 
 /** The parsed values of the table: what the handler receives (one typed object, keyed in camelCase). */
@@ -143,6 +156,12 @@ export function parseRunArgs(options: RunOptions): RunPlan {
   }
   if (fault.length > 0 && (profile !== undefined || image !== undefined)) {
     throw usage('--fault only applies to the embedded reference (run without --profile and --image)', '--fault');
+  }
+  if (!rest.attest && (rest.signingKey !== undefined || rest.subject !== undefined || options.fulcioUrl !== RUN_OPTIONS['fulcio-url'].default || options.rekorUrl !== RUN_OPTIONS['rekor-url'].default)) {
+    throw usage('--signing-key, --subject, --fulcio-url and --rekor-url need --attest', '--attest');
+  }
+  if (rest.signingKey !== undefined && (options.fulcioUrl !== RUN_OPTIONS['fulcio-url'].default || options.rekorUrl !== RUN_OPTIONS['rekor-url'].default)) {
+    throw usage('--fulcio-url and --rekor-url are for keyless signing; --signing-key signs without them', '--signing-key');
   }
   if (image === undefined && (imageEnv.length > 0 || imagePort !== undefined || keepContainer || imageNetwork !== 'auto')) {
     throw usage('--image-env, --image-port, --image-network and --keep-container need --image', '--image');

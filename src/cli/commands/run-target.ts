@@ -21,6 +21,8 @@ export interface StartedTarget {
   description?: string;
   /** Where the JWKS servers must listen when the profile's JWKS host is not this machine's name for itself. */
   jwksListenHost?: string;
+  /** `--image`: the image's ID (`sha256:…`), what `run --attest` certifies. */
+  imageId?: string;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
       profile,
       description: started.describe,
       ...(started.jwksListenHost === undefined ? {} : { jwksListenHost: started.jwksListenHost }),
+      ...(started.imageId === undefined ? {} : { imageId: started.imageId }),
       close: () => started.stop(),
     };
   } catch (error) {
