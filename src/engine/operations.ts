@@ -6,7 +6,7 @@
  */
 import { fetchDescriptionText } from '../client/index.js';
 import type { ClientSettings } from '../client/settings.js';
-import { loadDescription, MAX_DESCRIPTION_FILE_BYTES, planOperations, type LoadedDescription, type OperationPlan } from '../openapi/index.js';
+import { loadDescription, MAX_DESCRIPTION_FILE_BYTES, operationRef, planOperations, type LoadedDescription, type OperationPlan } from '../openapi/index.js';
 import type { ResolvedProfile } from '../profile/types.js';
 import type { RunOperations } from './types.js';
 
@@ -33,14 +33,13 @@ export async function loadOperationPlan(profile: ResolvedProfile, client: Client
 /** The plan as the header and the reports carry it: no schemas, no parameter values, every reason. */
 export function runOperations(plan: OperationPlan | undefined): RunOperations | undefined {
   if (plan === undefined) return undefined;
-  const ref = (op: { method: string; path: string; operationId?: string }) => ({ method: op.method, path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}) });
   const facts = plan.description;
   return {
     ...(facts
       ? { description: { source: facts.source, openapi: facts.openapi, ...(facts.infoVersion ? { infoVersion: facts.infoVersion } : {}), operations: facts.counts.operations, paginated: facts.counts.paginated } }
       : {}),
-    called: plan.called.map((op) => ({ ...ref(op), paginated: op.paginated })),
-    notCalled: plan.notCalled.map((op) => ({ ...ref(op), reason: op.reason ?? 'not called' })),
+    called: plan.called.map((op) => ({ ...operationRef(op), paginated: op.paginated })),
+    notCalled: plan.notCalled.map((op) => ({ ...operationRef(op), reason: op.reason ?? 'not called' })),
   };
 }
 

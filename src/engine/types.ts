@@ -60,14 +60,9 @@ export interface RunOperations {
   notCalled: Array<{ method: string; path: string; operationId?: string; reason: string }>;
 }
 
-/** One operation of the target's description (ruling 34), as a per-operation result names it. */
-export interface OperationRef {
-  /** Upper case: `GET`, `POST`. */
-  method: string;
-  /** The description's path template, e.g. `/api/v1/apps/{app_id}/entitlements`. */
-  path: string;
-  operationId?: string;
-}
+/** One operation of the target's description (ruling 34), as a per-operation result names it: src/openapi owns it. */
+export type { OperationRef } from '../openapi/operation.js';
+import type { OperationRef } from '../openapi/operation.js';
 
 export interface CheckResult {
   /** The requirement ID (several results share it when the requirement is checked per operation). */

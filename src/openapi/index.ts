@@ -5,3 +5,4 @@ export { descriptionFacts, OWNER_IDS_PATH } from './facts.js';
 export { describeText, displaySource, isUrlSource, loadDescription, MAX_DESCRIPTION_FILE_BYTES, type LoadDescriptionOptions, type LoadedDescription } from './load.js';
 export { planOperations, profileParameterValue, type PlanInput } from './plan.js';
 export { validateResponse, MAX_SCHEMA_ERRORS } from './validate.js';
+export { operationKey, operationLabel, operationName, operationRef, splitOperationKey } from './operation.js';

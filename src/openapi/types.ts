@@ -6,14 +6,8 @@
 /** Where a list or search operation takes its page size and token: the query (GET), the JSON body (POST), or nowhere. */
 export type Pagination = 'query' | 'body' | false;
 
-/** Names one operation; each per-operation JSON result carries it as `operation`. */
-export interface OperationRef {
-  /** Upper case: `GET`, `POST`. */
-  method: string;
-  /** The description's path template, e.g. `/api/v1/apps/{app_id}/entitlements`. */
-  path: string;
-  operationId?: string;
-}
+import type { OperationRef } from './operation.js';
+export type { OperationRef } from './operation.js';
 
 /** The page-size and page-token property names of a POST body. */
 export interface BodyFieldNames {
