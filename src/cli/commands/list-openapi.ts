@@ -55,7 +55,7 @@ export async function openapiListing(source: string | undefined, profilePath: st
   }
   if (description === undefined) throw listUsage('list --profile needs a profile with "openapi", or --openapi FILE', '--openapi', 'give --openapi FILE');
   const plan: OperationPlan = profile === undefined
-    ? { called: description.operations.filter((op) => op.called).map((op) => ({ ...op, params: {} })), notCalled: description.operations.filter((op) => !op.called) }
+    ? { called: description.operations.filter((op) => op.called).map((op) => ({ ...op, params: {}, sentPath: op.path })), notCalled: description.operations.filter((op) => !op.called) }
     : planOperations({ description, ...(profile.operations ? { profileOperations: profile.operations } : {}), profile });
   // The document's order, whatever the plan's: a reader compares it with the description.
   const order = new Map(description.operations.map((op, index) => [`${op.method} ${op.path}`, index]));
