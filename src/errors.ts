@@ -64,6 +64,9 @@ export const HARNESS_ERROR_CODES = [
   // the service's OpenAPI description (appended): a file or URL that cannot be read, or is not an OpenAPI 3 document
   'OPENAPI_UNREADABLE',
   'OPENAPI_INVALID',
+  // ruling 35 (appended): the client's firewall refused a request an operation would have sent (another
+  // origin, a path whose shape differs from its template, a method that is not GET or POST to a read)
+  'REQUEST_REFUSED',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

@@ -6,6 +6,7 @@ import { HarnessError } from '../errors.js';
 import { randomSeed } from '../data/fake.js';
 import type { ListenerKey, ResolvedProfile } from '../profile/types.js';
 import { ApiCalls } from './api.js';
+import { RequestFirewall } from './firewall.js';
 import { TargetClock, createHooks } from './hooks.js';
 import { tokenBucket, unlimited } from './rate-limit.js';
 import { profileSecrets } from './profile-secrets.js';
@@ -68,7 +69,8 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
   const now = (): Promise<number> => clock.now();
   const recipes = new RecipeContext(profile, recorder);
   const tokens = new TokenManager(profile, transport, recorder, now, recipes);
-  const api = new ApiCalls(profile, transport, tokens, recorder, options.tokenMethod ?? 'secret', recipes);
+  const firewall = new RequestFirewall(profile.baseUrl, options.readOperations);
+  const api = new ApiCalls(firewall, transport, tokens, recorder, options.tokenMethod ?? 'secret', recipes);
   const seed = options.seed ?? randomSeed();
   /** Default bodies built so far in each scope: the n-th body of a scope is the same for one seed. */
   const bodiesByScope = new Map<string, number>();
@@ -176,6 +178,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     ownerIds: (appId, callOptions) => api.ownerIds(appId, callOptions),
     entitlementsPage: (appId, pageOptions) => api.entitlementsPage(appId, pageOptions),
     apiCall: (request, callOptions = {}) => api.call(request, callOptions, `${request.method} ${request.path.split('?')[0]}`),
+    operationCall: (request, callOptions = {}) => api.operation(request, callOptions, `${request.operation.method.toUpperCase()} ${request.operation.path}`),
     walkEntitlements: (appId, walkOptions) => api.walk(appId, walkOptions),
     entitlements: (appId, walkOptions) => api.items(appId, walkOptions),
     // async so a profile without the listener rejects instead of throwing synchronously.

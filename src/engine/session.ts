@@ -58,6 +58,11 @@ export interface SessionRunOptions {
   reporters: EngineReporter[];
   /** Shown in the header when the harness started the target itself. */
   targetDescription?: string;
+  /**
+   * Operations the user names to be called although ruling 35's rules leave them in doubt (`run
+   * --allow-operation`): `METHOD path` or an operation ID. Never read from the profile or the description.
+   */
+  allowOperations?: readonly string[];
   /** Interval of heartbeat events while a group runs long; default 15 s. */
   heartbeatMs?: number;
   /** Deadline of the whole run; default derived from the selection and the timeout (defaultMaxDurationMs). */
@@ -164,7 +169,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     const { capabilities, notes } = checked;
     clockAt = checked.clockAt;
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
-    const operations = await untilAborted(loadOperationPlan(options.profile, settings.client), guard.signal);
+    const operations = await untilAborted(loadOperationPlan(options.profile, settings.client, options.allowOperations), guard.signal);
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
     collector.expandOperations(operations?.called, operationSelector(options.selection));
     const keys = collector.keys();

@@ -56,7 +56,8 @@ export interface RunHeader {
 /** The header's account of the operations: what was read, called, and left alone. */
 export interface RunOperations {
   description?: { source: string; openapi: string; infoVersion?: string; operations: number; paginated: number };
-  called: Array<{ method: string; path: string; operationId?: string; paginated: 'query' | 'body' | false }>;
+  /** `sentPath`: the path as sent (parameters filled); `optedIn`: called because the user named it (`--allow-operation`). */
+  called: Array<{ method: string; path: string; operationId?: string; sentPath?: string; paginated: 'query' | 'body' | false; optedIn?: true }>;
   notCalled: Array<{ method: string; path: string; operationId?: string; reason: string }>;
 }
 

@@ -11,11 +11,16 @@ export interface OperationRef {
   /** The description's path template, e.g. `/api/v1/apps/{app_id}/entitlements`. */
   path: string;
   operationId?: string;
+  /**
+   * The path actually sent (ruling 35): the template with its parameters filled, each percent-encoded as
+   * one segment; set on a planned operation's results. Not part of the key: the template names the operation.
+   */
+  sentPath?: string;
 }
 
 /** The reference of anything that names an operation (a described or planned operation, a profile entry). */
-export function operationRef(op: { method: string; path: string; operationId?: string | undefined }): OperationRef {
-  return { method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}) };
+export function operationRef(op: { method: string; path: string; operationId?: string | undefined; sentPath?: string | undefined }): OperationRef {
+  return { method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), ...(op.sentPath ? { sentPath: op.sentPath } : {}) };
 }
 
 /** `METHOD path`: the operation's identity within one description (two operations never share it). */
@@ -34,7 +39,15 @@ export function splitOperationKey(key: string): [string, string | undefined] {
   return at < 0 ? [key, undefined] : [key.slice(0, at), key.slice(at + 1)];
 }
 
-/** How a report names an operation: `POST /api/v1/search/apps (c1.api.app.v1.AppSearch.Search)`. */
+/**
+ * How a report names an operation: `POST /api/v1/search/apps (c1.api.app.v1.AppSearch.Search)`, and the path
+ * sent when it differs from the template (`GET /api/v1/apps/{app_id}/entitlements, sent as /api/v1/apps/A1/entitlements`).
+ */
 export function operationLabel(op: OperationRef): string {
-  return `${operationName(op)}${op.operationId ? ` (${op.operationId})` : ''}`;
+  return `${operationName(op)}${op.operationId ? ` (${op.operationId})` : ''}${op.sentPath && op.sentPath !== op.path ? `, sent as ${op.sentPath}` : ''}`;
+}
+
+/** The line a report prints under an operation's result: the path actually sent. */
+export function sentPathLine(op: OperationRef): string {
+  return `sent: ${op.method.toUpperCase()} ${op.sentPath ?? op.path}`;
 }

@@ -113,6 +113,8 @@ export function suiteClient(): TargetClient {
       seed: run.seed,
       scope: () => runningCheck.getStore()?.id ?? '',
       ...(channel ? { onRequestOutcome: (outcome) => channel.post({ kind: 'outcome', outcome }) } : {}),
+      // The firewall lets a POST go only to the reads the engine planned (ruling 35).
+      readOperations: run.operations?.called ?? [],
     });
     sharedClient = { runId: run.runId, client };
   }

@@ -22,30 +22,28 @@ export interface PageAsk {
   sizeField?: string;
 }
 
-/** The operation's path with its parameters filled. */
-export function filledPath(op: SuiteOperation): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(op.params?.[name] ?? ''));
-}
-
 /** The body's page-size and page-token names: the description's, else service.md's. */
 export function bodyNames(op: SuiteOperation): { pageSize: string; pageToken: string } {
   return op.bodyFields ?? { pageSize: 'page_size', pageToken: 'page_token' };
 }
 
-/** Sends one page request of `op`. */
+/**
+ * Sends one page request of `op` through the client's firewall (ruling 35): the client fills the template,
+ * each parameter one encoded segment, and sends only a GET or a POST to a read of the run's plan.
+ */
 export function requestPage(client: TargetClient, op: SuiteOperation, ask: PageAsk, options: ApiCallOptions & { label: string }): Promise<HttpResponse> {
-  const path = filledPath(op);
+  const operation = { method: op.method, path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), params: op.params ?? {} };
   if (op.paginated === 'body' || op.method.toUpperCase() === 'POST') {
     const names = bodyNames(op);
     const body: Record<string, unknown> = { ...(op.baseBody ?? {}) };
     if (ask.pageSize !== undefined) body[ask.sizeField ?? names.pageSize] = ask.pageSize;
     if (ask.pageToken !== undefined) body[names.pageToken] = ask.pageToken;
-    return client.apiCall({ method: op.method.toUpperCase(), path, body }, options);
+    return client.operationCall({ operation, body }, options);
   }
-  const query: string[] = [];
-  if (ask.pageSize !== undefined) query.push(`page_size=${encodeURIComponent(String(ask.pageSize))}`);
-  if (ask.pageToken !== undefined) query.push(`page_token=${encodeURIComponent(ask.pageToken)}`);
-  return client.apiCall({ method: op.method.toUpperCase(), path: `${path}${query.length ? `?${query.join('&')}` : ''}` }, options);
+  const query: Array<[string, string]> = [];
+  if (ask.pageSize !== undefined) query.push(['page_size', String(ask.pageSize)]);
+  if (ask.pageToken !== undefined) query.push(['page_token', ask.pageToken]);
+  return client.operationCall({ operation, query }, options);
 }
 
 export interface OpPage {

@@ -24,7 +24,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   crypto: ['errors', 'spec-numbers'],
   profile: ['crypto', 'errors', 'spelling', 'spec-numbers'],
   openapi: ['profile', 'errors'],
-  client: ['crypto', 'profile', 'data', 'errors', 'defaults'],
+  client: ['crypto', 'profile', 'openapi', 'data', 'errors', 'defaults'],
   reference: ['crypto', 'spec-numbers'],
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults', 'spec-numbers'],
   state: ['reference', 'tenant', 'errors', 'spec-numbers'],
