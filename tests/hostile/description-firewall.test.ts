@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_BODY_YAML } from '../openapi/support.js';
 import { lines, runCli, startCatcher, startProxy, startServeTarget, writeIn, type Listener, type Seen, type ServeTarget } from './description-support.js';
 
 const PAGE_QUERY = `
@@ -17,12 +18,7 @@ const PAGE_QUERY = `
         - { in: query, name: page_token, schema: { type: string } }
       responses: { "200": { description: ok } }`;
 
-const PAGE_BODY = `
-      requestBody:
-        content:
-          application/json:
-            schema: { $ref: '#/components/schemas/Page' }
-      responses: { "200": { description: ok } }`;
+const PAGE_BODY = PAGE_BODY_YAML;
 
 const REQUIRED_BODY = (mustHave: string) => `
       requestBody:

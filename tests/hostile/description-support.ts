@@ -1,18 +1,18 @@
 /**
  * What a hostile description or profile can make the harness send, observed from outside: `serve` (the
- * built CLI) on 127.0.0.1 port 0, a logging proxy in front of it (node:http, port 0) that records every
+ * built CLI, serve-support.ts) on 127.0.0.1 port 0, a logging proxy in front of it (node:http, port 0) that records every
  * request line, header and body and forwards it, and a catcher listener standing for "another origin" that
  * records whatever reaches it. The CLI runs against the proxy; the tests assert on what the proxy and the
  * catcher actually received. Only node:http and node:child_process: nothing of the harness, so its
  * mistakes cannot hide.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServe } from './serve-support.js';
+import { hostileServer } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'access-conformance.js');
@@ -31,37 +31,15 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-/** A node:http server on 127.0.0.1:0 recording every request; `answer` writes the response. */
-async function listen(answer: (seen: Seen, res: import('node:http').ServerResponse) => void): Promise<Listener> {
+/** A server on 127.0.0.1:0 (support.ts hostileServer) recording every request with its headers and body; `answer` writes the response. */
+async function listen(answer: (seen: Seen, res: ServerResponse) => void): Promise<Listener> {
   const seen: Seen[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      seen.push(entry);
-      answer(entry, res);
-    });
-    req.on('error', () => {});
-    res.on('error', () => {});
+  const server = await hostileServer((req, res, body) => {
+    const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString('utf8') };
+    seen.push(entry);
+    answer(entry, res);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    seen,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { url: server.url, port: Number(new URL(server.url).port), seen, close: () => server.close() };
 }
 
 /** Another origin: answers every request with an empty page, and records it (a test expects it to see nothing). */
@@ -101,44 +79,17 @@ export function startProxy(target: string, refuse: (seen: Seen) => { status: num
 }
 
 export interface ServeTarget {
-  /** The profile `serve` wrote, as JSON. */
+  /** The profile `serve` wrote, whole, as JSON. */
   profile: Record<string, unknown> & { baseUrl: string };
   dir: string;
   close(): Promise<void>;
 }
 
-/** `serve --hooks` in a child process, its profile read back. */
+/** `serve --hooks` in a child process (serve-support.ts), its whole profile read back. */
 export async function startServeTarget(seed: string): Promise<ServeTarget> {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build:all` first (npm test does)');
-  const dir = mkdtempSync(join(tmpdir(), 'ac-hostile-description-'));
-  const profilePath = join(dir, 'sandbox.target.json');
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--hooks', '--seed', seed, '--profile-out', profilePath], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 45_000;
-  while (!/Press Ctrl-C/.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`serve did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as ServeTarget['profile'];
-  return {
-    profile,
-    dir,
-    async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const serve = await startServe(seed);
+  const profile = JSON.parse(readFileSync(serve.profilePath, 'utf8')) as ServeTarget['profile'];
+  return { profile, dir: serve.dir, close: () => serve.close() };
 }
 
 /** Writes a file into the target's folder and returns its path. */

@@ -10,13 +10,9 @@ import { describeText, planOperations } from '../../src/openapi/index.js';
 import { fillPath, templateShapeProblem } from '../../src/openapi/path-shape.js';
 import { camelWords, readingPostVerdict } from '../../src/openapi/read-rules.js';
 import { isHarnessError } from '../../src/errors.js';
+import { PAGE_BODY_YAML } from './support.js';
 
-const PAGE_BODY = `
-      requestBody:
-        content:
-          application/json:
-            schema: { $ref: '#/components/schemas/Page' }
-      responses: { "200": { description: ok } }`;
+const PAGE_BODY = PAGE_BODY_YAML;
 
 function post(path: string, operationId?: string, body = PAGE_BODY): string {
   return `  ${JSON.stringify(path)}:\n    post:\n${operationId ? `      operationId: ${operationId}\n` : ''}${body}\n`;
