@@ -119,6 +119,23 @@ describe('ruling 35: a path keeps its template\'s shape', () => {
     expect(plan.notCalled[0]?.reason).toMatch(/\{v\} is "\.\.", a dot segment.*ruling 35/);
   });
 
+  it('a profile cannot name its way past the rules: a userinfo path, a write named List…, PUT', () => {
+    const plan = planOperations({
+      profile,
+      profileOperations: [
+        { method: 'GET', path: '@127.0.0.1:9/api/v1/things' },
+        { method: 'POST', path: '/api/v1/webhooks', operationId: 'a.Webhooks.ListenerCreate', paginated: 'body' },
+        { method: 'PUT', path: '/api/v1/search/apps', paginated: 'body' },
+      ],
+    });
+    expect(plan.called).toEqual([]);
+    expect(plan.notCalled.map((op) => op.reason)).toEqual([
+      expect.stringMatching(/does not start with "\/".*the profile names it, which changes nothing/),
+      expect.stringMatching(/"Create", which names a change.*the profile names it, which changes nothing/),
+      expect.stringMatching(/^PUT creates, changes or deletes data/),
+    ]);
+  });
+
   it('an operation declaring a method override (header or _method) is never called, whatever the profile says', () => {
     const header = '\n        - { in: header, name: X-HTTP-Method-Override, schema: { type: string, enum: [DELETE] } }';
     const query = '\n        - { in: query, name: _method, schema: { type: string } }';
