@@ -3,19 +3,15 @@
  * built CLI, serve-support.ts) on 127.0.0.1 port 0, a logging proxy in front of it (node:http, port 0) that records every
  * request line, header and body and forwards it, and a catcher listener standing for "another origin" that
  * records whatever reaches it. The CLI runs against the proxy; the tests assert on what the proxy and the
- * catcher actually received. Only node:http and node:child_process: nothing of the harness, so its
+ * catcher actually received. Only node:http and the built CLI: nothing of the harness's code, so its
  * mistakes cannot hide.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runCli as runCliIn, type CliResult } from '../cli/support.js';
 import { startServe } from './serve-support.js';
 import { hostileServer } from './support.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'access-conformance.js');
 
 export interface Seen {
   method: string;
@@ -99,28 +95,9 @@ export function writeIn(target: ServeTarget, name: string, text: string): string
   return path;
 }
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The built CLI, bounded; no ACCESS_CONFORMANCE_* of the developer's leaks in. */
-export function runCli(args: string[], cwd: string, timeoutMs = 240_000): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('ACCESS_CONFORMANCE_') && key !== 'GITHUB_STEP_SUMMARY') env[key] = value;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** The built CLI in `cwd`, bounded (tests/cli/support.ts: no ACCESS_CONFORMANCE_* of the developer's leaks in). */
+export function runCli(args: string[], cwd: string, timeoutMs = 240_000): Promise<CliResult> {
+  return runCliIn(args, { cwd, timeoutMs });
 }
 
 /** The request lines a listener saw, `METHOD url`. */
