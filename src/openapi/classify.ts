@@ -126,7 +126,7 @@ function describeOne(doc: Json, raw: RawOperation, options: ClassifyOptions): De
     ...base,
     ...(verdict.called ? { called: true } : { reason: verdict.reason, optIn: true }),
     ...(paginated === 'body' && bodyFields ? { bodyFields, requiredBody: fillRequiredBody(doc, body?.schema, source, body?.pointer ?? raw.pointer, pageFieldNames(bodyFields)) } : {}),
-    ...listShape(doc, response, source, `${raw.pointer}/responses/200`),
+    ...listShape(doc, response, source, `${raw.pointer}/responses/200/content/application~1json/schema`),
     ...(options.withSchemas && response !== undefined ? { responseSchema: bundleSchema(doc, response, source) } : {}),
   };
 }
