@@ -92,6 +92,13 @@ function checkAllowed(allow: readonly string[], ops: readonly DescribedOperation
         hint: 'Name it as `list --openapi` prints it, e.g. --allow-operation \'POST /api/v1/legacy/find\', or by its operation ID.',
       });
     }
+    if (matches.length > 1) {
+      // An operation ID is the description's word, and two operations may share one: name the one meant.
+      throw new HarnessError('USAGE', `${OPT_IN_FLAG} ${JSON.stringify(name)} names ${matches.length} operations (${matches.map(operationName).join(', ')})`, {
+        field: OPT_IN_FLAG,
+        hint: 'Name the one you mean as METHOD and path, e.g. --allow-operation \'POST /api/v1/legacy/find\'.',
+      });
+    }
     const refused = matches.find((op) => !op.called && !op.optIn);
     if (refused) {
       throw new HarnessError('USAGE', `${OPT_IN_FLAG} ${JSON.stringify(name)} names ${operationName(refused)}, which the harness never calls: ${refused.reason ?? 'it may change data'}`, {

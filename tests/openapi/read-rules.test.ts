@@ -222,5 +222,7 @@ describe('ruling 35: required body fields, and the user\'s own opt-in', () => {
     };
     expect(refuse(['POST /api/v1/webhooks'])).toMatch(/^USAGE: --allow-operation "POST \/api\/v1\/webhooks" names POST \/api\/v1\/webhooks, which the harness never calls/);
     expect(refuse(['POST /nothing'])).toMatch(/^USAGE: .*names no operation of the run/);
+    const twins = describeText(doc(post('/api/v1/legacy/find', 'legacy.Finder.Find') + post('/api/v1/legacy/find2', 'legacy.Finder.Find')), 'd.yaml');
+    expect(() => planOperations({ description: twins, profile, allow: ['legacy.Finder.Find'] })).toThrow(/names 2 operations \(POST \/api\/v1\/legacy\/find, POST \/api\/v1\/legacy\/find2\)/);
   });
 });

@@ -6,9 +6,12 @@
  * exit 0. Nothing is sent to any operation (tests/hostile/description-firewall.test.ts proves it with a
  * logging proxy).
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/support.js';
-import { HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, REAL_DESCRIPTION_RELATIVE } from './support.js';
+import { HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, REAL_DESCRIPTION_RELATIVE, SMALL_YAML } from './support.js';
 
 describe('run --plan', () => {
   it.skipIf(!HAS_REAL_DESCRIPTION)(`the real description: all 203 operations, the 53 reads with what they send or why not, the 150 others with why${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`, async () => {
@@ -29,5 +32,20 @@ describe('run --plan', () => {
     const never = text.match(/^ {6}why: (?!path parameters? \{).*$/gm) ?? [];
     expect(never).toHaveLength(150);
     expect(text).not.toMatch(/\{app_id\}\/entitlements\?/);
+  }, 120_000);
+
+  it('--allow-operation: a doubtful POST says how to name it; named, it is called and marked; a changing one cannot be named (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-plan-'));
+    const file = join(dir, 'small.yaml');
+    writeFileSync(file, SMALL_YAML);
+    const before = await runCli(['run', '--plan', '--openapi', file]);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toMatch(/POST {3}\/api\/v1\/legacy\/find {2}legacy\.Finder\.Find\n {6}why: .*to call it anyway, name it yourself: run --allow-operation 'POST \/api\/v1\/legacy\/find'/);
+    const named = await runCli(['run', '--plan', '--openapi', file, '--allow-operation', 'POST /api/v1/legacy/find']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toMatch(/POST {3}\/api\/v1\/legacy\/find {2}legacy\.Finder\.Find {2}\[called because you named it: --allow-operation\]\n {6}sends: POST \/api\/v1\/legacy\/find\n {6}page size in the JSON body "page_size"/);
+    const changing = await runCli(['run', '--plan', '--openapi', file, '--allow-operation', 'POST /api/v1/apps']);
+    expect(changing.code).toBe(2);
+    expect(changing.stderr).toMatch(/error\[USAGE\] at --allow-operation: --allow-operation "POST \/api\/v1\/apps" names POST \/api\/v1\/apps, which the harness never calls/);
   }, 120_000);
 });
