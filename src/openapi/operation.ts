@@ -13,7 +13,8 @@ export interface OperationRef {
   operationId?: string;
   /**
    * The path actually sent (ruling 35): the template with its parameters filled, each percent-encoded as
-   * one segment; set on a planned operation's results. Not part of the key: the template names the operation.
+   * one segment (after the path of the profile's `baseUrl`, when it has one); set on a planned operation's
+   * results. Not part of the key: the template names the operation.
    */
   sentPath?: string;
 }
