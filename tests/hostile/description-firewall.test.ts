@@ -2,7 +2,7 @@
  * Issue 41's attacks, end to end (ruling 35): a hostile OpenAPI description and profile given to `run`
  * against `serve` behind a logging proxy, with a catcher listener standing for another origin. What the
  * proxy and the catcher actually received is the verdict: only GET, the token request and POSTs to read
- * operations; no byte at the catcher; each hostile operation listed as not called with its reason while
+ * operations; no byte at the catcher (which the description also names as its `servers`); each hostile operation listed as not called with its reason while
  * the description's other operations still run; a search whose body requires a field gets it filled (a
  * target that refuses the body without it sees no such body). `run --plan` and `list` send nothing.
  */
@@ -40,8 +40,10 @@ function hostileDescription(catcher: number, mustHave = '{ type: string, example
   return [
     'openapi: 3.1.0',
     'info: { title: hostile, version: 0.1.0-alpha }',
+    // servers naming another origin: the harness sends to the profile's baseUrl, never where a description says
+    `servers: [{ url: 'http://127.0.0.1:${catcher}' }]`,
     'paths:',
-    get('/api/v1/apps', 'c1.api.app.v1.Apps.List').trimEnd(),
+    get('/api/v1/apps', 'c1.api.app.v1.Apps.List').replace('    get:\n', `    servers: [{ url: 'http://127.0.0.1:${catcher}/api' }]\n    get:\n`).trimEnd(),
     get('/api/v1/apps/{app_id}/entitlements', 'c1.api.app.v1.AppEntitlements.List').replace('      parameters:\n', '      parameters:\n        - { in: path, name: app_id, required: true, schema: { type: string } }\n').trimEnd(),
     post('/api/v1/search/apps', 'c1.api.app.v1.AppSearch.Search').trimEnd(),
     post('/api/v1/search/users', 'c1.api.user.v1.UserSearch.Search', REQUIRED_BODY(mustHave)).trimEnd(),
