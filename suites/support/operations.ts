@@ -7,7 +7,7 @@
 import type { ApiCallOptions, TargetClient } from '../../src/client/types.js';
 import type { HttpResponse } from '../../src/client/types.js';
 import type { PlannedOperation } from '../../src/openapi/types.js';
-import { operationKey } from '../../src/openapi/operation.js';
+import { operationKey, operationRef } from '../../src/openapi/operation.js';
 import { OPERATION_BUDGET } from '../../src/requirements/operations.js';
 import { expectJsonObject, expectStatus, fail, jsonType } from './expect.js';
 
@@ -32,7 +32,7 @@ export function bodyNames(op: SuiteOperation): { pageSize: string; pageToken: st
  * each parameter one encoded segment, and sends only a GET or a POST to a read of the run's plan.
  */
 export function requestPage(client: TargetClient, op: SuiteOperation, ask: PageAsk, options: ApiCallOptions & { label: string }): Promise<HttpResponse> {
-  const operation = { method: op.method, path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), params: op.params ?? {} };
+  const operation = { ...operationRef(op), params: op.params ?? {} };
   if (op.paginated === 'body' || op.method.toUpperCase() === 'POST') {
     const names = bodyNames(op);
     const body: Record<string, unknown> = { ...(op.baseBody ?? {}) };

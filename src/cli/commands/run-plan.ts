@@ -10,7 +10,7 @@ import type { ClientSettings } from '../../client/settings.js';
 import { loadOperationPlan } from '../../engine/operations.js';
 import { isHarnessError } from '../../errors.js';
 import { oneLine } from '../../escape.js';
-import type { DescribedOperation, OperationPlan, PlannedOperation } from '../../openapi/index.js';
+import { operationRef, type DescribedOperation, type OperationPlan, type PlannedOperation } from '../../openapi/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 
 /** Placeholders of the values the checks choose per request (page sizes 0–4294967306, tokens the target gives). */
@@ -39,7 +39,7 @@ export async function runPlanLines(profile: ResolvedProfile, client: ClientSetti
 }
 
 function ref(op: DescribedOperation): Pick<PlanLine, 'method' | 'path' | 'operationId'> {
-  return { method: op.method, path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}) };
+  return operationRef({ method: op.method, path: op.path, operationId: op.operationId });
 }
 
 function notCalledLine(op: DescribedOperation): PlanLine {
@@ -48,7 +48,7 @@ function notCalledLine(op: DescribedOperation): PlanLine {
 
 /** The first page request of a called operation, exactly as the client would build it, or the firewall's refusal. */
 function calledLine(op: PlannedOperation, firewall: RequestFirewall): PlanLine {
-  const target = { method: op.method, path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), params: op.params };
+  const target = { ...operationRef(op), params: op.params };
   try {
     if (op.paginated === 'body') {
       const fields = op.bodyFields ?? { pageSize: 'page_size', pageToken: 'page_token' };
