@@ -95,6 +95,14 @@ describe('the client sends nothing the firewall refuses', () => {
       expect(res.status).toBe(200);
       expect(seen.map((entry) => entry.line)).toEqual(['POST /auth/v1/token', 'POST /api/v1/search/apps']);
       expect(seen[1]?.authorization).toBe('Bearer tok-12345678');
+      // The access token, now known, goes to no other origin, however a request is built.
+      const elsewhere = `http://127.0.0.1:${(server.address() as AddressInfo).port === 1 ? 2 : 1}/x`;
+      await expect(client.request({ method: 'GET', url: elsewhere, headers: { authorization: 'Bearer tok-12345678' } })).rejects.toMatchObject({
+        code: 'REQUEST_REFUSED',
+        message: expect.stringMatching(/carries the run's access token to http:\/\/127\.0\.0\.1:\d+, not the profile's baseUrl origin/),
+      });
+      // To the baseUrl's origin, a raw request with it goes (the checks send such requests).
+      expect((await client.request({ method: 'GET', url: `${baseUrl}/y`, headers: { authorization: 'Bearer tok-12345678' } })).status).toBe(200);
     } finally {
       await client.close();
     }
