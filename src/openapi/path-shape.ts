@@ -50,8 +50,9 @@ export type FilledPath = { path: string } | { problem: string };
 
 /**
  * The path actually sent: the template with each `{name}` replaced by its value encoded as one segment.
- * Refused when the template's shape is not a plain path, a value is missing, empty, `.` or `..`, or the
- * result would be read by a URL parser as another path (belt and braces: it is parsed and compared).
+ * Refused when the template's shape is not a plain path, a value is missing, empty, `.` or `..`, holds a
+ * `/`, `\`, `%` or a control character, or the result would be read by a URL parser as another path (belt
+ * and braces: it is parsed and compared).
  */
 export function fillPath(template: string, params: Readonly<Record<string, string>>): FilledPath {
   const shape = templateShapeProblem(template);
@@ -61,6 +62,9 @@ export function fillPath(template: string, params: Readonly<Record<string, strin
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
     if (value === undefined || value === '') problem ??= `its path parameter {${name}} has no value`;
     else if (value === '.' || value === '..') problem ??= `its path parameter {${name}} is "${value}", a dot segment that resolves to another path`;
+    // Encoded, these stay one segment for the harness, but a server or proxy that decodes %2F, %5C or %25
+    // before routing reads another path (`..%2Fapps` → `../apps`): refused, as ruling 35 refuses an encoded `/`.
+    else if (/[/\\%]|[\u0000-\u001f\u007f]/.test(value)) problem ??= `its path parameter {${name}} holds "/", "\\", "%" or a control character, which a server that decodes the path reads as another path`;
     return encodeSegment(value ?? '');
   });
   if (problem !== undefined) return { problem };

@@ -26,9 +26,9 @@ describe('RequestFirewall', () => {
   const firewall = new RequestFirewall('http://127.0.0.1:4000', reads);
 
   it('builds the URL on the baseUrl origin, each parameter one encoded segment, the query encoded', () => {
-    expect(firewall.operation({ method: 'GET', path: '/api/v1/apps/{app_id}/entitlements', params: { app_id: 'a/b?#@' } }, [['page_size', '10'], ['page_token', '']])).toEqual({
-      url: 'http://127.0.0.1:4000/api/v1/apps/a%2Fb%3F%23%40/entitlements?page_size=10&page_token=',
-      sentPath: '/api/v1/apps/a%2Fb%3F%23%40/entitlements?page_size=10&page_token=',
+    expect(firewall.operation({ method: 'GET', path: '/api/v1/apps/{app_id}/entitlements', params: { app_id: 'a b?#@' } }, [['page_size', '10'], ['page_token', '']])).toEqual({
+      url: 'http://127.0.0.1:4000/api/v1/apps/a%20b%3F%23%40/entitlements?page_size=10&page_token=',
+      sentPath: '/api/v1/apps/a%20b%3F%23%40/entitlements?page_size=10&page_token=',
     });
     expect(new RequestFirewall('https://h.example/prefix/').operation({ method: 'GET', path: '/api/v1/apps' }).url).toBe('https://h.example/prefix/api/v1/apps');
   });

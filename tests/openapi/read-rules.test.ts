@@ -96,8 +96,9 @@ describe('ruling 35: a path keeps its template\'s shape', () => {
     for (const template of ['/api/v1/apps', '/api/v1/apps/{app_id}/entitlements', '/api/v1/files/{name}.json', '/api/v1/things:search', '/api/v1/apps/']) expect(templateShapeProblem(template)).toBeUndefined();
   });
 
-  it('each parameter is one segment: / ? # % @ encoded; "." and ".." and "" refused', () => {
-    expect(fillPath('/api/v1/apps/{v}', { v: 'a/b?c#d%e@f' })).toEqual({ path: '/api/v1/apps/a%2Fb%3Fc%23d%25e%40f' });
+  it('each parameter is one segment: space ? # @ encoded; "/", "\\", "%", ".", ".." and "" refused', () => {
+    expect(fillPath('/api/v1/apps/{v}', { v: 'a b?c#d@f' })).toEqual({ path: '/api/v1/apps/a%20b%3Fc%23d%40f' });
+    for (const value of ['../apps', 'a/b', 'a\\b', '%2e%2e', 'a\u0000b']) expect(fillPath('/api/v1/search/{v}', { v: value }), value).toEqual({ problem: expect.stringMatching(/holds "\/", "\\", "%" or a control character/) });
     expect(fillPath('/api/v1/apps/{v}', { v: 'a.b' })).toEqual({ path: '/api/v1/apps/a.b' });
     expect(fillPath('/api/v1/search/{v}', { v: '..' })).toEqual({ problem: expect.stringMatching(/\{v\} is "\.\.", a dot segment/) });
     expect(fillPath('/api/v1/search/{v}', { v: '.' })).toEqual({ problem: expect.stringMatching(/\{v\} is "\."/) });
