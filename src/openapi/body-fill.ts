@@ -27,7 +27,7 @@ export interface RequiredBody {
   missing: string[];
 }
 
-interface ObjectSchema {
+export interface ObjectSchema {
   properties: Map<string, unknown>;
   required: Set<string>;
 }
@@ -52,9 +52,9 @@ export function objectSchema(doc: Json, schema: unknown, source: string, pointer
 }
 
 /** The required fields of a body schema filled from the schema, except `skip` (the page fields). */
-export function fillRequiredBody(doc: Json, schema: unknown, source: string, pointer: string, skip: readonly string[]): RequiredBody {
+export function fillRequiredBody(doc: Json, schema: unknown, source: string, pointer: string, skip: readonly string[], known?: ObjectSchema): RequiredBody {
   const result: RequiredBody = { filled: {}, from: {}, missing: [] };
-  const shape = objectSchema(doc, schema, source, pointer);
+  const shape = known ?? objectSchema(doc, schema, source, pointer);
   for (const name of shape.required) {
     if (skip.includes(name)) continue;
     const value = fillValue(doc, shape.properties.get(name), source, `${pointer}/properties/${name}`, 0);

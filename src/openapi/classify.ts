@@ -5,7 +5,7 @@
  * shape (path-shape.ts), a POST must be named a search or list in whole words (read-rules.ts), and when in
  * doubt the operation is not called, saying why and how the user can name it to call it anyway.
  */
-import { fillRequiredBody, objectSchema } from './body-fill.js';
+import { fillRequiredBody, objectSchema, type ObjectSchema } from './body-fill.js';
 import { bundleSchema } from './bundle.js';
 import { descriptionError } from './parse.js';
 import { pathParameterNames, templateShapeProblem } from './path-shape.js';
@@ -104,7 +104,9 @@ function describeOne(doc: Json, raw: RawOperation, options: ClassifyOptions): De
   const parameters = declaredParameters(doc, raw, source);
   const query = new Set(parameters.filter((param) => param.in === 'query').map((param) => param.name));
   const body = method === 'POST' ? requestBodySchema(doc, raw, source) : undefined;
-  const bodyFields = bodyPageFields(doc, body, source);
+  // The body's properties and required names, read once: the page fields, the overrides and the filling use them.
+  const bodyShape = body === undefined ? undefined : objectSchema(doc, body.schema, source, body.pointer);
+  const bodyFields = bodyPageFields(bodyShape);
   const paginated: Pagination =
     method === 'GET' && query.has(QUERY_FIELDS.pageSize) && query.has(QUERY_FIELDS.pageToken) ? 'query' : bodyFields ? 'body' : false;
   const base: DescribedOperation = {
@@ -116,7 +118,7 @@ function describeOne(doc: Json, raw: RawOperation, options: ClassifyOptions): De
     called: false,
     pathParams: pathParameterNames(raw.path),
   };
-  const bodyNames = body === undefined ? [] : [...schemaProperties(doc, body.schema, source, body.pointer).keys()].map((name) => ({ name, in: 'the JSON body' }));
+  const bodyNames = [...(bodyShape?.properties.keys() ?? [])].map((name) => ({ name, in: 'the JSON body' }));
   const override = [...parameters, ...bodyNames].find((param) => METHOD_OVERRIDE_PARAMETERS.includes(param.name.toLowerCase()));
   if (override) return { ...base, reason: NOT_CALLED.methodOverride(override.name, override.in), vetoed: true };
   const verdict = callVerdict(base);
@@ -125,7 +127,7 @@ function describeOne(doc: Json, raw: RawOperation, options: ClassifyOptions): De
   return {
     ...base,
     ...(verdict.called ? { called: true } : { reason: verdict.reason, optIn: true }),
-    ...(paginated === 'body' && bodyFields ? { bodyFields, requiredBody: fillRequiredBody(doc, body?.schema, source, body?.pointer ?? raw.pointer, pageFieldNames(bodyFields)) } : {}),
+    ...(paginated === 'body' && bodyFields ? { bodyFields, requiredBody: fillRequiredBody(doc, body?.schema, source, body?.pointer ?? raw.pointer, pageFieldNames(bodyFields), bodyShape) } : {}),
     ...listShape(doc, response, source, `${raw.pointer}/responses/200/content/application~1json/schema`),
     ...(options.withSchemas && response !== undefined ? { responseSchema: bundleSchema(doc, response, source) } : {}),
   };
@@ -195,9 +197,9 @@ function requestBodySchema(doc: Json, raw: RawOperation, source: string): { sche
 }
 
 /** The page fields the POST's JSON body declares (the first spelling found in BODY_SPELLINGS order), with the other as `alsoAccepts`. */
-function bodyPageFields(doc: Json, body: { schema: unknown; pointer: string } | undefined, source: string): DescribedOperation['bodyFields'] | undefined {
-  if (body === undefined) return undefined;
-  const properties = schemaProperties(doc, body.schema, source, body.pointer);
+function bodyPageFields(shape: ObjectSchema | undefined): DescribedOperation['bodyFields'] | undefined {
+  if (shape === undefined) return undefined;
+  const { properties } = shape;
   const declared = BODY_SPELLINGS.find((spelling) => properties.has(spelling.pageSize) && properties.has(spelling.pageToken));
   if (declared === undefined) return undefined;
   const other = BODY_SPELLINGS.find((spelling) => spelling !== declared);
