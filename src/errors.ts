@@ -66,6 +66,9 @@ export const HARNESS_ERROR_CODES = [
   'OPENAPI_INVALID',
   // run --attest (appended): the attestation could not be signed (no OIDC token, Fulcio or Rekor refused or unreachable)
   'ATTEST_FAILED',
+  // ruling 35 (appended): the client's firewall refused a request an operation would have sent (another
+  // origin, a path whose shape differs from its template, a method that is not GET or POST to a read)
+  'REQUEST_REFUSED',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

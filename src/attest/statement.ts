@@ -13,7 +13,7 @@
  * an ALLOW, since those checks are in none of the three lists).
  */
 import { HarnessError } from '../errors.js';
-import { operationKey } from '../requirements/operations.js';
+import { operationKey } from '../openapi/operation.js';
 import type { ResourceDescriptor } from './configuration.js';
 
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';

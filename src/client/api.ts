@@ -4,13 +4,13 @@
  * pages for the suites to judge; only a loop or a runaway walk is thrown, since the walk cannot finish.
  */
 import { HarnessError } from '../errors.js';
-import type { ResolvedProfile } from '../profile/types.js';
+import type { AllowedRequest, RequestFirewall } from './firewall.js';
 import type { InternalRecorder } from './recorder.js';
 import type { RecipeContext } from './replay-context.js';
 import { requestRecipe } from './replay-recipe.js';
 import type { TokenManager } from './tokens.js';
 import type { Transport } from './transport.js';
-import type { ApiCallOptions, ApiRequest, HttpResponse, PageItem, PageOptions, PageRecord, WalkOptions, WalkResult } from './types.js';
+import type { ApiCallOptions, ApiRequest, HttpResponse, OperationRequest, PageItem, PageOptions, PageRecord, WalkOptions, WalkResult } from './types.js';
 
 export const DEFAULT_MAX_PAGES = 1000;
 
@@ -28,7 +28,7 @@ export class PageWalkError extends HarnessError {
 
 export class ApiCalls {
   constructor(
-    private readonly profile: ResolvedProfile,
+    private readonly firewall: RequestFirewall,
     private readonly transport: Transport,
     private readonly tokens: TokenManager,
     private readonly recorder: InternalRecorder,
@@ -45,12 +45,27 @@ export class ApiCalls {
   }
 
   /**
-   * Any API call (a list or search operation of the target's description, ruling 34): `path` already filled
-   * and with its query; `body`, when given, goes as JSON. Authorization as in {@link get}.
+   * Any API call given as a filled path (the toolkit's `apiCall`): through the firewall, then sent with
+   * Authorization as in {@link get}.
    */
   async call(request: ApiRequest, options: ApiCallOptions, label: string): Promise<HttpResponse> {
-    const url = `${this.profile.baseUrl}${request.path}`;
-    const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+    return this.send(request.method, this.firewall.rawPath(request.method, request.path, request.body), request.body, options, label);
+  }
+
+  /** One request of an operation of the plan: the template filled and checked by the firewall (ruling 35); a refusal rejects. */
+  async operation(request: OperationRequest, options: ApiCallOptions, label: string): Promise<HttpResponse> {
+    const allowed = this.firewall.operation(request.operation, request.query ?? [], request.body);
+    return this.send(request.operation.method.toUpperCase(), allowed, request.body, options, label);
+  }
+
+  /**
+   * Sends a request the firewall let through. The bearer token is attached here and nowhere else, to a URL
+   * on the baseUrl's origin: with the default token, a 401 drops it and the call is made once more with a
+   * fresh one (the token may have expired in between).
+   */
+  private async send(method: string, allowed: AllowedRequest, rawBody: unknown, options: ApiCallOptions, label: string): Promise<HttpResponse> {
+    const { url } = allowed;
+    const body = rawBody === undefined ? undefined : typeof rawBody === 'string' ? rawBody : JSON.stringify(rawBody);
     const send = (authorization: string | undefined): Promise<HttpResponse> => {
       const headers = {
         accept: 'application/json',
@@ -58,8 +73,8 @@ export class ApiCalls {
         ...(authorization === undefined ? {} : { authorization }),
       };
       return this.transport.send({
-        ...(this.recipes ? { replay: requestRecipe({ method: request.method, url, headers, ...(body === undefined ? {} : { body }) }, this.recipes.encoding()) } : {}),
-        method: request.method,
+        ...(this.recipes ? { replay: requestRecipe({ method, url, headers, ...(body === undefined ? {} : { body }) }, this.recipes.encoding()) } : {}),
+        method,
         url,
         headers,
         ...(body === undefined ? {} : { body }),

@@ -6,12 +6,13 @@ import { HarnessError } from '../errors.js';
 import { randomSeed } from '../data/fake.js';
 import type { ListenerKey, ResolvedProfile } from '../profile/types.js';
 import { ApiCalls } from './api.js';
+import { RequestFirewall, refused } from './firewall.js';
 import { TargetClock, createHooks } from './hooks.js';
 import { tokenBucket, unlimited } from './rate-limit.js';
 import { profileSecrets } from './profile-secrets.js';
 import { createRecorder, isInternalRecorder, type InternalRecorder } from './recorder.js';
 import { TokenManager } from './tokens.js';
-import { createTransport } from './transport.js';
+import { createTransport, type TransportRequest } from './transport.js';
 import type { ClientOptions, ExchangeRecorder, TargetClient, WebhookOptions } from './types.js';
 import { buildWebhook, type WebhookAuth } from './webhooks.js';
 import { RecipeContext } from './replay-context.js';
@@ -61,6 +62,8 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     max429Retries: options.max429Retries,
     ...(options.retryAfterCapMs === undefined ? {} : { retryAfterCapMs: options.retryAfterCapMs }),
     ...(options.onRequestOutcome ? { onOutcome: options.onRequestOutcome } : {}),
+    // Bound once the token manager exists (below): it knows which bearer values are the run's access tokens.
+    guard: (req) => tokenGuard(req),
   });
   const hooksImpl = createHooks(profile, transport);
   const clock = new TargetClock(hooksImpl);
@@ -68,7 +71,9 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
   const now = (): Promise<number> => clock.now();
   const recipes = new RecipeContext(profile, recorder);
   const tokens = new TokenManager(profile, transport, recorder, now, recipes);
-  const api = new ApiCalls(profile, transport, tokens, recorder, options.tokenMethod ?? 'secret', recipes);
+  const tokenGuard = accessTokenGuard(profile.baseUrl, (value) => tokens.isIssued(value));
+  const firewall = new RequestFirewall(profile.baseUrl, options.readOperations);
+  const api = new ApiCalls(firewall, transport, tokens, recorder, options.tokenMethod ?? 'secret', recipes);
   const seed = options.seed ?? randomSeed();
   /** Default bodies built so far in each scope: the n-th body of a scope is the same for one seed. */
   const bodiesByScope = new Map<string, number>();
@@ -176,6 +181,7 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     ownerIds: (appId, callOptions) => api.ownerIds(appId, callOptions),
     entitlementsPage: (appId, pageOptions) => api.entitlementsPage(appId, pageOptions),
     apiCall: (request, callOptions = {}) => api.call(request, callOptions, `${request.method} ${request.path.split('?')[0]}`),
+    operationCall: (request, callOptions = {}) => api.operation(request, callOptions, `${request.operation.method.toUpperCase()} ${request.operation.path}`),
     walkEntitlements: (appId, walkOptions) => api.walk(appId, walkOptions),
     entitlements: (appId, walkOptions) => api.items(appId, walkOptions),
     // async so a profile without the listener rejects instead of throwing synchronously.
@@ -190,6 +196,28 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     close: () => transport.close(),
   };
   return client;
+}
+
+/**
+ * The bearer token is sent nowhere else (ruling 35): whatever builds a request (an operation's call, a
+ * check's raw request, a replay), one that carries an access token the client obtained goes only to the
+ * baseUrl's origin; to any other it is refused, never sent. The hooks and webhooks carry their own
+ * credentials, which this does not touch.
+ */
+function accessTokenGuard(baseUrl: string, isAccessToken: (value: string) => boolean): (req: TransportRequest) => void {
+  const origin = new URL(baseUrl).origin;
+  return (req) => {
+    const authorization = Object.entries(req.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    const bearer = /^bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+    if (bearer === undefined || !isAccessToken(bearer)) return;
+    let target: string;
+    try {
+      target = new URL(req.url).origin;
+    } catch {
+      target = '(an unparseable URL)';
+    }
+    if (target !== origin) throw refused(`${req.method} ${target}`, `it carries the run's access token to ${target}, not the profile's baseUrl origin ${origin}`);
+  };
 }
 
 /** Headers whose repeated lines carry a credential of the request (redacted like the first line). */

@@ -53,6 +53,8 @@ function credentialFields(fields: Record<string, string>, where: 'body' | 'basic
 
 export class TokenManager {
   private readonly cache = new Map<string, CachedToken>();
+  /** Every access token obtained for API calls: the transport's guard keeps each on the baseUrl's origin (ruling 35). */
+  private readonly issued = new Set<string>();
   private readonly inflight = new Map<string, Promise<AccessToken>>();
 
   constructor(
@@ -161,6 +163,7 @@ export class TokenManager {
       );
     }
     this.recorder.addSecret(accessToken);
+    this.issued.add(accessToken);
     this.recipes?.noteToken(accessToken, credential, method);
     const token: AccessToken = {
       accessToken,
@@ -181,5 +184,10 @@ export class TokenManager {
 
   reset(): void {
     this.cache.clear();
+  }
+
+  /** Whether `value` is an access token this manager obtained (and so may go only to the baseUrl's origin). */
+  isIssued(value: string): boolean {
+    return this.issued.has(value);
   }
 }

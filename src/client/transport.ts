@@ -26,6 +26,11 @@ export interface TransportOptions {
   /** Longest Retry-After honoured; default DEFAULT_RETRY_AFTER_CAP_MS (the same as `run`'s). */
   retryAfterCapMs?: number;
   onOutcome?: (outcome: RequestOutcome) => void;
+  /**
+   * Called before every attempt; throws to refuse the request, which is then never sent (the client's
+   * guard: an access token goes to the baseUrl's origin only, ruling 35).
+   */
+  guard?: (req: TransportRequest) => void;
 }
 
 export interface TransportRequest {
@@ -103,6 +108,7 @@ export function createTransport(options: TransportOptions): Transport {
             hint: 'Create a new client, or close it only after the last request.',
           });
         }
+        options.guard?.(req);
         const response = await attempt(ctx, req);
         if (response.status !== 429) options.onOutcome?.({ ok: true, status: response.status });
         if (response.status !== 429 || req.retryOn429 === false) return response;

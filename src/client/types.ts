@@ -102,6 +102,11 @@ export interface ClientOptions extends ClientSettings {
   scope?: () => string;
   /** Told after every attempt: `ok` for any HTTP answer but 429, else the failure's code (the run's give-up counter). */
   onRequestOutcome?: (outcome: RequestOutcome) => void;
+  /**
+   * The operations the planner classified as reads (the run's plan, `planOperations().called`): the only
+   * ones the firewall lets a POST go to (ruling 35). Without it, an API call may only be a GET.
+   */
+  readOperations?: readonly import('./firewall.js').ReadOperation[];
 }
 
 /**
@@ -167,6 +172,18 @@ export interface ApiRequest {
   method: string;
   /** Joined to the profile's baseUrl, e.g. `/api/v1/apps?page_size=10`. */
   path: string;
+  /** Sent as JSON (`content-type: application/json`); a string is sent as it is. */
+  body?: unknown;
+}
+
+/**
+ * One request of an operation: its template and parameters (the client fills them, each percent-encoded
+ * as one segment), the query's pairs and the JSON body. It passes the request firewall (firewall.ts).
+ */
+export interface OperationRequest {
+  operation: import('./firewall.js').OperationTarget;
+  /** Query pairs, encoded by the client; empty values are sent (`page_token=`). */
+  query?: ReadonlyArray<readonly [string, string]>;
   /** Sent as JSON (`content-type: application/json`); a string is sent as it is. */
   body?: unknown;
 }
@@ -240,8 +257,14 @@ export interface TargetClient {
   ownerIds(appId: string, options?: ApiCallOptions): Promise<HttpResponse>;
   /** One GET /api/v1/apps/{appId}/entitlements. */
   entitlementsPage(appId: string, options?: PageOptions): Promise<HttpResponse>;
-  /** Any API call (a list or search operation), authenticated like the others unless options say otherwise. */
+  /**
+   * Any API call (a list or search operation), authenticated like the others unless options say otherwise.
+   * It passes the request firewall (ruling 35): GET, or POST to a read of `ClientOptions.readOperations`;
+   * anything else is refused (`REQUEST_REFUSED`) and never sent.
+   */
   apiCall(request: ApiRequest, options?: ApiCallOptions): Promise<HttpResponse>;
+  /** One request of an operation of the run's plan, its path built from the template (firewall.ts). */
+  operationCall(request: OperationRequest, options?: ApiCallOptions): Promise<HttpResponse>;
   /** Walks every page; PAGE_LOOP when a token repeats, PAGE_LIMIT past maxPages. */
   walkEntitlements(appId: string, options?: WalkOptions): Promise<WalkResult>;
   /** The same walk as an async iterator of items with their page numbers. */

@@ -7,7 +7,7 @@ import type { ClientSettings } from '../client/settings.js';
 import type { RecordedExchange } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import type { Level } from '../requirements/types.js';
-import type { OperationPlan } from '../openapi/types.js';
+import type { OperationPlan, OperationRef } from '../openapi/types.js';
 import type { ResolvedProfile } from '../profile/types.js';
 // Brings vitest's types into a program that compiles src/ alone (docker/Dockerfile does): without an import
 // of its own, the augmentation below only worked when a test file had loaded 'vitest' first (TS2664).
@@ -16,7 +16,7 @@ import type {} from 'vitest';
 export interface CheckMeta {
   requirementId: string;
   /** Set on one operation's check of a per-operation requirement (ruling 34). */
-  operation?: { method: string; path: string; operationId?: string };
+  operation?: OperationRef;
   level: Level;
   group: string;
   /** Set when the check was skipped: why (also vitest's skip note). */

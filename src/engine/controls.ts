@@ -16,7 +16,7 @@
  */
 import { controlsOf } from '../requirements/controls.js';
 import { allRequirements, isRequirementId, requirement, type Requirement } from '../requirements.js';
-import { operationKey } from '../requirements/operations.js';
+import { operationKey } from '../openapi/operation.js';
 import { resultKey } from './result-key.js';
 import { resolveSelection } from './selection.js';
 import type { BlockedBy, CheckResult, PulledInCheck, SelectionInput } from './types.js';

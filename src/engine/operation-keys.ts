@@ -1,11 +1,12 @@
 /**
- * Per-operation requirements (ruling 34) expanded over the run's called operations: one expected result per
- * operation a requirement applies to, in the plan's order. The suites declare the same tests from the same
- * plan with the same rule (`appliesTo`, src/requirements/operations.ts), so keys and test titles agree.
+ * Per-operation requirements (ruling 34) expanded over the run's called operations, once: one check per
+ * operation a requirement applies to, in the plan's order. The engine's expected results and the suites'
+ * `checkEach` (suites/support/check.ts) both iterate {@link operationChecks}, so keys and test titles are
+ * the same by construction.
  */
-import { OPERATION_BUDGET, appliesTo, operationKey, type OperationFacts } from '../requirements/operations.js';
+import { operationKey, operationRef, type OperationRef } from '../openapi/operation.js';
+import { OPERATION_BUDGET, appliesTo, type OperationFacts } from '../requirements/operations.js';
 import type { Requirement } from '../requirements.js';
-import type { OperationRef } from './types.js';
 
 /** What the engine reads of a planned operation (src/openapi's PlannedOperation has it). */
 export type OperationLike = OperationFacts & { operationId?: string };
@@ -18,14 +19,18 @@ export interface ExpectedCheck {
   operation?: OperationRef;
 }
 
-export function operationRef(op: OperationLike): OperationRef {
-  return { method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}) };
+/** One operation's check of a per-operation requirement: its key, its reference and the planned operation. */
+export interface OperationCheck<Op extends OperationLike> {
+  key: string;
+  operation: OperationRef;
+  op: Op;
 }
 
-/** The operations `req` applies to among `called` (empty for a requirement that is not per operation). */
-export function operationsOf(req: Requirement, called: readonly OperationLike[] | undefined): OperationLike[] {
+/** `req`'s checks over `called`, one per operation it applies to (none for a requirement that is not per operation). */
+export function operationChecks<Op extends OperationLike>(req: Requirement, called: readonly Op[] | undefined): OperationCheck<Op>[] {
   if (req.perOperation === undefined || called === undefined) return [];
-  return called.filter((op) => appliesTo(req.perOperation!, op));
+  const kind = req.perOperation;
+  return called.filter((op) => appliesTo(kind, op)).map((op) => ({ key: operationKey(req.id, op), operation: operationRef(op), op }));
 }
 
 /** Which operations' results the selection keeps (selection.ts `operationSelector`). */
@@ -36,11 +41,9 @@ export type OperationFilter = (id: string, operation: OperationRef) => boolean;
  * applies to none (its check skips saying why); none when the selection dropped every one of them.
  */
 export function expandPerOperation(req: Requirement, called: readonly OperationLike[] | undefined, keep: OperationFilter = () => true): ExpectedCheck[] {
-  const ops = operationsOf(req, called);
-  if (ops.length === 0) return [{ key: req.id, req }];
-  return ops
-    .map((op) => ({ key: operationKey(req.id, op), req, operation: operationRef(op) }))
-    .filter((check) => keep(req.id, check.operation));
+  const checks = operationChecks(req, called);
+  if (checks.length === 0) return [{ key: req.id, req }];
+  return checks.map(({ key, operation }) => ({ key, req, operation })).filter((check) => keep(req.id, check.operation));
 }
 
 /**

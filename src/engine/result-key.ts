@@ -1,15 +1,13 @@
 /**
  * The identity of one result in a run: its requirement ID, or `ID@METHOD path` for one operation's result
- * of a per-operation requirement (ruling 34). Collector, reporters and reruns name a result by it.
+ * of a per-operation requirement (ruling 34). Collector, reporters and reruns name a result by it; the key
+ * and the label are the operation's own (src/openapi/operation.ts).
  */
-import { operationKey } from '../requirements/operations.js';
+import { operationKey } from '../openapi/operation.js';
 import type { CheckResult } from './types.js';
+
+export { operationLabel, sentPathLine } from '../openapi/operation.js';
 
 export function resultKey(result: Pick<CheckResult, 'id' | 'operation'>): string {
   return result.operation ? operationKey(result.id, result.operation) : result.id;
-}
-
-/** How a report names an operation: `POST /api/v1/search/apps (c1.api.app.v1.AppSearch.Search)`. */
-export function operationLabel(operation: NonNullable<CheckResult['operation']>): string {
-  return `${operation.method} ${operation.path}${operation.operationId ? ` (${operation.operationId})` : ''}`;
 }

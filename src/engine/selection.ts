@@ -7,7 +7,7 @@
 import { HarnessError } from '../errors.js';
 import { editDistance } from '../spelling.js';
 import { allRequirements, type Requirement } from '../requirements.js';
-import { splitOperationKey } from '../requirements/operations.js';
+import { splitOperationKey } from '../openapi/operation.js';
 import type { SelectionInput } from './types.js';
 
 const GLOB_CHARS = /[*?]/;

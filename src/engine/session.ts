@@ -60,6 +60,11 @@ export interface SessionRunOptions {
   reporters: EngineReporter[];
   /** Shown in the header when the harness started the target itself. */
   targetDescription?: string;
+  /**
+   * Operations the user names to be called although ruling 35's rules leave them in doubt (`run
+   * --allow-operation`): `METHOD path` or an operation ID. Never read from the profile or the description.
+   */
+  allowOperations?: readonly string[];
   /** Interval of heartbeat events while a group runs long; default 15 s. */
   heartbeatMs?: number;
   /** Deadline of the whole run; default derived from the selection and the timeout (defaultMaxDurationMs). */
@@ -166,7 +171,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     const { capabilities, notes } = checked;
     clockAt = checked.clockAt;
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
-    const operations = await untilStopped(loadOperationPlan(options.profile, settings.client), guard.signal);
+    const operations = await untilStopped(loadOperationPlan(options.profile, settings.client, options.allowOperations), guard.signal);
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
     // A pulled-in per-operation control (OPS-18) on the operations of the refusal checks it controls.
     collector.expandOperations(operations?.called, keepPulledInOperations(operationSelector(options.selection), pulledIn));

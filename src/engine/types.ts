@@ -61,18 +61,14 @@ export interface RunHeader {
 /** The header's account of the operations: what was read, called, and left alone. */
 export interface RunOperations {
   description?: { source: string; openapi: string; sha256?: string; infoVersion?: string; operations: number; paginated: number };
-  called: Array<{ method: string; path: string; operationId?: string; paginated: 'query' | 'body' | false }>;
+  /** `sentPath`: the path as sent (parameters filled); `optedIn`: called because the user named it (`--allow-operation`). */
+  called: Array<{ method: string; path: string; operationId?: string; sentPath?: string; paginated: 'query' | 'body' | false; optedIn?: true }>;
   notCalled: Array<{ method: string; path: string; operationId?: string; reason: string }>;
 }
 
-/** One operation of the target's description (ruling 34), as a per-operation result names it. */
-export interface OperationRef {
-  /** Upper case: `GET`, `POST`. */
-  method: string;
-  /** The description's path template, e.g. `/api/v1/apps/{app_id}/entitlements`. */
-  path: string;
-  operationId?: string;
-}
+/** One operation of the target's description (ruling 34), as a per-operation result names it: src/openapi owns it. */
+export type { OperationRef } from '../openapi/operation.js';
+import type { OperationRef } from '../openapi/operation.js';
 
 /** A check --only/--skip did not name that the run pulled in: the positive control of selected refusal checks. */
 export interface PulledInCheck {

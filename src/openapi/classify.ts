@@ -1,13 +1,19 @@
 /**
- * Every operation of a description, classified per ruling 34: is it a list or search operation (page size
- * and token in the query of a GET, or in the JSON body of a POST), does it only read, and so may the harness
- * call it. The rules are the rows of the tables below; the harness never calls an operation that creates,
- * changes or deletes, whatever the description or a profile says.
+ * Every operation of a description, classified per rulings 34 and 35: is it a list or search operation
+ * (page size and token in the query of a GET, or in the JSON body of a POST), does it only read, and so may
+ * the harness call it. A description is not trusted to say what is safe (ruling 35): the path must keep its
+ * shape (path-shape.ts), a POST must be named a search or list in whole words (read-rules.ts), and when in
+ * doubt the operation is not called, saying why and how the user can name it to call it anyway.
  */
+import { fillRequiredBody, objectSchema, type ObjectSchema } from './body-fill.js';
 import { bundleSchema } from './bundle.js';
 import { descriptionError, DescriptionError } from './parse.js';
+import { pathParameterNames, templateShapeProblem } from './path-shape.js';
 import { deref, isObject, pointerSegment, type Json } from './pointer.js';
+import { readingPostVerdict } from './read-rules.js';
 import type { BodyFieldNames, DescribedOperation, Pagination } from './types.js';
+
+export { pathParameterNames } from './path-shape.js';
 
 /** HTTP methods of an OpenAPI path item, in the order the list prints them. */
 export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -21,21 +27,33 @@ export const BODY_SPELLINGS: readonly BodyFieldNames[] = [
 /** The query parameters of a paginated GET (service.md §4.4). */
 export const QUERY_FIELDS: BodyFieldNames = { pageSize: 'page_size', pageToken: 'page_token' };
 
-/**
- * What marks a paginated POST as a read (ruling 34: "a search, list or feed"): its operation ID's last
- * segment starts with one of these words, or its path has one of these segments.
- */
-export const READING_OPERATION_ID_PREFIXES = ['Search', 'List'] as const;
-export const READING_PATH_SEGMENTS = ['search'] as const;
+/** The run flag by which the user names an operation to call that the rules leave in doubt (ruling 35). */
+export const OPT_IN_FLAG = '--allow-operation';
 
-/** Why an operation is not called, by what it is (ruling 34). Each is a sentence fragment after the operation. */
+/**
+ * Parameters that make a request act as another method on common stacks (Rails, Laravel, Express's
+ * method-override, Google's `X-HTTP-Method-Override`): an operation declaring one is not called.
+ */
+export const METHOD_OVERRIDE_PARAMETERS: readonly string[] = ['x-http-method-override', 'x-http-method', 'x-method-override', '_method'];
+
+/** Why an operation is not called, by what it is (rulings 34, 35). Each is a sentence fragment after the operation. */
 export const NOT_CALLED = {
   changes: (method: string) => `${method} creates, changes or deletes data: the harness never calls it (ruling 34)`,
-  postNotSearch: 'a POST that is not a search, list or feed (no paginated body with an operation ID Search…/List… or a path under /search/): it may change data, so the harness never calls it (ruling 34)',
+  postNotRead: (why: string) => `a paginated POST that is not named a search or list (${why}): it may change data, so the harness does not call it (ruling 35)`,
   postUnpaginated: 'a POST without page size and token in its JSON body: it may change data, so the harness never calls it (ruling 34)',
   getUnpaginated: 'not a list or search operation (no page_size and page_token query parameters): no per-operation check applies',
   otherMethod: (method: string) => `${method} is not an operation the checks apply to`,
+  shape: (problem: string) => `${problem}: the harness never sends a request whose path differs from the template's shape (ruling 35)`,
+  methodOverride: (name: string, where: string) => `it declares a method-override parameter ${JSON.stringify(name)} (in ${where}): a request to it may act as another method, so the harness does not call it (ruling 35)`,
 } as const;
+
+/** How the user calls an operation the rules leave in doubt: the flag and the operation's name, quoted for a shell. */
+export function optInHint(op: { method: string; path: string }): string {
+  const name = `${op.method.toUpperCase()} ${op.path}`;
+  return /^[A-Za-z0-9/_.{}:~ -]+$/.test(name)
+    ? `to call it anyway, name it yourself: run ${OPT_IN_FLAG} '${name}'`
+    : `to call it anyway, name it yourself: run ${OPT_IN_FLAG} with its method and path as listed`;
+}
 
 /** The array of items a list answer carries (service.md §4.4) when the description does not say otherwise. */
 export const DEFAULT_LIST_PROPERTY = 'list';
@@ -108,8 +126,12 @@ function describeOne(doc: Json, raw: RawOperation, options: ClassifyOptions): De
   const method = raw.method.toUpperCase();
   const operationId = typeof raw.op.operationId === 'string' ? raw.op.operationId : undefined;
   const tags = Array.isArray(raw.op.tags) ? raw.op.tags.filter((tag): tag is string => typeof tag === 'string') : [];
-  const query = queryParameterNames(doc, raw, source);
-  const bodyFields = method === 'POST' ? bodyPageFields(doc, raw, source) : undefined;
+  const parameters = declaredParameters(doc, raw, source);
+  const query = new Set(parameters.filter((param) => param.in === 'query').map((param) => param.name));
+  const body = method === 'POST' ? requestBodySchema(doc, raw, source) : undefined;
+  // The body's properties and required names, read once: the page fields, the overrides and the filling use them.
+  const bodyShape = body === undefined ? undefined : objectSchema(doc, body.schema, source, body.pointer);
+  const bodyFields = bodyPageFields(bodyShape);
   const paginated: Pagination =
     method === 'GET' && query.has(QUERY_FIELDS.pageSize) && query.has(QUERY_FIELDS.pageToken) ? 'query' : bodyFields ? 'body' : false;
   const base: DescribedOperation = {
@@ -121,92 +143,102 @@ function describeOne(doc: Json, raw: RawOperation, options: ClassifyOptions): De
     called: false,
     pathParams: pathParameterNames(raw.path),
   };
-  const reason = notCalledReason(base);
-  if (reason !== undefined) return { ...base, reason };
+  const bodyNames = [...(bodyShape?.properties.keys() ?? [])].map((name) => ({ name, in: 'the JSON body' }));
+  const override = [...parameters, ...bodyNames].find((param) => METHOD_OVERRIDE_PARAMETERS.includes(param.name.toLowerCase()));
+  if (override) return { ...base, reason: NOT_CALLED.methodOverride(override.name, override.in), vetoed: true };
+  const verdict = callVerdict(base);
+  if (!verdict.called && !verdict.optIn) return { ...base, reason: verdict.reason };
   const response = okResponseSchema(doc, raw, source);
   return {
     ...base,
-    called: true,
-    ...(paginated === 'body' && bodyFields ? { bodyFields } : {}),
-    ...listShape(doc, response, source, `${raw.pointer}/responses/200`),
+    ...(verdict.called ? { called: true } : { reason: verdict.reason, optIn: true }),
+    ...(paginated === 'body' && bodyFields ? { bodyFields, requiredBody: fillRequiredBody(doc, body?.schema, source, body?.pointer ?? raw.pointer, pageFieldNames(bodyFields), bodyShape) } : {}),
+    ...listShape(doc, response, source, `${raw.pointer}/responses/200/content/application~1json/schema`),
     ...(options.withSchemas && response !== undefined ? { responseSchema: bundleSchema(doc, response, source) } : {}),
   };
 }
 
-/** Undefined when ruling 34 lets the harness call the operation; else why not. */
-export function notCalledReason(op: Pick<DescribedOperation, 'method' | 'path' | 'operationId' | 'paginated'>): string | undefined {
+/** Whether rulings 34 and 35 let the harness call the operation; when not, why, and whether the user may name it to (a doubt, not a change). */
+export type CallVerdict = { called: true } | { called: false; reason: string; optIn?: true };
+
+export function callVerdict(op: Pick<DescribedOperation, 'method' | 'path' | 'operationId' | 'paginated'>): CallVerdict {
+  const shape = templateShapeProblem(op.path);
+  if (shape !== undefined) return { called: false, reason: NOT_CALLED.shape(shape) };
   switch (op.method) {
     case 'GET':
-      return op.paginated === 'query' ? undefined : NOT_CALLED.getUnpaginated;
-    case 'POST':
-      if (op.paginated !== 'body') return NOT_CALLED.postUnpaginated;
-      return isReadingPost(op) ? undefined : NOT_CALLED.postNotSearch;
+      return op.paginated === 'query' ? { called: true } : { called: false, reason: NOT_CALLED.getUnpaginated };
+    case 'POST': {
+      if (op.paginated !== 'body') return { called: false, reason: NOT_CALLED.postUnpaginated };
+      const verdict = readingPostVerdict(op);
+      if (verdict.read) return { called: true };
+      return verdict.doubt
+        ? { called: false, reason: `${NOT_CALLED.postNotRead(verdict.why)}; ${optInHint(op)}`, optIn: true }
+        : { called: false, reason: NOT_CALLED.postNotRead(verdict.why) };
+    }
     case 'PUT':
     case 'PATCH':
     case 'DELETE':
-      return NOT_CALLED.changes(op.method);
+      return { called: false, reason: NOT_CALLED.changes(op.method) };
     default:
-      return NOT_CALLED.otherMethod(op.method);
+      return { called: false, reason: NOT_CALLED.otherMethod(op.method) };
   }
 }
 
-/** A POST named a search, list or feed (ruling 34), by its operation ID's last segment or its path. */
+/** Undefined when rulings 34 and 35 let the harness call the operation; else why not. */
+export function notCalledReason(op: Pick<DescribedOperation, 'method' | 'path' | 'operationId' | 'paginated'>): string | undefined {
+  const verdict = callVerdict(op);
+  return verdict.called ? undefined : verdict.reason;
+}
+
+/** A POST named a search or list (ruling 35), by its operation ID's whole words or, without one, its path. */
 export function isReadingPost(op: Pick<DescribedOperation, 'path' | 'operationId'>): boolean {
-  const last = op.operationId?.split('.').pop() ?? '';
-  if (READING_OPERATION_ID_PREFIXES.some((prefix) => last.startsWith(prefix))) return true;
-  const segments = op.path.split('/');
-  return READING_PATH_SEGMENTS.some((segment) => segments.includes(segment));
+  return readingPostVerdict(op).read;
 }
 
-/** `/api/v1/apps/{app_id}/entitlements` → `['app_id']`. */
-export function pathParameterNames(path: string): string[] {
-  return [...path.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1] as string);
+interface DeclaredParameter {
+  name: string;
+  in: string;
 }
 
-function queryParameterNames(doc: Json, raw: RawOperation, source: string): Set<string> {
-  const names = new Set<string>();
+/** The operation's parameters (the path item's and its own, through `$ref`s) with a name and a place. */
+function declaredParameters(doc: Json, raw: RawOperation, source: string): DeclaredParameter[] {
+  const out: DeclaredParameter[] = [];
   const own = Array.isArray(raw.op.parameters) ? raw.op.parameters : [];
   [...raw.shared, ...own].forEach((param, index) => {
     const resolved = deref(doc, param, source, `${raw.pointer}/parameters/${index}`);
-    if (isObject(resolved) && resolved.in === 'query' && typeof resolved.name === 'string') names.add(resolved.name);
+    if (isObject(resolved) && typeof resolved.in === 'string' && typeof resolved.name === 'string') out.push({ name: resolved.name, in: resolved.in });
   });
-  return names;
+  return out;
 }
 
-/** The page fields the POST's JSON body declares (the first spelling found in BODY_SPELLINGS order), with the other as `alsoAccepts`. */
-function bodyPageFields(doc: Json, raw: RawOperation, source: string): DescribedOperation['bodyFields'] | undefined {
+/** The POST's `application/json` request body schema and its pointer, unresolved. */
+function requestBodySchema(doc: Json, raw: RawOperation, source: string): { schema: unknown; pointer: string } | undefined {
   const pointer = `${raw.pointer}/requestBody`;
   const body = deref(doc, raw.op.requestBody, source, pointer);
   if (!isObject(body) || !isObject(body.content)) return undefined;
   const media = body.content['application/json'];
   if (!isObject(media)) return undefined;
-  const properties = schemaProperties(doc, media.schema, source, `${pointer}/content/application~1json/schema`);
+  return { schema: media.schema, pointer: `${pointer}/content/application~1json/schema` };
+}
+
+/** The page fields the POST's JSON body declares (the first spelling found in BODY_SPELLINGS order), with the other as `alsoAccepts`. */
+function bodyPageFields(shape: ObjectSchema | undefined): DescribedOperation['bodyFields'] | undefined {
+  if (shape === undefined) return undefined;
+  const { properties } = shape;
   const declared = BODY_SPELLINGS.find((spelling) => properties.has(spelling.pageSize) && properties.has(spelling.pageToken));
   if (declared === undefined) return undefined;
   const other = BODY_SPELLINGS.find((spelling) => spelling !== declared);
   return { ...declared, ...(other ? { alsoAccepts: { ...other } } : {}) };
 }
 
-/**
- * How many `allOf`s deep, through `$ref`s, an object's properties are looked for. Literal nesting is bounded
- * by the parser; a chain of refs is not, and 20,000 schemas each `allOf` the next would end the stack.
- */
-const MAX_ALLOF_DEPTH = 64;
+/** The property names of an object schema, through `$ref`s and `allOf` (bounded: a cycle is not followed twice, allOf at most MAX_ALLOF_DEPTH deep). */
+function schemaProperties(doc: Json, schema: unknown, source: string, pointer: string): Map<string, unknown> {
+  return objectSchema(doc, schema, source, pointer).properties;
+}
 
-/** The property names of an object schema, through `$ref`s and `allOf` (bounded: a cycle is not followed twice, a chain not past MAX_ALLOF_DEPTH). */
-function schemaProperties(doc: Json, schema: unknown, source: string, pointer: string, seen = new Set<unknown>(), depth = 0): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  if (depth > MAX_ALLOF_DEPTH) throw descriptionError(source, `nests allOf more than ${MAX_ALLOF_DEPTH} levels deep through $refs at ${pointer.length > 200 ? `${pointer.slice(0, 200)}…` : pointer}`);
-  const resolved = deref(doc, schema, source, pointer);
-  if (!isObject(resolved) || seen.has(resolved)) return out;
-  seen.add(resolved);
-  if (isObject(resolved.properties)) for (const [name, value] of Object.entries(resolved.properties)) out.set(name, value);
-  if (Array.isArray(resolved.allOf)) {
-    resolved.allOf.forEach((part, index) => {
-      for (const [name, value] of schemaProperties(doc, part, source, `${pointer}/allOf/${index}`, seen, depth + 1)) if (!out.has(name)) out.set(name, value);
-    });
-  }
-  return out;
+/** Every page field spelling of a body (the declared one and the other), which the checks set themselves. */
+function pageFieldNames(fields: NonNullable<DescribedOperation['bodyFields']>): string[] {
+  return [fields.pageSize, fields.pageToken, ...(fields.alsoAccepts ? [fields.alsoAccepts.pageSize, fields.alsoAccepts.pageToken] : [])];
 }
 
 /** The 200 answer's `application/json` schema, unresolved (a `$ref` stays one). */

@@ -6,14 +6,10 @@
 /** Where a list or search operation takes its page size and token: the query (GET), the JSON body (POST), or nowhere. */
 export type Pagination = 'query' | 'body' | false;
 
-/** Names one operation; each per-operation JSON result carries it as `operation`. */
-export interface OperationRef {
-  /** Upper case: `GET`, `POST`. */
-  method: string;
-  /** The description's path template, e.g. `/api/v1/apps/{app_id}/entitlements`. */
-  path: string;
-  operationId?: string;
-}
+import type { RequiredBody } from './body-fill.js';
+import type { OperationRef } from './operation.js';
+export type { RequiredBody } from './body-fill.js';
+export type { OperationRef } from './operation.js';
 
 /** The page-size and page-token property names of a POST body. */
 export interface BodyFieldNames {
@@ -29,6 +25,15 @@ export interface DescribedOperation extends OperationRef {
   called: boolean;
   /** Why it is not called (set exactly when `called` is false). */
   reason?: string;
+  /**
+   * Not called only because its name leaves it in doubt (ruling 35: no word names a change, but it is not
+   * named a search or list): the user may call it by naming it (`run --allow-operation 'METHOD path'`).
+   */
+  optIn?: true;
+  /** Called because the user named it (`--allow-operation`), not because the rules say it reads. */
+  optedIn?: true;
+  /** Never called whatever the profile or the user says (it declares a method override): `reason` says why. */
+  vetoed?: true;
   /** The `{name}`s of `path`, in order. */
   pathParams: string[];
   /**
@@ -36,6 +41,11 @@ export interface DescribedOperation extends OperationRef {
    * (service.md's `page_size`, or the camelCase one) which SHOULD be (ruling 34).
    */
   bodyFields?: BodyFieldNames & { alsoAccepts?: BodyFieldNames };
+  /**
+   * For `paginated: 'body'`: the body's required fields (other than the page fields) filled from the schema
+   * (`const`, `example`, `default`, `enum`), and those it gives no value for (ruling 35).
+   */
+  requiredBody?: RequiredBody;
   /** The response's array of items (`list` in the service). */
   listProperty?: string;
   /** The property each item wraps its object in, where the description or service.md names one (e.g. `appEntitlement`). */
@@ -51,7 +61,12 @@ export interface DescribedOperation extends OperationRef {
 export interface PlannedOperation extends DescribedOperation {
   /** Path parameter name → value (from the profile's app IDs or the operation's own entry). */
   params: Record<string, string>;
-  /** The JSON body a search starts from (the page fields are added to it); `{}` when none is given. */
+  /** The path as sent: the template with each parameter percent-encoded as one segment (ruling 35). */
+  sentPath: string;
+  /**
+   * The JSON body a search starts from (the page fields are added to it): its required fields filled from
+   * the description, then the profile's `"operations"` entry `body` over them; `{}` when neither gives any.
+   */
   baseBody?: Record<string, unknown>;
 }
 

@@ -5,7 +5,7 @@
  * engine/counts.ts).
  */
 import { rerunFor } from './rerun.js';
-import { resultKey } from '../engine/result-key.js';
+import { resultKey, sentPathLine } from '../engine/result-key.js';
 import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary, UniformAnswer } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, reproductionsLine, type Reproduction } from './reproductions.js';
@@ -203,6 +203,7 @@ function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES, 
     if (result.failure.expected) lines.push(`    expected: ${shortText(result.failure.expected)}`);
     if (result.failure.actual) lines.push(`    actual:   ${shortText(result.failure.actual)}`);
   }
+  if (result.operation) lines.push(`    ${oneLine(sentPathLine(result.operation))}`);
   for (const observation of result.observations) lines.push(`    note: ${shortText(observation)}`);
   if (rerun) lines.push(`    rerun: ${rerun}`);
   for (const [label, text] of reproductionLines(result, reproduction)) lines.push(`    ${label}: ${oneLine(text)}`);

@@ -6,7 +6,7 @@
  * command that repeats the request. The filter shows how many checks are in each state.
  */
 import type { RecordedExchange } from '../client/types.js';
-import { resultKey } from '../engine/result-key.js';
+import { resultKey, sentPathLine } from '../engine/result-key.js';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
 import { describeAuthority } from '../requirements.js';
 import { writeReportFile, type ReporterContext } from './context.js';
@@ -88,6 +88,7 @@ function checkBody(result: CheckResult, state: DisplayState, view: CauseView, re
   parts.push(
     `<p>§${e(result.section)}${result.ruling ? `, ruling ${result.ruling}` : ''}, ${e(formatDuration(result.durationMs))}${result.phase === 'clock' ? ', clock phase' : ''}</p>`,
   );
+  if (result.operation) parts.push(`<p class="sent">${e(sentPathLine(result.operation))}</p>`);
   if (result.authority) parts.push(`<p class="authority">Authority: ${e(describeAuthority(result.authority))}</p>`);
   if (state === 'warning') parts.push('<p>A SHOULD requirement: this fails the run only with --strict.</p>');
   if (state === 'expected') parts.push('<p>Expected failure: listed in the baseline.</p>');

@@ -11,7 +11,7 @@
  * selected check it never reached.
  */
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
-import { resultKey } from '../engine/result-key.js';
+import { resultKey, sentPathLine } from '../engine/result-key.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
@@ -32,6 +32,7 @@ function failureBody(result: CheckResult, rerun?: string, reproduction?: Reprodu
   const lines = [`${resultKey(result)} [${result.level}] §${result.section}: ${result.text}`, '', shortText(result.failure?.message ?? '', 4096)];
   if (result.failure?.expected) lines.push(`expected: ${shortText(result.failure.expected, 4096)}`);
   if (result.failure?.actual) lines.push(`actual:   ${shortText(result.failure.actual, 4096)}`);
+  if (result.operation) lines.push(sentPathLine(result.operation));
   for (const observation of result.observations) lines.push(`note: ${shortText(observation, 4096)}`);
   const reproducing = reproductionLines(result, reproduction);
   if (rerun || reproducing.length > 0) lines.push('');

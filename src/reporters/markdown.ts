@@ -7,7 +7,7 @@
  * it holds, so a body cannot become a link, an image or HTML on the job page.
  */
 import { appendFile } from 'node:fs/promises';
-import { resultKey } from '../engine/result-key.js';
+import { resultKey, sentPathLine } from '../engine/result-key.js';
 import { basename } from 'node:path';
 import type { EngineReporter, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
@@ -66,6 +66,7 @@ function groupBlock(group: CauseGroup, view: CauseView, rerun?: string, reproduc
   lines.push(`${STATE_WORD[group.state]} · ${count === 1 ? `${first.level}, §${mdText(first.section)}: ${mdCatalogueText(first.text)}` : `checks: ${mdText(abbreviateIds(group.results.map((r) => resultKey(r))))}`}`, '');
   const pulled = count === 1 ? pulledInLine(first) : undefined;
   if (pulled) lines.push(`- **${mdText(pulled)}** (the selection did not name it)`);
+  if (first.operation) lines.push(`- ${mdCode(sentPathLine(first.operation))}`);
   if (first.failure?.expected) lines.push(`- expected: ${mdCode(shortText(first.failure.expected))}`);
   if (first.failure?.actual) lines.push(`- actual: ${mdCode(shortText(first.failure.actual))}`);
   if (first.harnessError?.hint) lines.push(`- hint: ${mdText(shortText(first.harnessError.hint))}`);

@@ -239,17 +239,6 @@ export function noOperationReason(kind: PerOperation, planned: boolean): string 
   }
 }
 
-/** The key of one operation's result: `OPS-04@POST /api/v1/search/apps` (what --only/--skip and reruns name). */
-export function operationKey(id: string, op: { method: string; path: string }): string {
-  return `${id}@${op.method.toUpperCase()} ${op.path}`;
-}
-
-/** `[ID, "METHOD path"]` of a key, or `[key, undefined]` for a plain requirement ID. */
-export function splitOperationKey(key: string): [string, string | undefined] {
-  const at = key.indexOf('@');
-  return at < 0 ? [key, undefined] : [key.slice(0, at), key.slice(at + 1)];
-}
-
 /**
  * Pages one operation's checks may fetch at most (the walks included), with the page sizes they use: the
  * run header states the cost from these, and the suites stop a walk at its share.

@@ -19,7 +19,8 @@ import { seededFaker, type Faker } from '../../src/data/fake.js';
 import { ConformanceFailure, isConformanceFailure, isHarnessError } from '../../src/errors.js';
 import type { ResolvedProfile } from '../../src/profile/types.js';
 import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
-import { appliesTo, noOperationReason, operationKey } from '../../src/requirements/operations.js';
+import { noOperationReason } from '../../src/requirements/operations.js';
+import { operationChecks } from '../../src/engine/operation-keys.js';
 import type { SuiteOperation } from './operations.js';
 import { checkBodyRunning, declareCheck } from './group.js';
 import { missingNeed } from './needs.js';
@@ -112,6 +113,8 @@ export function suiteClient(): TargetClient {
       seed: run.seed,
       scope: () => runningCheck.getStore()?.id ?? '',
       ...(channel ? { onRequestOutcome: (outcome) => channel.post({ kind: 'outcome', outcome }) } : {}),
+      // The firewall lets a POST go only to the reads the engine planned (ruling 35).
+      readOperations: run.operations?.called ?? [],
     });
     sharedClient = { runId: run.runId, client };
   }
@@ -134,23 +137,22 @@ export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<vo
 
 /**
  * Declares a per-operation requirement's checks (ruling 34): one test per operation of the run's plan it
- * applies to, titled `ID@METHOD path …` (the engine expects the same keys, src/engine/operation-keys.ts),
- * each with the operation in its result; when it applies to none, one test that skips saying why.
+ * applies to, titled `ID@METHOD path …`, each with the operation in its result; when it applies to none,
+ * one test that skips saying why. The list is the engine's `operationChecks` (src/engine/operation-keys.ts),
+ * the same its expected results come from.
  */
 export function checkEach(id: RequirementId, body: (ctx: CheckContext, op: SuiteOperation) => Promise<void>, options: CheckOptions = {}): void {
   const req = requirement(id);
   const kind = req.perOperation;
   if (kind === undefined) throw new Error(`${id} is not a per-operation requirement (no perOperation in the catalogue)`);
   const run = inject('acRun');
-  const called = (run.operations?.called ?? []) as readonly SuiteOperation[];
-  const ops = called.filter((op) => appliesTo(kind, op));
-  if (ops.length === 0) {
+  // The engine's own expansion (its expected results are the same list): one test per operation check.
+  const checks = operationChecks(req, run.operations?.called as readonly SuiteOperation[] | undefined);
+  if (checks.length === 0) {
     check(id, async (ctx) => ctx.skip(noOperationReason(kind, run.operations !== undefined)), options);
     return;
   }
-  for (const op of ops) {
-    const key = operationKey(id, op);
-    const operation = { method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}) };
+  for (const { key, operation, op } of checks) {
     declareCheck(key, `${key} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, checkTest(req, key, operation, (ctx) => body(ctx, op)));
   }
 }

@@ -7,7 +7,8 @@
 import type { ApiCallOptions, TargetClient } from '../../src/client/types.js';
 import type { HttpResponse } from '../../src/client/types.js';
 import type { PlannedOperation } from '../../src/openapi/types.js';
-import { OPERATION_BUDGET, operationKey } from '../../src/requirements/operations.js';
+import { operationKey, operationRef } from '../../src/openapi/operation.js';
+import { OPERATION_BUDGET } from '../../src/requirements/operations.js';
 import { expectJsonObject, expectStatus, fail, jsonType } from './expect.js';
 
 /** A planned operation of the run (src/openapi: its path parameters filled, a search's base body). */
@@ -21,30 +22,28 @@ export interface PageAsk {
   sizeField?: string;
 }
 
-/** The operation's path with its parameters filled. */
-export function filledPath(op: SuiteOperation): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(op.params?.[name] ?? ''));
-}
-
 /** The body's page-size and page-token names: the description's, else service.md's. */
 export function bodyNames(op: SuiteOperation): { pageSize: string; pageToken: string } {
   return op.bodyFields ?? { pageSize: 'page_size', pageToken: 'page_token' };
 }
 
-/** Sends one page request of `op`. */
+/**
+ * Sends one page request of `op` through the client's firewall (ruling 35): the client fills the template,
+ * each parameter one encoded segment, and sends only a GET or a POST to a read of the run's plan.
+ */
 export function requestPage(client: TargetClient, op: SuiteOperation, ask: PageAsk, options: ApiCallOptions & { label: string }): Promise<HttpResponse> {
-  const path = filledPath(op);
+  const operation = { ...operationRef(op), params: op.params ?? {} };
   if (op.paginated === 'body' || op.method.toUpperCase() === 'POST') {
     const names = bodyNames(op);
     const body: Record<string, unknown> = { ...(op.baseBody ?? {}) };
     if (ask.pageSize !== undefined) body[ask.sizeField ?? names.pageSize] = ask.pageSize;
     if (ask.pageToken !== undefined) body[names.pageToken] = ask.pageToken;
-    return client.apiCall({ method: op.method.toUpperCase(), path, body }, options);
+    return client.operationCall({ operation, body }, options);
   }
-  const query: string[] = [];
-  if (ask.pageSize !== undefined) query.push(`page_size=${encodeURIComponent(String(ask.pageSize))}`);
-  if (ask.pageToken !== undefined) query.push(`page_token=${encodeURIComponent(ask.pageToken)}`);
-  return client.apiCall({ method: op.method.toUpperCase(), path: `${path}${query.length ? `?${query.join('&')}` : ''}` }, options);
+  const query: Array<[string, string]> = [];
+  if (ask.pageSize !== undefined) query.push(['page_size', String(ask.pageSize)]);
+  if (ask.pageToken !== undefined) query.push(['page_token', ask.pageToken]);
+  return client.operationCall({ operation, query }, options);
 }
 
 export interface OpPage {

@@ -35,8 +35,9 @@ describe('the run\'s operations', () => {
     expect(header.called.length + header.notCalled.length).toBe(10);
     expect(header.notCalled.every((op) => op.reason.length > 0)).toBe(true);
     expect(header.notCalled.find((op) => op.method === 'DELETE')?.reason).toMatch(/never calls it/);
-    // Plain data: no schema or parameter value travels into the reports.
-    expect(JSON.stringify(header)).not.toMatch(/\$defs|APP-1/);
+    // Plain data: no schema travels into the reports; the path as sent does (ruling 35: every report names it).
+    expect(JSON.stringify(header)).not.toMatch(/\$defs/);
+    expect(header.called.map((op) => op.sentPath)).toEqual(['/api/v1/apps', '/api/v1/apps/APP-1/entitlements', '/api/v1/search/apps']);
     expect(operationsNote(plan)[0]).toMatch(/^operations from OpenAPI 3\.1\.0 description .*d\.yaml \(10 operations, 5 paginated\): 3 checked one by one, 7 not called/);
   });
 

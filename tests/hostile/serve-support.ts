@@ -26,6 +26,9 @@ export interface ServeProfile {
 
 export interface Serve {
   profile: ServeProfile;
+  /** The profile file serve wrote, and its folder (removed on close): other tests write beside it. */
+  profilePath: string;
+  dir: string;
   port: number;
   /** What serve printed (stdout and stderr). */
   output(): string;
@@ -55,6 +58,8 @@ export async function startServe(seed: string): Promise<Serve> {
   const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as ServeProfile;
   return {
     profile,
+    profilePath,
+    dir,
     port: Number(new URL(profile.baseUrl).port),
     output: () => output,
     alive: () => child.exitCode === null && child.signalCode === null,

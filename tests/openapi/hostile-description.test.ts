@@ -84,7 +84,7 @@ describe('a defect inside one operation leaves it out, the rest still planned', 
     for (let i = 0; i < 20_000; i += 1) schemas[`S${i}`] = { allOf: [{ $ref: `#/components/schemas/S${i + 1}` }] };
     schemas.S20000 = { type: 'object', properties: { list: { type: 'array' } } };
     const { search, list } = planOf(withSearchAnswer({ $ref: '#/components/schemas/S0' }, schemas));
-    expect(search?.reason).toMatch(/nests allOf more than 64 levels deep through \$refs/);
+    expect(search?.reason).toMatch(/nests allOf more than 64 levels deep/);
     expect(list?.called).toBe(true);
   });
 });

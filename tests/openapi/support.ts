@@ -9,6 +9,14 @@ export const REAL_DESCRIPTION_RELATIVE = '../shared/openapi/conductorone-2025-09
 export const HAS_REAL_DESCRIPTION = existsSync(REAL_DESCRIPTION);
 export const NO_REAL_DESCRIPTION_REASON = `${REAL_DESCRIPTION} is absent (../shared/ is not beside this checkout): the real description's test cannot run`;
 
+/** A POST operation's YAML tail: a JSON body declaring pageSize/pageToken (components.schemas.Page), a bare 200. */
+export const PAGE_BODY_YAML = `
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Page' }
+      responses: { "200": { description: ok } }`;
+
 /** A description of a few operations covering every classification row. */
 export const SMALL_YAML = `openapi: 3.1.0
 info:

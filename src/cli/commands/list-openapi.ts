@@ -23,11 +23,15 @@ export interface ListedOperation {
   paginated: DescribedOperation['paginated'];
   called: boolean;
   reason?: string;
+  /** Not called only because its name leaves it in doubt: `run --allow-operation` calls it (ruling 35). */
+  optIn?: true;
   pathParams: string[];
   bodyFields?: DescribedOperation['bodyFields'];
   listProperty?: string;
   itemWrapper?: string;
   params?: Record<string, string>;
+  /** With --profile: the path a run sends (parameters filled, each one encoded segment). */
+  sentPath?: string;
 }
 
 export interface OpenapiListing {
@@ -55,7 +59,7 @@ export async function openapiListing(source: string | undefined, profilePath: st
   }
   if (description === undefined) throw listUsage('list --profile needs a profile with "openapi", or --openapi FILE', '--openapi', 'give --openapi FILE');
   const plan: OperationPlan = profile === undefined
-    ? { called: description.operations.filter((op) => op.called).map((op) => ({ ...op, params: {} })), notCalled: description.operations.filter((op) => !op.called) }
+    ? { called: description.operations.filter((op) => op.called).map((op) => ({ ...op, params: {}, sentPath: op.path })), notCalled: description.operations.filter((op) => !op.called) }
     : planOperations({ description, ...(profile.operations ? { profileOperations: profile.operations } : {}), profile });
   // The document's order, whatever the plan's: a reader compares it with the description.
   const order = new Map(description.operations.map((op, index) => [`${op.method} ${op.path}`, index]));
@@ -71,7 +75,7 @@ export async function openapiListing(source: string | undefined, profilePath: st
   };
 }
 
-function listed(op: DescribedOperation & { params?: Record<string, string> }): ListedOperation {
+function listed(op: DescribedOperation & { params?: Record<string, string>; sentPath?: string }): ListedOperation {
   return {
     method: op.method,
     path: op.path,
@@ -80,12 +84,24 @@ function listed(op: DescribedOperation & { params?: Record<string, string> }): L
     paginated: op.paginated,
     called: op.called,
     ...(op.reason === undefined ? {} : { reason: op.reason }),
+    ...(op.optIn ? { optIn: true as const } : {}),
     pathParams: op.pathParams,
     ...(op.bodyFields ? { bodyFields: op.bodyFields } : {}),
     ...(op.listProperty ? { listProperty: op.listProperty } : {}),
     ...(op.itemWrapper ? { itemWrapper: op.itemWrapper } : {}),
-    ...(op.params && Object.keys(op.params).length > 0 ? { params: op.params } : {}),
+    ...(op.params && Object.keys(op.params).length > 0 ? { params: op.params, ...(op.sentPath ? { sentPath: op.sentPath } : {}) } : {}),
   };
+}
+
+/** The heading of a reason that is the operation's own (it names a parameter, a path or a name), else undefined. */
+function ownReason(op: ListedOperation): string | undefined {
+  const reason = op.reason ?? '';
+  if (reason.startsWith('path parameter')) return 'path parameters cannot be filled from the profile';
+  if (reason.startsWith('required body field')) return 'required body fields have no value in the description or the profile';
+  if (op.optIn) return 'paginated POSTs not named a search or list: in doubt (ruling 35); run --allow-operation calls one';
+  if (reason.includes('not named a search or list')) return 'paginated POSTs whose name holds a word that names a change (ruling 35)';
+  if (reason.startsWith('its path') || reason.includes('method-override')) return 'paths that resolve elsewhere than they read, or method overrides (ruling 35)';
+  return undefined;
 }
 
 export function renderOpenapiJson(listing: OpenapiListing): string {
@@ -112,13 +128,14 @@ export function renderOpenapiText(listing: OpenapiListing): string {
   for (const op of listing.operations.filter((o) => o.called)) lines.push(line(op));
   const byReason = new Map<string, ListedOperation[]>();
   for (const op of listing.operations.filter((o) => !o.called)) {
-    // Unfilled parameters read one reason per operation; grouped under one heading, each keeps its own.
-    const key = op.reason?.startsWith('path parameter') ? 'path parameters cannot be filled from the profile' : (op.reason ?? 'not called');
+    // Reasons that name the operation (an unfilled parameter, a shape, how to opt in) read one per operation;
+    // grouped under one heading, each keeps its own.
+    const key = ownReason(op) ?? op.reason ?? 'not called';
     byReason.set(key, [...(byReason.get(key) ?? []), op]);
   }
   for (const [reason, ops] of byReason) {
     lines.push('', `Not called (${ops.length}): ${reason}`);
-    for (const op of ops) lines.push(op.reason?.startsWith('path parameter') ? `${line(op)}\n      ${t(op.reason ?? '')}` : line(op));
+    for (const op of ops) lines.push(ownReason(op) !== undefined ? `${line(op)}\n      ${t(op.reason ?? '')}` : line(op));
   }
   return `${lines.join('\n')}\n`;
 }

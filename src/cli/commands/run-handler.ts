@@ -15,6 +15,7 @@ import { createRedact, createReporters, createScrub, type ReporterContext } from
 import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
 import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
+import { renderRunPlan, runPlanLines } from './run-plan.js';
 import { startTarget, type StartedTarget } from './run-target.js';
 import { prepareAttestation, withJsonReporter, type PreparedAttestation } from './run-attest.js';
 import { currentLauncher } from '../launcher.js';
@@ -110,6 +111,7 @@ function reporterContext(plan: ReturnType<typeof parseRunArgs>, outDir: string, 
 }
 
 async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope, seed: string, attestation: PreparedAttestation | undefined): Promise<number> {
+  if (plan.plan) return printPlan(plan, scope, seed);
   const baseline = plan.baseline === undefined ? undefined : await loadBaseline(plan.baseline);
   const outDir = resolve(plan.out);
   // An earlier run's reports in a reused --out would sit beside this run's: removed first (reporters/out-dir.ts).
@@ -134,6 +136,7 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
       selection: { only: plan.only, skip: plan.skip },
       seed,
       client: plan.client,
+      ...(plan.allowOperation.length > 0 ? { allowOperations: plan.allowOperation } : {}),
       // The header shows the deadline given; the scope, counting from the command's start, reaches it first
       // and stops the engine through `interrupt` (code DEADLINE, with the phase).
       ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration }),
@@ -164,6 +167,21 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
     }
     return exitCode;
   }
+}
+
+/**
+ * `run --plan`: the target started or loaded (the embedded reference serves its own description), the
+ * run's plan printed, nothing sent to any operation, no report written; exit 0.
+ */
+async function printPlan(plan: ReturnType<typeof parseRunArgs>, scope: RunScope, seed: string): Promise<number> {
+  let started: StartedTarget | undefined;
+  scope.onCleanup('stop the target', async () => started?.close());
+  const target = (started = await untilStopped(startTarget(plan.target, seed, resolve(plan.out), (phase) => scope.enter(phase)), scope.signal, (late) => void late.close()));
+  const profile = withOpenapi(target.profile, plan.openapi);
+  const { plan: operations, lines } = await untilStopped(runPlanLines(profile, plan.client, plan.allowOperation), scope.signal);
+  process.stdout.write(renderRunPlan(profile, operations, lines));
+  scope.reported();
+  return 0;
 }
 
 /** `--openapi` replaces the profile's `"openapi"`: a file relative to the current directory, or a URL. */

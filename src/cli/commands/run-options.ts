@@ -32,6 +32,14 @@ export const RUN_OPTIONS = {
     describe:
       'The service\'s OpenAPI description (YAML or JSON file, or an http(s) URL fetched with --timeout), replacing the profile\'s "openapi": its list and search operations are checked one by one and the description itself is checked (ruling 34); operations that create, change or delete are never called. e.g. --openapi service.openapi.yaml',
   }),
+  plan: booleanRow({
+    describe:
+      'Print the run\'s operations and send nothing to them: each call with the requests it would send (method, the path as sent, where the page size goes, the body) and each operation it will not call, with why; exit 0. A description given as a URL is still fetched (one GET of the document). e.g. run --profile target.json --plan',
+  }),
+  'allow-operation': listRow({
+    describe:
+      'Call an operation that ruling 35 leaves in doubt (a paginated POST not named a search or list, with no word that names a change), named as METHOD path or by its operation ID, comma-separated or repeated; the description and the profile cannot do this. Operations that change data are never called. e.g. --allow-operation "POST /api/v1/legacy/find"',
+  }),
   only: listRow({ describe: 'Check only these requirement IDs or globs, comma-separated or repeated; a pattern that matches no requirement is an error. e.g. --only "WH-HMAC-*,TOK-03"' }),
   skip: listRow({ describe: 'Leave out these IDs or globs (applied after --only); a pattern that matches no requirement is an error. e.g. --skip "IDEM-*"' }),
   strict: SHARED_OPTIONS.strict,
@@ -102,6 +110,7 @@ export const RUN_EXAMPLES: ReadonlyArray<[string, string]> = [
   ['$0 run', 'check the embedded reference implementation (the out-of-the-box run)'],
   ['$0 run --profile target.json --reporter json --reporter html', 'check a deployment, write reports/report.json and reports/report.html'],
   ['$0 run --profile target.json --only "WH-HMAC-*" --strict', 'only the HMAC webhook checks, SHOULD failures fail the run'],
+  ['$0 run --profile target.json --plan', 'what the run would send to each operation, and what it will never call and why (nothing is sent)'],
   ['$0 run --fault secret-wrong-prefix', 'the embedded reference with a fault: the run must fail'],
   ['$0 run --image my-impl:1.2 --image-env MODE=test', 'start a container image and check it'],
   ['ACCESS_CONFORMANCE_PROFILE=target.json $0 run', 'every flag also comes from ACCESS_CONFORMANCE_<FLAG>'],
