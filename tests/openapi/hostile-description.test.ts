@@ -49,7 +49,7 @@ describe('a defect inside one operation leaves it out, the rest still planned', 
   it('a $ref whose percent-encoding is malformed (%E0%A4%A)', () => {
     const { search, list } = planOf(withSearchAnswer({ $ref: '#/components/schemas/%E0%A4%A' }));
     expect(search?.called).toBe(false);
-    expect(search?.reason).toMatch(/malformed \$ref at #\/paths\/~1api~1v1~1search~1apps\/post\/responses\/200 .*"%E0%A4%A" is not valid percent-encoding/);
+    expect(search?.reason).toMatch(/malformed \$ref at #\/paths\/~1api~1v1~1search~1apps\/post\/responses\/200\S* .*"%E0%A4%A" is not valid percent-encoding/);
     expect(list?.called).toBe(true);
   });
 
