@@ -64,6 +64,8 @@ export const HARNESS_ERROR_CODES = [
   // the service's OpenAPI description (appended): a file or URL that cannot be read, or is not an OpenAPI 3 document
   'OPENAPI_UNREADABLE',
   'OPENAPI_INVALID',
+  // run limits (appended): the description plans more operations than --max-operations allows
+  'RUN_TOO_LARGE',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];
