@@ -11,9 +11,10 @@ import { keyExportBench } from './key-export-stall.js';
 import { runWallBench } from './run-wall.js';
 import { stateBench } from './state-bench.js';
 import { openapiDescriptionBench } from './openapi-description.js';
+import { speedBench } from './speed-bench.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, speedBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);
