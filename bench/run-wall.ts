@@ -10,7 +10,7 @@
  * CPU and peak RSS come from the processes themselves (bench/rusage-preload.ts: getrusage at exit of the
  * CLI and of its supervised child, CPU added, the larger peak: what /usr/bin/time -v prints for the tree). Every run must exit 0; the json report gives the totals.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -94,6 +94,17 @@ export function spawnCli(bin: string, args: string[], dir: string): Promise<RunC
   });
 }
 
+/** How to stop a target process the bench started: SIGTERM, SIGKILL after 10 s, resolved once it exited. */
+export function stopperOf(child: ChildProcess): () => Promise<void> {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
+  };
+}
+
 /** Starts `serve --hooks`, waits for its profile, and returns how to stop it. */
 async function startServe(dir: string): Promise<{ profile: string; stop(): Promise<void> }> {
   const profile = join(dir, 'serve.target.json');
@@ -101,13 +112,7 @@ async function startServe(dir: string): Promise<{ profile: string; stop(): Promi
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const stop = stopperOf(child);
   const deadline = Date.now() + SERVE_READY_MS;
   // serve prints its addresses once the profile is written; polling is bounded by the deadline.
   while (!existsSync(profile) || !output.includes('\n')) {

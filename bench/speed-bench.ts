@@ -19,7 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, type Bench, type BenchMetric, type BenchReport } from './registry.js';
-import { processTreeUsage, spawnCli, type RunCost } from './run-wall.js';
+import { processTreeUsage, spawnCli, stopperOf, type RunCost } from './run-wall.js';
 
 const THIS_BIN = fileURLToPath(new URL('../../bin/access-conformance.js', import.meta.url));
 const PRELOAD = new URL('./rusage-preload.js', import.meta.url).href;
@@ -58,13 +58,7 @@ function startScaleTarget(dir: string, count: number): Promise<{ profilePath: st
     const child = fork(TARGET, [dir, String(count)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
-    const exited = new Promise<void>((done) => child.once('exit', () => done()));
-    const stop = async (): Promise<void> => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(killer);
-    };
+    const stop = stopperOf(child);
     child.once('message', (message: { profilePath: string; openapiPath: string }) => resolve({ ...message, stop }));
     child.once('exit', (code) => reject(new Error(`the scale target ended with ${code}: ${stderr}`)));
   });
