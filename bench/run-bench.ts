@@ -12,9 +12,10 @@ import { runWallBench } from './run-wall.js';
 import { stateBench } from './state-bench.js';
 import { openapiDescriptionBench } from './openapi-description.js';
 import { speedBench } from './speed-bench.js';
+import { linearCostsBench } from './linear-costs.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, speedBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, speedBench, linearCostsBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);
