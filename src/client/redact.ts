@@ -54,24 +54,23 @@ const KEY_CHARS = MIN_SECRET_CHARS;
  * per-shape comparison made every redaction cost as many comparisons as tokens registered so far.)
  * Shapes are added one at a time, without re-indexing the others.
  */
-/** Buckets of the first-characters filter (a power of two). */
-const HASH_SIZE = 1 << 16;
-
-/** A hash of the KEY_CHARS characters of `text` from `i` (all of them exist: callers stop KEY_CHARS before the end). */
-function keyHash(text: string, i: number): number {
-  let hash = 0;
-  for (let k = 0; k < KEY_CHARS; k += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i + k)) | 0;
-  return (hash ^ (hash >>> 16)) & (HASH_SIZE - 1);
+/**
+ * The first-characters filter's index of the two characters at `i` (low bytes only: a collision is just a
+ * position looked at more closely). Written out in the scan loop too: a call per position costs more than
+ * the test itself in a run, whose V8 flags keep code in the baseline tiers (src/cli/v8-footprint.ts).
+ */
+function pairIndex(text: string, i: number): number {
+  return ((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff);
 }
 
 class LiteralSet {
   /** By first KEY_CHARS characters: the shapes by length, and those lengths longest first. */
   private readonly byKey = new Map<string, { lengths: number[]; byLength: Map<number, Set<string>> }>();
   /**
-   * A bit per hash of the first KEY_CHARS characters of some shape: most positions of a text are rejected
-   * by one array read, without cutting a key out of the text (which was most of the redaction's time).
+   * A flag per first two characters of some shape: most positions of a text are rejected by one array
+   * read, without cutting a key out of the text (which was most of the redaction's time).
    */
-  private readonly starts = new Uint8Array(HASH_SIZE);
+  private readonly starts = new Uint8Array(1 << 16);
   longest = 0;
   size = 0;
 
@@ -91,14 +90,13 @@ class LiteralSet {
     }
     if (sameLength.has(shape)) return;
     sameLength.add(shape);
-    this.starts[keyHash(shape, 0)] = 1;
+    this.starts[pairIndex(shape, 0)] = 1;
     this.size += 1;
     this.longest = Math.max(this.longest, shape.length);
   }
 
   /** The longest shape that starts at `i`, or 0. */
   private matchAt(text: string, i: number): number {
-    if (this.starts[keyHash(text, i)] === 0) return 0;
     const bucket = this.byKey.get(text.slice(i, i + KEY_CHARS));
     if (bucket === undefined) return 0;
     for (const length of bucket.lengths) {
@@ -111,7 +109,12 @@ class LiteralSet {
     let out = '';
     let copied = 0;
     const last = text.length - KEY_CHARS;
+    const starts = this.starts;
     for (let i = 0; i <= last; ) {
+      if (starts[((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff)] === 0) {
+        i += 1;
+        continue;
+      }
       const length = this.matchAt(text, i);
       if (length === 0) {
         i += 1;
