@@ -166,11 +166,13 @@ export const speedBench: Bench = {
         { label: `${build.name}: embedded run peak RSS (median)`, value: med(e, 'peakRssMB'), unit: 'MB' },
         { label: `${build.name}: embedded run results passed`, value: e.at(-1)!.passed, unit: `/ ${e.at(-1)!.checks}` },
         { label: `${build.name}: run --only WH-HMAC-01 wall (median)`, value: med(o, 'wallMs'), unit: 'ms' },
+        { label: `${build.name}: run --only WH-HMAC-01 CPU (median)`, value: med(o, 'cpuMs'), unit: 'ms' },
       );
       for (const run of scale.get(build.name)!) {
         metrics.push(
           { label: `${build.name}: ${run.operations} operations: exit`, value: run.exitCode ?? -1, unit: run.reportWritten ? `report.json with ${run.results} results` : 'no report.json' },
           { label: `${build.name}: ${run.operations} operations: wall`, value: run.wallMs, unit: `ms (${Math.round(run.wallMs / run.operations)} ms per operation)` },
+          { label: `${build.name}: ${run.operations} operations: CPU`, value: run.cpuMs, unit: `ms (${Math.round(run.cpuMs / run.operations)} ms per operation)` },
           { label: `${build.name}: ${run.operations} operations: peak RSS`, value: run.peakRssMB, unit: 'MB' },
         );
       }
@@ -182,7 +184,8 @@ export const speedBench: Bench = {
     if (list.length === 2) {
       const [base, mine] = list.map((b) => b.name) as [string, string];
       notes.push(
-        `ratios this / base (medians): embedded wall ${ratio(med(embedded.get(mine)!, 'wallMs'), med(embedded.get(base)!, 'wallMs'))}, CPU ${ratio(med(embedded.get(mine)!, 'cpuMs'), med(embedded.get(base)!, 'cpuMs'))}, peak RSS ${ratio(med(embedded.get(mine)!, 'peakRssMB'), med(embedded.get(base)!, 'peakRssMB'))}; one-check wall ${ratio(med(oneCheck.get(mine)!, 'wallMs'), med(oneCheck.get(base)!, 'wallMs'))}`,
+        `ratios this / base (medians): embedded wall ${ratio(med(embedded.get(mine)!, 'wallMs'), med(embedded.get(base)!, 'wallMs'))}, CPU ${ratio(med(embedded.get(mine)!, 'cpuMs'), med(embedded.get(base)!, 'cpuMs'))}, peak RSS ${ratio(med(embedded.get(mine)!, 'peakRssMB'), med(embedded.get(base)!, 'peakRssMB'))}; one-check wall ${ratio(med(oneCheck.get(mine)!, 'wallMs'), med(oneCheck.get(base)!, 'wallMs'))}, CPU ${ratio(med(oneCheck.get(mine)!, 'cpuMs'), med(oneCheck.get(base)!, 'cpuMs'))}`,
+        `per pair (wall ms, base/this): embedded ${embedded.get(base)!.map((r, i) => `${r.wallMs}/${embedded.get(mine)![i]?.wallMs}`).join(' ')}; one-check ${oneCheck.get(base)!.map((r, i) => `${r.wallMs}/${oneCheck.get(mine)![i]?.wallMs}`).join(' ')}`,
       );
       for (const run of [...scale.get(base)!, ...scale.get(mine)!]) if (run.error) notes.push(`${run.operations} operations: ${run.error}`);
     }
