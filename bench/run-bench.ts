@@ -15,9 +15,11 @@ import { stateBench } from './state-bench.js';
 import { openapiDescriptionBench } from './openapi-description.js';
 import { packageSizeBench } from './package-size.js';
 import { FIGURES_FILE, withFigures, type Figures } from './figures.js';
+import { speedBench } from './speed-bench.js';
+import { linearCostsBench } from './linear-costs.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);

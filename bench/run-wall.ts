@@ -7,13 +7,13 @@
  * - **harness alone**: `run --profile` against a `serve` started beforehand in another process (a fresh one
  *   per run, so the clock the previous run moved is not carried over), which leaves only the harness's cost.
  *
- * CPU and peak RSS come from the process itself (bench/rusage-preload.ts: getrusage at exit, what
- * /usr/bin/time -v prints). Every run must exit 0; the json report gives the totals.
+ * CPU and peak RSS come from the processes themselves (bench/rusage-preload.ts: getrusage at exit of the
+ * CLI and of its supervised child, CPU added, the larger peak: what /usr/bin/time -v prints for the tree). Every run must exit 0; the json report gives the totals.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, type Bench, type BenchMetric, type BenchReport } from './registry.js';
 
@@ -37,10 +37,34 @@ export interface RunCost {
 }
 
 function spawnMeasured(args: string[], dir: string): Promise<RunCost> {
+  return spawnCli(BIN, args, dir);
+}
+
+interface Usage {
+  userMs: number;
+  systemMs: number;
+  maxRssKiB: number;
+}
+
+/** The CPU of every process of the run added up, and the largest peak RSS among them (rusage-preload.ts). */
+export function processTreeUsage(usageFile: string): Usage {
+  const dir = dirname(usageFile);
+  const files = readdirSync(dir).filter((name) => name.startsWith(`${basename(usageFile)}.`));
+  if (files.length === 0) throw new Error(`no resource usage was written (${usageFile}.<pid>)`);
+  const usages = files.map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Usage);
+  return {
+    userMs: usages.reduce((sum, u) => sum + u.userMs, 0),
+    systemMs: usages.reduce((sum, u) => sum + u.systemMs, 0),
+    maxRssKiB: Math.max(...usages.map((u) => u.maxRssKiB)),
+  };
+}
+
+/** One `run` of the CLI at `bin` (this checkout's or another build's), measured; rejects unless it exits 0. */
+export function spawnCli(bin: string, args: string[], dir: string): Promise<RunCost> {
   const usageFile = join(dir, 'rusage.json');
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args, '--reporter', 'json', '--out', dir], {
+    const child = spawn(process.execPath, ['--import', PRELOAD, bin, ...args, '--reporter', 'json', '--out', dir], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1', AC_BENCH_RUSAGE_OUT: usageFile },
     });
@@ -56,7 +80,7 @@ function spawnMeasured(args: string[], dir: string): Promise<RunCost> {
         reject(new Error(`run exited with ${code} after ${wallMs} ms:\n${output}`));
         return;
       }
-      const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { userMs: number; systemMs: number; maxRssKiB: number };
+      const usage = processTreeUsage(usageFile);
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { totals: { passed: number; selected: number } };
       resolve({
         wallMs,
@@ -70,6 +94,17 @@ function spawnMeasured(args: string[], dir: string): Promise<RunCost> {
   });
 }
 
+/** How to stop a target process the bench started: SIGTERM, SIGKILL after 10 s, resolved once it exited. */
+export function stopperOf(child: ChildProcess): () => Promise<void> {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
+  };
+}
+
 /** Starts `serve --hooks`, waits for its profile, and returns how to stop it. */
 async function startServe(dir: string): Promise<{ profile: string; stop(): Promise<void> }> {
   const profile = join(dir, 'serve.target.json');
@@ -77,13 +112,7 @@ async function startServe(dir: string): Promise<{ profile: string; stop(): Promi
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const stop = stopperOf(child);
   const deadline = Date.now() + SERVE_READY_MS;
   // serve prints its addresses once the profile is written; polling is bounded by the deadline.
   while (!existsSync(profile) || !output.includes('\n')) {

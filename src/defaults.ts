@@ -13,6 +13,15 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRY_AFTER_CAP_MS = 10_000;
 
 
+/**
+ * Operations a run checks one by one (ruling 34) when `--max-operations` is not given. Each called
+ * operation adds 15 to 18 results and up to 66 requests; a run plans them all before it starts. Measured
+ * (BENCHMARKS.md, "Operations at scale"): 1,000 operations run to the end in bounded memory; the bound
+ * stops a description of tens of thousands of operations before its first check, naming the flag, rather
+ * than a run of hours.
+ */
+export const DEFAULT_MAX_OPERATIONS = 2_000;
+
 /** Requests in a row that timed out, could not connect or were rate-limited before a run gives up. */
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 5;
 

@@ -69,6 +69,8 @@ export const HARNESS_ERROR_CODES = [
   // ruling 35 (appended): the client's firewall refused a request an operation would have sent (another
   // origin, a path whose shape differs from its template, a method that is not GET or POST to a read)
   'REQUEST_REFUSED',
+  // run limits (appended): the description plans more operations than --max-operations allows
+  'RUN_TOO_LARGE',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

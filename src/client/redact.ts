@@ -48,34 +48,80 @@ const KEY_CHARS = MIN_SECRET_CHARS;
  * regular expression `longest|…|shortest` does, without its cost. Such an expression tries every
  * alternative at every position of the text, and a run registers a hundred JWTs of ~11 shapes each, so
  * every recorded body paid for ~1,500 alternatives per character (most of a run's CPU). Here a position
- * costs one map lookup on its first characters and only the shapes sharing them are compared.
+ * costs one map lookup on its first characters; a hit then costs one set lookup per distinct shape length
+ * in its bucket, however many secrets share those characters. (Secrets of one kind share their first
+ * characters: a run over a thousand operations registers a thousand access tokens of one format, and a
+ * per-shape comparison made every redaction cost as many comparisons as tokens registered so far.)
+ * Shapes are added one at a time, without re-indexing the others.
  */
-class LiteralSet {
-  private readonly byKey = new Map<string, string[]>();
+/**
+ * The first-characters filter's index of the two characters at `i` (low bytes only: a collision is just a
+ * position looked at more closely). Written out in the scan loop too: a call per position costs more than
+ * the test itself in a run, whose V8 flags keep code in the baseline tiers (src/cli/v8-footprint.ts).
+ */
+function pairIndex(text: string, i: number): number {
+  return ((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff);
+}
 
-  constructor(shapes: Iterable<string>) {
-    for (const shape of shapes) {
-      const key = shape.slice(0, KEY_CHARS);
-      const list = this.byKey.get(key);
-      if (list) list.push(shape);
-      else this.byKey.set(key, [shape]);
+class LiteralSet {
+  /** By first KEY_CHARS characters: the shapes by length, and those lengths longest first. */
+  private readonly byKey = new Map<string, { lengths: number[]; byLength: Map<number, Set<string>> }>();
+  /**
+   * A flag per first two characters of some shape: most positions of a text are rejected by one array
+   * read, without cutting a key out of the text (which was most of the redaction's time).
+   */
+  private readonly starts = new Uint8Array(1 << 16);
+  longest = 0;
+  size = 0;
+
+  constructor(shapes: Iterable<string> = []) {
+    for (const shape of shapes) this.add(shape);
+  }
+
+  add(shape: string): void {
+    const key = shape.slice(0, KEY_CHARS);
+    let bucket = this.byKey.get(key);
+    if (!bucket) this.byKey.set(key, (bucket = { lengths: [], byLength: new Map() }));
+    let sameLength = bucket.byLength.get(shape.length);
+    if (!sameLength) {
+      bucket.byLength.set(shape.length, (sameLength = new Set()));
+      bucket.lengths.push(shape.length);
+      bucket.lengths.sort((a, b) => b - a);
     }
-    for (const list of this.byKey.values()) list.sort((a, b) => b.length - a.length);
+    if (sameLength.has(shape)) return;
+    sameLength.add(shape);
+    this.starts[pairIndex(shape, 0)] = 1;
+    this.size += 1;
+    this.longest = Math.max(this.longest, shape.length);
+  }
+
+  /** The longest shape that starts at `i`, or 0. */
+  private matchAt(text: string, i: number): number {
+    const bucket = this.byKey.get(text.slice(i, i + KEY_CHARS));
+    if (bucket === undefined) return 0;
+    for (const length of bucket.lengths) {
+      if (i + length <= text.length && bucket.byLength.get(length)!.has(text.slice(i, i + length))) return length;
+    }
+    return 0;
   }
 
   replaceAll(text: string, replacement: string): string {
     let out = '';
     let copied = 0;
     const last = text.length - KEY_CHARS;
+    const starts = this.starts;
     for (let i = 0; i <= last; ) {
-      const candidates = this.byKey.get(text.slice(i, i + KEY_CHARS));
-      const hit = candidates?.find((shape) => text.startsWith(shape, i));
-      if (hit === undefined) {
+      if (starts[((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff)] === 0) {
+        i += 1;
+        continue;
+      }
+      const length = this.matchAt(text, i);
+      if (length === 0) {
         i += 1;
         continue;
       }
       out += text.slice(copied, i) + replacement;
-      i += hit.length;
+      i += length;
       copied = i;
     }
     return copied === 0 ? text : out + text.slice(copied);
@@ -96,13 +142,14 @@ function longestOf(shapes: Iterable<string>): number {
 export class Redactor {
   private readonly fixed = new Set<string>();
   private readonly dynamic = new Map<string, true>();
-  /** Shapes per secret, so adding one token does not re-derive the shapes of all the others. */
+  /** Shapes per recent JWT, so a new one does not re-derive the shapes of the others (lasting ones are indexed once). */
   private readonly shapeCache = new Map<string, string[]>();
   private fixedSet: LiteralSet | null = null;
   private dynamicSet: LiteralSet | null = null;
   private fixedLongest = 0;
   private dynamicLongest = 0;
-  private dirtyFixed = true;
+  /** Lasting secrets added since the index was last brought up to date. */
+  private readonly pendingFixed: string[] = [];
   private dirtyDynamic = true;
 
   constructor(
@@ -116,7 +163,7 @@ export class Redactor {
   addFixed(secret: string): boolean {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_CHARS || this.fixed.has(secret)) return false;
     this.fixed.add(secret);
-    this.dirtyFixed = true;
+    this.pendingFixed.push(secret);
     return true;
   }
 
@@ -155,15 +202,15 @@ export class Redactor {
    * re-index every profile secret; each set is a literal index (LiteralSet), not a regular expression.
    */
   private compiled(): Array<LiteralSet | null> {
-    if (this.dirtyFixed) {
-      const shapes = new Set([...this.fixed].flatMap((secret) => this.shapesOf(secret)));
-      this.fixedSet = shapes.size === 0 ? null : new LiteralSet(shapes);
-      this.fixedLongest = longestOf(shapes);
-      this.dirtyFixed = false;
+    if (this.pendingFixed.length > 0) {
+      // Lasting secrets only grow: each new one's shapes join the index, the others stay indexed.
+      this.fixedSet ??= new LiteralSet();
+      for (const secret of this.pendingFixed.splice(0)) for (const shape of secretShapes(secret)) this.fixedSet.add(shape);
+      this.fixedLongest = this.fixedSet.longest;
     }
     if (this.dirtyDynamic) {
       // Forget the shapes of secrets that left the bounded set.
-      for (const secret of this.shapeCache.keys()) if (!this.fixed.has(secret) && !this.dynamic.has(secret)) this.shapeCache.delete(secret);
+      for (const secret of this.shapeCache.keys()) if (!this.dynamic.has(secret)) this.shapeCache.delete(secret);
       const shapes = new Set([...this.dynamic.keys()].flatMap((secret) => this.shapesOf(secret)));
       this.dynamicSet = shapes.size === 0 ? null : new LiteralSet(shapes);
       this.dynamicLongest = longestOf(shapes);
@@ -174,7 +221,7 @@ export class Redactor {
 
   private replaceShapes(text: string): string {
     let out = text;
-    for (const set of this.compiled()) if (set) out = set.replaceAll(out, REDACTED);
+    for (const set of this.compiled()) if (set && set.size > 0) out = set.replaceAll(out, REDACTED);
     return out;
   }
 

@@ -112,10 +112,16 @@ export function applyControls(result: CheckResult, controls: ReadonlyArray<{ id:
  * Holds passed refusal results until their controls have results, then settles them. `arrive` takes a
  * result as the collector gets it and returns every result now final (that one, if it need not wait, and
  * any held one it released), in the order they became final.
+ *
+ * Linear in the results: a held result is indexed by the control keys it still waits for, so a result
+ * that becomes final wakes only its own waiters (a run of a thousand operations holds thousands of
+ * OPS-01/02/13 results on their OPS-18: rescanning them all on every arrival made the gate quadratic).
  */
 export class ControlGate {
   private readonly final = new Map<string, CheckResult>();
   private readonly held = new Map<string, CheckResult>();
+  /** By control key: the keys of the held results waiting for it. */
+  private readonly waiters = new Map<string, Set<string>>();
 
   /** `inRun`: the result keys of the run (a control outside it never arrives); live, as operations expand it. */
   constructor(private readonly inRun: Pick<ReadonlySet<string>, 'has'>) {}
@@ -126,46 +132,78 @@ export class ControlGate {
 
   arrive(result: CheckResult): CheckResult[] {
     const out: CheckResult[] = [];
-    if (this.mustWait(result)) this.held.set(resultKey(result), result);
-    else this.settle(result, out);
-    this.release(out);
+    this.admit(result, out);
     return out;
   }
 
   /** The run is over: every held result settles with what its controls did (a missing one did not run). */
   drain(): CheckResult[] {
     const out: CheckResult[] = [];
-    this.release(out);
-    for (const result of [...this.held.values()]) {
-      this.held.delete(resultKey(result));
+    // Held order (arrival order), as before: a held control settles before the refusals that wait on it
+    // only when it arrived first; either way each refusal sees what its control ended as.
+    for (const [key, result] of [...this.held]) {
+      if (!this.held.has(key)) continue;
+      this.held.delete(key);
       this.settle(result, out);
     }
+    this.waiters.clear();
     return out;
   }
 
-  private mustWait(result: CheckResult): boolean {
-    if (result.state !== 'passed') return false;
-    return controlKeysOf(result).some((key) => this.inRun.has(key) && !this.final.has(key));
+  /** Holds the result on the controls it waits for, or settles it (and whatever waited on it). */
+  private admit(result: CheckResult, out: CheckResult[]): void {
+    const pending = this.pendingControls(result);
+    if (pending.length === 0) {
+      this.settle(result, out);
+      return;
+    }
+    const key = resultKey(result);
+    this.held.set(key, result);
+    for (const control of pending) {
+      let set = this.waiters.get(control);
+      if (!set) this.waiters.set(control, (set = new Set()));
+      set.add(key);
+    }
+  }
+
+  /** The control keys a passed result still waits for (in the run, without a final result). */
+  private pendingControls(result: CheckResult): string[] {
+    if (result.state !== 'passed') return [];
+    return controlKeysOf(result).filter((key) => this.inRun.has(key) && !this.final.has(key));
   }
 
   private settle(result: CheckResult, out: CheckResult[]): void {
-    const controls = controlKeysOf(result).map((key) => ({ id: key, result: this.final.get(key) }));
-    const settled = applyControls(result, controls);
-    this.final.set(resultKey(settled), settled);
-    out.push(settled);
-  }
-
-  private release(out: CheckResult[]): void {
-    for (let progress = true; progress; ) {
-      progress = false;
-      for (const result of [...this.held.values()]) {
-        if (this.mustWait(result)) continue;
-        this.held.delete(resultKey(result));
-        this.settle(result, out);
-        progress = true;
+    // A queue, not recursion: a chain of controls (OPS-01 on OPS-18 on TOK-01) releases in arrival order.
+    const queue = [result];
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const controls = controlKeysOf(next).map((key) => ({ id: key, result: this.final.get(key) }));
+      const settled = applyControls(next, controls);
+      const key = resultKey(settled);
+      this.final.set(key, settled);
+      out.push(settled);
+      const waiting = this.waiters.get(key);
+      if (!waiting) continue;
+      this.waiters.delete(key);
+      for (const waiter of waiting) {
+        const held = this.held.get(waiter);
+        if (held === undefined || this.pendingControls(held).length > 0) continue;
+        this.held.delete(waiter);
+        queue.push(held);
       }
     }
   }
+}
+
+/** Per-operation requirement IDs, looked up once (requirement() copies its catalogue entry). */
+const perOperationIds = new Map<string, boolean>();
+
+function isPerOperation(id: string): boolean {
+  let known = perOperationIds.get(id);
+  if (known === undefined) {
+    known = isRequirementId(id) && requirement(id).perOperation !== undefined;
+    perOperationIds.set(id, known);
+  }
+  return known;
 }
 
 /**
@@ -178,5 +216,5 @@ export function controlKeysOf(result: Pick<CheckResult, 'id' | 'operation'>): st
 
 /** The key of a related check (control, prerequisite) of a result on `operation`: per operation when it is one. */
 export function relatedKey(id: string, operation: CheckResult['operation']): string {
-  return operation && isRequirementId(id) && requirement(id).perOperation !== undefined ? operationKey(id, operation) : id;
+  return operation && isPerOperation(id) ? operationKey(id, operation) : id;
 }

@@ -6,7 +6,7 @@
 /** A check makes many requests (a pagination walk, a 25-way race): its limit is this many request timeouts. */
 export const CHECK_TIMEOUT_FACTOR = 12;
 // One default each, in defaults.ts: the CLI's option table, the engine and the client read the same one.
-export { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
+export { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_OPERATIONS, DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
 
 const BASE_MS = 30_000;
 const PER_CHECK_MS = 500;

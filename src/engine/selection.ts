@@ -9,6 +9,7 @@ import { editDistance } from '../spelling.js';
 import { allRequirements, type Requirement } from '../requirements.js';
 import { splitOperationKey } from '../openapi/operation.js';
 import type { SelectionInput } from './types.js';
+import { literalAlternation } from './name-pattern.js';
 
 const GLOB_CHARS = /[*?]/;
 
@@ -126,9 +127,6 @@ export function operationSelector(input: SelectionInput): (id: string, operation
   };
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * vitest's testNamePattern for a set of IDs. Test titles are `<ID> <text>`; vitest matches the full name
@@ -136,7 +134,7 @@ function escapeRegExp(text: string): string {
  * space after it: WH-HMAC-1 never selects WH-HMAC-10.
  */
 export function testNamePattern(ids: readonly string[]): RegExp {
-  return new RegExp(`(?:^| )(?:${ids.map(escapeRegExp).join('|')}) `);
+  return new RegExp(`(?:^| )(?:${literalAlternation(ids)}) `);
 }
 
 /** The ID at the start of a test title (`ID@METHOD path` for one operation's check), or undefined. */

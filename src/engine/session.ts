@@ -16,10 +16,11 @@ import type { ClientSettings } from '../client/settings.js';
 import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
 import { operationsCostNote } from './operation-keys.js';
+import { refuseTooManyOperations } from './operation-bound.js';
 import { controlsNote, keepPulledInOperations, selectionWithControls } from './controls.js';
 import { findRootCauses } from './root-causes.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
-import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, defaultMaxDurationMs } from './limits.js';
+import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_OPERATIONS, defaultMaxDurationMs } from './limits.js';
 import { loadOperationPlan, operationsNote, runOperations } from './operations.js';
 import { preflight } from './preflight.js';
 import { clockMovedSince, type ClockReading } from './clock-watch.js';
@@ -71,6 +72,8 @@ export interface SessionRunOptions {
   maxDurationMs?: number;
   /** Requests in a row that time out, cannot connect or are rate-limited before the run gives up; 0 never. Default 5. */
   maxConsecutiveFailures?: number;
+  /** Operations the run may check one by one (ruling 34); more stops it before its first check. Default DEFAULT_MAX_OPERATIONS. */
+  maxOperations?: number;
   /** Aborting it stops the run (reports still written); a `RunAbort` reason is kept (the CLI's signals). */
   interrupt?: AbortSignal;
   /**
@@ -174,7 +177,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     const operations = await untilStopped(loadOperationPlan(options.profile, settings.client, options.allowOperations), guard.signal);
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
     // A pulled-in per-operation control (OPS-18) on the operations of the refusal checks it controls.
-    collector.expandOperations(operations?.called, keepPulledInOperations(operationSelector(options.selection), pulledIn));
+    const keepOperation = keepPulledInOperations(operationSelector(options.selection), pulledIn);
+    refuseTooManyOperations(operations?.called, requirements, keepOperation, options.maxOperations ?? DEFAULT_MAX_OPERATIONS);
+    collector.expandOperations(operations?.called, keepOperation);
     const keys = collector.keys();
     const described = runOperations(operations);
     // The default deadline was reckoned before the operations were known: now one result per called

@@ -1,7 +1,8 @@
 /**
  * generateTenant: one complete tenant for the reference. The seed decides every name and ID (Client IDs,
  * apps, owners, entitlements, listener IDs), so two sandboxes with one seed list the same things; keys and
- * secrets are always fresh randomness and never written anywhere but the profile and its PEM files.
+ * secrets are fresh randomness (but for the RS256 signing key, made once per machine: key-cache.ts) and never
+ * written anywhere but the profile and its PEM files.
  */
 import { DEFAULT_SECRET_DOMAIN } from '../defaults.js';
 import { isIP } from 'node:net';
@@ -10,6 +11,7 @@ import { generateClientSecret } from '../crypto/client-secret.js';
 import { sha256Base64Url } from '../crypto/encoding.js';
 import { generateHmacSecret } from '../crypto/hmac.js';
 import { generateSigningKey } from '../crypto/signing-keys.js';
+import { machineRsaSigningKey } from './key-cache.js';
 import { seededFaker, type Faker } from '../data/fake.js';
 import type { CredentialLifespan, ReferenceApp, ReferenceConfig } from '../reference/types.js';
 import { pickFreePort } from './ports.js';
@@ -64,6 +66,10 @@ const MORE_APPS = 116;
 const USERS = 150;
 
 export async function generateTenant(options: GenerateTenantOptions): Promise<Tenant> {
+  // The slow key work starts first and goes on (libuv's thread pool, WebCrypto) while the seeded names
+  // are drawn below; the faker's calls keep their order, so one seed still gives one tenant.
+  const rsaKey = deferred(() => machineRsaSigningKey(RSA_KID_PLACEHOLDER));
+  const caReady = deferred(async () => options.ca ?? (await createLocalCa(`access-conformance sandbox CA (${options.seed})`)));
   const faker = seededFaker(options.seed, 'tenant');
   const baseUrl = tenantBaseUrl(options);
   const tenantDomain = domainOf(baseUrl);
@@ -117,7 +123,7 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
   const jwksPort = options.jwksPort ?? (await pickFreePort());
   // A port that was free a moment ago on loopback: connecting to it is refused.
   const closedPort = await pickFreePort();
-  const ca = options.ca ?? (await createLocalCa(`access-conformance sandbox CA (${options.seed})`));
+  const ca = await caReady();
   const localNames = ['127.0.0.1', 'localhost'];
   const names = [...new Set([jwksHost, ...localNames])];
   const leaf = await issueServerCertificate(ca, { ipAddresses: names.filter((n) => isIP(n) !== 0), dnsNames: names.filter((n) => isIP(n) === 0) });
@@ -132,7 +138,10 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
   const jwtListener = async (url: string, algs: Array<'RS256' | 'ES256' | 'EdDSA'>): Promise<TenantJwtListener> => {
     const id = listenerId();
     const signingKeys = [];
-    for (const alg of algs) signingKeys.push(await generateSigningKey(alg, `${alg.toLowerCase()}-${faker.string.alphanumeric(8)}`));
+    for (const alg of algs) {
+      const kid = `${alg.toLowerCase()}-${faker.string.alphanumeric(8)}`;
+      signingKeys.push(alg === 'RS256' ? { ...(await rsaKey()), kid } : await generateSigningKey(alg, kid));
+    }
     return { listenerId: id, signingKeys, config: { listenerId: id, method: 'JWT', jwksUrl: url, allowedCidrs: [], published: true, enabled: true } };
   };
   const listeners = {
@@ -178,6 +187,19 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
     webhookBodyBytes,
     reference,
   };
+}
+
+/** The cached key's kid until the listener names it (the kid is drawn from the seeded faker, in order). */
+const RSA_KID_PLACEHOLDER = 'rs256';
+
+/**
+ * Starts `make` now and returns how to await it; a rejection is kept for that await (not unhandled while
+ * other work runs first).
+ */
+function deferred<T>(make: () => Promise<T>): () => Promise<T> {
+  const started = make();
+  started.catch(() => undefined);
+  return () => started;
 }
 
 function entitlements(faker: Faker, count: number, id: () => string): ReferenceApp['entitlements'] {

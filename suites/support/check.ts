@@ -25,12 +25,16 @@ import type { SuiteOperation } from './operations.js';
 import { checkBodyRunning, declareCheck } from './group.js';
 import { missingNeed } from './needs.js';
 import { isControlNotAccepted } from './expect.js';
+import { keptExchanges } from './exchange-budget.js';
 
 /** Secrets shorter than this stay with the worker that learned them (see onSecret below). */
 const MIN_SHARED_SECRET_CHARS = 8;
 
-/** Exchanges kept per check in reports: enough to show what happened, bounded for 25-way races. */
-const MAX_EXCHANGES_PER_CHECK = 12;
+/**
+ * Exchanges the run's recorder keeps itself: none of the suites reads them there (each check gets its own
+ * through `attributing`), and its default of 10,000 bodies was tens of megabytes of the thread's heap.
+ */
+const RECORDER_KEEPS = 64;
 
 export interface CheckContext {
   readonly client: TargetClient;
@@ -98,6 +102,7 @@ export function suiteClient(): TargetClient {
     recorder = attributing(createRecorder({
       secrets: profileSecrets(run.profile),
       recordBodyBytes: run.client.recordBodyBytes,
+      maxExchanges: RECORDER_KEEPS,
       onSecret: (value) => {
         // Short values are the checks' own deliberate junk (a wrong secret word), not credentials: shared run-wide
         // they would blank that word from every report; this worker still redacts them in its exchanges.
@@ -194,9 +199,11 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
       },
     };
     checkBodyRunning(+1);
+    let threw = false;
     try {
       await runningCheck.run({ id: key, exchanges }, () => body(ctx));
     } catch (error) {
+      threw = true;
       if (isControlNotAccepted(error)) {
         meta.blocked = { message: client.recorder.redact(`${error.message} (got ${error.actual})`) };
       } else if (isConformanceFailure(error)) {
@@ -222,9 +229,7 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
         meta.secrets = learned;
         learned = [];
       }
-      meta.exchanges = exchanges.length > MAX_EXCHANGES_PER_CHECK
-        ? [...exchanges.slice(0, MAX_EXCHANGES_PER_CHECK - 1), exchanges[exchanges.length - 1]]
-        : exchanges;
+      meta.exchanges = keptExchanges(run.runId, !threw, exchanges);
     }
   };
 }

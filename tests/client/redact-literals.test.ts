@@ -44,6 +44,22 @@ describe('redaction of secret shapes', () => {
     }
   });
 
+  test('secrets added one at a time, a thousand of one format, are each redacted in every shape', () => {
+    const redactor = new Redactor([]);
+    const tokens = Array.from({ length: 1000 }, (_, i) => `at_${String(i).padStart(6, '0')}_${Buffer.from(`token-${i}`).toString('base64url')}`);
+    for (const [i, token] of tokens.entries()) {
+      redactor.addFixed(token);
+      // Redacting between additions: the index grows without losing what it held.
+      if (i % 100 === 0) expect(redactor.redact(`Bearer ${tokens[0]} and ${token}`)).toBe(`Bearer ${REDACTED} and ${REDACTED}`);
+    }
+    for (const token of [tokens[0]!, tokens[499]!, tokens[999]!]) {
+      const text = `a=${encodeURIComponent(token)} b=${Buffer.from(token).toString('base64')} c=${token}`;
+      expect(redactor.redact(text)).toBe(regexRedact(text, tokens));
+    }
+    // A text that shares the tokens' first characters but holds none of them stays as it was.
+    expect(redactor.redact('at_000000_ nothing here at_999999')).toBe('at_000000_ nothing here at_999999');
+  });
+
   test('a text without any shape comes back unchanged, and adjacent secrets are both replaced', () => {
     const redactor = new Redactor(['s3cr3t-value', 'another-one']);
     expect(redactor.redact('nothing to see here')).toBe('nothing to see here');

@@ -70,6 +70,27 @@ describe('the gate', () => {
     expect(gate.drain().map((r) => `${r.id} ${r.state}`)).toEqual(['TOK-09 skipped']);
   });
 
+  it('releases each held per-operation refusal when its own control arrives, and only then (OPS-01 on OPS-18)', () => {
+    const ops = Array.from({ length: 50 }, (_, i) => ({ method: 'GET', path: `/api/v1/gen/${i}` }));
+    const keys = ops.flatMap((op) => [`OPS-01@GET ${op.path}`, `OPS-18@GET ${op.path}`]);
+    const gate = new ControlGate(new Set(keys));
+    for (const operation of ops) expect(gate.arrive(result('OPS-01', 'passed', 'MUST', { operation }))).toEqual([]);
+    // In reverse order: each control releases its own refusal, right after itself.
+    for (const operation of [...ops].reverse()) {
+      expect(gate.arrive(result('OPS-18', 'passed', 'MUST', { operation })).map((r) => `${r.id} ${r.state} ${r.operation?.path}`)).toEqual([
+        `OPS-18 passed ${operation.path}`,
+        `OPS-01 passed ${operation.path}`,
+      ]);
+    }
+    expect(gate.drain()).toEqual([]);
+    // One control failing blocks only its own operation's refusal.
+    const second = new ControlGate(new Set(keys));
+    second.arrive(result('OPS-01', 'passed', 'MUST', { operation: ops[0] }));
+    second.arrive(result('OPS-01', 'passed', 'MUST', { operation: ops[1] }));
+    expect(second.arrive(result('OPS-18', 'failed', 'MUST', { operation: ops[1] })).map((r) => `${r.id} ${r.state}`)).toEqual(['OPS-18 failed', 'OPS-01 blocked']);
+    expect(second.drain().map((r) => `${r.id} ${r.state} ${r.operation?.path}`)).toEqual(['OPS-01 skipped /api/v1/gen/0']);
+  });
+
   it('does not wait for a control outside the run', () => {
     const gate = new ControlGate(new Set(['TOK-09']));
     expect(gate.arrive(result('TOK-09', 'passed')).map((r) => r.state)).toEqual(['skipped']);

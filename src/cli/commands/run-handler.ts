@@ -141,6 +141,7 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
       // and stops the engine through `interrupt` (code DEADLINE, with the phase).
       ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration }),
       maxConsecutiveFailures: plan.maxConsecutiveFailures,
+      maxOperations: plan.maxOperations,
       concurrency: plan.concurrency,
       strict: plan.strict,
       ...(baseline ? { baseline } : {}),

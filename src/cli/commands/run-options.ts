@@ -4,7 +4,7 @@
  * same table (tests/docs/flag-table.test.ts). parseRunArgs turns the parsed values into a checked plan.
  */
 import type { NetworkRequest } from '../../containers/index.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_RETRY_AFTER_CAP_MS } from '../../defaults.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_OPERATIONS, DEFAULT_RETRY_AFTER_CAP_MS } from '../../defaults.js';
 import { HarnessError } from '../../errors.js';
 import { REPORTER_NAMES, isReporterName, type ReporterName } from '../../reporters/names.js';
 import { parseRate } from '../../values.js';
@@ -52,6 +52,13 @@ export const RUN_OPTIONS = {
     max: 1_000_000,
     describe:
       'Give up after this many requests in a row timed out, could not connect or were refused by a rate limit: the remaining checks are recorded as errored at once. 0 never gives up. e.g. --max-consecutive-failures 20',
+  }),
+  'max-operations': integerRow({
+    default: DEFAULT_MAX_OPERATIONS,
+    min: 1,
+    max: 1_000_000,
+    describe:
+      'Most list and search operations of the OpenAPI description the run checks one by one; a description that plans more stops the run before its first check (exit 2, RUN_TOO_LARGE, saying how many operations and requests it planned). e.g. --max-operations 5000',
   }),
   'retry-after-cap': clientRow(
     durationRow({
