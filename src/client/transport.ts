@@ -12,6 +12,9 @@ import { requestedRetryAfterMs, sleep, type Pacer } from './rate-limit.js';
 import { attempt, type AttemptContext } from './transport-attempt.js';
 import type { HttpResponse, RequestOutcome } from './types.js';
 
+/** How long close() lets answers in flight finish before it cuts them (close must not hang on a hung target). */
+const CLOSE_GRACE_MS = 1_000;
+
 export interface TransportOptions {
   timeoutMs: number;
   connectTimeoutMs: number;
@@ -122,8 +125,16 @@ export function createTransport(options: TransportOptions): Transport {
     async close() {
       closing = true;
       // Let answers in flight finish for a moment, then cut them: close() must not hang on a hung target.
+      // The grace timer is cleared once the agent has closed: left running it held the process open for its
+      // full second after every command's work was done (850 ms of a one-check run's 2 s).
       const closed = agent.close().then(() => true, () => true);
-      if (!(await Promise.race([closed, sleep(1000).then(() => false)]))) {
+      let grace: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<false>((resolve) => {
+        grace = setTimeout(() => resolve(false), CLOSE_GRACE_MS);
+      });
+      const finished = await Promise.race([closed, graceOver]);
+      clearTimeout(grace);
+      if (!finished) {
         for (const cancel of inFlight) cancel();
         await closed;
       }
