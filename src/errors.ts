@@ -64,6 +64,10 @@ export const HARNESS_ERROR_CODES = [
   // the service's OpenAPI description (appended): a file or URL that cannot be read, or is not an OpenAPI 3 document
   'OPENAPI_UNREADABLE',
   'OPENAPI_INVALID',
+  // serve --state-dir (appended): the directory's files cannot be proved whole (a damaged log or table, a cut log)
+  'STATE_DIR_CORRUPT',
+  // an output (a report file, load --stream) that cannot be written: disk full, a folder, no permission, a reader that never reads
+  'OUTPUT_UNWRITABLE',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

@@ -65,6 +65,7 @@ describe('state directory', () => {
           fail = reject;
         }),
         idle: async () => undefined,
+        stopped: () => undefined,
       },
       initialCount: 0,
     });
