@@ -82,7 +82,12 @@ async function acceptedAgain(dir: string, options: { repair?: boolean; logger?: 
   try {
     const now = state.deps.clock.now();
     let again = 0;
-    for (const id of answered) if (await state.deps.eventStore.claim(LISTENER, id, now)) again += 1;
+    let next = 0;
+    // 256 in flight, as a load would send them: the claims accepted again share their synced batches.
+    const worker = async (): Promise<void> => {
+      while (next < answered.length) if (await state.deps.eventStore.claim(LISTENER, answered[next++]!, now)) again += 1;
+    };
+    await Promise.all(Array.from({ length: 256 }, worker));
     return again;
   } finally {
     await state.close();
