@@ -13,8 +13,9 @@
  * After LevelDB opened it, {@link checkAgainstSeal}: the database must hold the last batch acknowledged.
  * That is what catches a log cut at a record boundary, which reads like a clean end.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as zlib from 'node:zlib';
 import { checkTable, parseManifest, parseWriteBatch, readLog, type ManifestView } from './leveldb-files.js';
 import { readSeal, SEAL_FILE, type Seal } from './seal.js';
 
@@ -30,6 +31,8 @@ export interface Damage {
 export interface FileCheck {
   /** No database yet (a new DIR). */
   fresh: boolean;
+  /** The live tables proved whole, by number (for {@link recordVerifiedTables}). */
+  verified: Map<number, VerifiedTable>;
   seal: Seal | undefined;
   damage: Damage[];
   /** The newest log ends in a torn record: allowed if the seal shows it was never acknowledged. */
@@ -47,14 +50,15 @@ export function checkStateFiles(dir: string): FileCheck {
   if (!names.some((name) => LEVELDB_FILE.test(name))) {
     // A seal of batch 0 and no database: a first start stopped between the two; nothing was acknowledged.
     if (seal !== undefined && seal.batch > 0) damage.push({ file: 'CURRENT', kind: 'current', found: `missing, while ${SEAL_FILE} names batch ${seal.batch} acknowledged: the database files were removed` });
-    return { fresh: damage.length === 0, seal, damage };
+    return { fresh: damage.length === 0, seal, damage, verified: new Map() };
   }
   if (sealRead === undefined) {
     damage.push({ file: SEAL_FILE, kind: 'seal', found: 'missing: nothing proves the log was not cut (the file was deleted, or the directory was kept by a version before 2026-11-27)' });
   }
   const manifest = checkManifest(dir, names, damage);
-  const tornTail = manifest === undefined ? undefined : checkTablesAndLogs(dir, names, manifest, damage);
-  return { fresh: false, seal, damage, ...(tornTail === undefined ? {} : { tornTail }) };
+  const verified = new Map<number, VerifiedTable>();
+  const tornTail = manifest === undefined ? undefined : checkTablesAndLogs(dir, names, manifest, damage, verified);
+  return { fresh: false, seal, damage, verified, ...(tornTail === undefined ? {} : { tornTail }) };
 }
 
 function checkManifest(dir: string, names: string[], damage: Damage[]): ManifestView | undefined {
@@ -89,7 +93,8 @@ function checkManifest(dir: string, names: string[], damage: Damage[]): Manifest
   }
 }
 
-function checkTablesAndLogs(dir: string, names: string[], manifest: ManifestView, damage: Damage[]): FileCheck['tornTail'] {
+function checkTablesAndLogs(dir: string, names: string[], manifest: ManifestView, damage: Damage[], verified: Map<number, VerifiedTable>): FileCheck['tornTail'] {
+  const known = readVerifiedTables(dir);
   for (const [number, size] of manifest.tables) {
     const stem = String(number).padStart(6, '0');
     const file = names.find((name) => name === `${stem}.ldb` || name === `${stem}.sst`);
@@ -102,8 +107,18 @@ function checkTablesAndLogs(dir: string, names: string[], manifest: ManifestView
       damage.push({ file, kind: 'table', found: `${actual} bytes where the MANIFEST says ${size} (${actual < size ? 'cut' : 'grown'})` });
       continue;
     }
-    const problem = checkTable(readInto(join(dir, file), actual));
+    const bytes = readInto(join(dir, file), actual);
+    // A table proved before and unchanged since (the same whole-file CRC-32, computed natively) is not
+    // walked block by block again; any other is, and a bad block is named.
+    const crc = wholeFileCrc(bytes);
+    const before = known.get(number);
+    if (crc !== undefined && before !== undefined && before.size === actual && before.crc === crc) {
+      verified.set(number, before);
+      continue;
+    }
+    const problem = checkTable(bytes);
     if (problem !== undefined) damage.push({ file, kind: 'table', found: problem });
+    else if (crc !== undefined) verified.set(number, { size: actual, crc });
   }
   const logs = names
     .map((name) => /^(\d+)\.log$/.exec(name))
@@ -138,6 +153,60 @@ function checkTablesAndLogs(dir: string, names: string[], manifest: ManifestView
     } else tornTail = { file, offset, bytes, what };
   });
   return tornTail;
+}
+
+/**
+ * The tables proved whole, kept in DIR/VERIFIED-TABLES ("number size crc32" a line): a table LevelDB wrote
+ * is never changed again, so the block-by-block walk (CRC-32C in JavaScript, ~300 MB/s here) is done once
+ * per table, at the close that follows its writing or at the first open, and later opens compare one
+ * native whole-file CRC-32 (zlib, ~1.7 GB/s): with a million records, 0.1 s instead of 0.4–0.7 s. Any
+ * change to a table changes that CRC (every burst up to 32 bits, every odd number of flipped bits), and
+ * the table is then walked and its bad block named. An unreadable list is no list: every table is walked.
+ */
+export const VERIFIED_FILE = 'VERIFIED-TABLES';
+
+export interface VerifiedTable {
+  size: number;
+  crc: number;
+}
+
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
+function wholeFileCrc(bytes: Buffer): number | undefined {
+  return nativeCrc32?.(bytes);
+}
+
+function readVerifiedTables(dir: string): Map<number, VerifiedTable> {
+  const known = new Map<number, VerifiedTable>();
+  let text: string;
+  try {
+    text = readFileSync(join(dir, VERIFIED_FILE), 'latin1');
+  } catch {
+    return known;
+  }
+  for (const line of text.split('\n')) {
+    const match = /^(\d+) (\d+) (\d+)$/.exec(line);
+    if (match !== null) known.set(Number(match[1]), { size: Number(match[2]), crc: Number(match[3]) });
+  }
+  return known;
+}
+
+/** Writes the list of tables proved whole (replacing it: tables LevelDB deleted drop out). */
+export function recordVerifiedTables(dir: string, verified: Map<number, VerifiedTable>): void {
+  if (nativeCrc32 === undefined) return;
+  const path = join(dir, VERIFIED_FILE);
+  const lines = [...verified].map(([number, { size, crc }]) => `${number} ${size} ${crc}\n`).join('');
+  writeFileSync(`${path}.tmp`, lines, { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
+}
+
+/**
+ * At close (LevelDB closed, its files still): proves the tables written since the open and records them,
+ * so the next open only compares CRCs. Damage found here is left for the next open to refuse.
+ */
+export function verifyTablesAtClose(dir: string): void {
+  const check = checkStateFiles(dir);
+  if (check.damage.length === 0) recordVerifiedTables(dir, check.verified);
 }
 
 /** One buffer for every table read (tables are ~2 MiB each): a million records' 60 MB need not pass through the GC. */

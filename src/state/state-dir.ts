@@ -13,7 +13,7 @@ import { createDurableRunner } from './durable-runner.js';
 import { BATCH_KEY, createGroupCommit, logFailure } from './group-commit.js';
 import { EVENT_RANGE, float64, metaKey, readFloat64 } from './keys.js';
 import { countRange, openStateDb, writeBatch, type StateDb } from './level.js';
-import { checkAgainstSeal, checkStateFiles, lockHeld, type Damage, type FileCheck } from './proof.js';
+import { checkAgainstSeal, checkStateFiles, lockHeld, recordVerifiedTables, verifyTablesAtClose, type Damage, type FileCheck } from './proof.js';
 import { repairFiles } from './repair.js';
 import { openSeal, writeSealSync, type SealWriter } from './seal.js';
 import { corruptError, fsCause, lockedError, stateDirError } from './state-errors.js';
@@ -68,6 +68,7 @@ export async function openStateDir(dir: string, options: OpenStateOptions = {}):
     repaired.push(...(await repairFiles(dir, check)));
   }
   if (check.fresh) writeSealSync(dir, { batch: 0, records: 0 });
+  else if (check.damage.length === 0) recordVerifiedTables(dir, check.verified);
   const db = await openStateDb(dir);
   let seal: SealWriter | undefined;
   try {
@@ -195,6 +196,12 @@ async function assemble(db: StateDb, dir: string, seal: SealWriter, lastBatch: n
         await writer.idle();
         await seal.close().catch(() => undefined);
         await db.close();
+        // The tables written since the open are proved now, so the next open only compares their CRCs.
+        try {
+          verifyTablesAtClose(dir);
+        } catch (error) {
+          options.logger?.(`state: the tables could not be checked at close (the next start checks them): ${(error as Error).message}`);
+        }
       })();
       return closed;
     },
