@@ -51,8 +51,12 @@ export function outputError(flag: string, path: string, error: unknown): Harness
   });
 }
 
-/** Makes `dir` and its missing parents, one level at a time; throws {@link outputError} naming `flag`. */
-export function makeDirs(dir: string, flag: string): void {
+/**
+ * Makes `dir` and its missing parents one level at a time, with `mode`; throws the file system's own error
+ * (an ENOTDIR one when a part of the path is a file). Node's `mkdir({ recursive: true })` instead loops
+ * for ever where the kernel answers ENOENT for a folder it will not create (under /proc).
+ */
+export function mkdirLevels(dir: string, mode = 0o777): void {
   const full = resolve(dir);
   const { root } = parse(full);
   let at = root;
@@ -62,15 +66,24 @@ export function makeDirs(dir: string, flag: string): void {
     try {
       isDir = statSync(at).isDirectory();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw outputError(flag, dir, error);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    if (isDir === false) throw outputError(flag, dir, Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }));
+    if (isDir === false) throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR' });
     if (isDir === true) continue;
     try {
-      mkdirSync(at, { mode: 0o777 });
+      mkdirSync(at, { mode });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw outputError(flag, dir, error);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+  }
+}
+
+/** {@link mkdirLevels} for an output: a failure is {@link outputError} naming `flag`. */
+export function makeDirs(dir: string, flag: string): void {
+  try {
+    mkdirLevels(dir);
+  } catch (error) {
+    throw outputError(flag, dir, error);
   }
 }
 

@@ -5,7 +5,8 @@
  * reference's ports on the database (event store, runner, clock). Without --state-dir none of this loads:
  * the in-memory ports stay the reference's defaults.
  */
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
+import { mkdirLevels } from '../output-file.js';
 import type { SandboxState, SandboxStateRecord } from '../tenant/types.js';
 import { createDurableClock, type KeptClock } from './durable-clock.js';
 import { RECORD_COUNT_KEY, createDurableEventStore, type DurableEventStore } from './durable-event-store.js';
@@ -98,7 +99,7 @@ function prepareDir(dir: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw asStateDirError(dir, error);
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mkdirLevels(dir, 0o700);
     } catch (made) {
       throw asStateDirError(dir, made);
     }

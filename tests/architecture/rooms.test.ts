@@ -29,7 +29,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   client: ['crypto', 'profile', 'data', 'errors', 'defaults'],
   reference: ['crypto', 'spec-numbers'],
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults', 'spec-numbers'],
-  state: ['reference', 'tenant', 'errors', 'spec-numbers'],
+  state: ['reference', 'tenant', 'output-file', 'errors', 'spec-numbers'],
   faults: ['reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   variants: ['faults', 'reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   stop: ['errors', 'values', 'debug', 'package'],
