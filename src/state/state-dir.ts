@@ -68,8 +68,19 @@ export async function openStateDir(dir: string, options: OpenStateOptions = {}):
     if (!options.repair) throw corrupt(dir, check.damage);
     repaired.push(...(await repairFiles(dir, check)));
   }
-  if (check.fresh) writeSealSync(dir, { batch: 0, records: 0 });
-  else if (check.damage.length === 0) recordVerifiedTables(dir, check.verified);
+  try {
+    if (check.fresh) writeSealSync(dir, { batch: 0, records: 0 });
+  } catch (error) {
+    throw asStateDirError(dir, error);
+  }
+  // Only saves the next open a walk: a full disk here is LevelDB's open to report, by its cause.
+  if (!check.fresh && check.damage.length === 0) {
+    try {
+      recordVerifiedTables(dir, check.verified);
+    } catch {
+      // the list stays as it was; the tables are walked again next time
+    }
+  }
   const db = await openStateDb(dir);
   let seal: SealWriter | undefined;
   try {
