@@ -12,6 +12,7 @@ import { referenceMemoryBench } from './reference-memory-bench.js';
 import { keyExportBench } from './key-export-stall.js';
 import { runWallBench } from './run-wall.js';
 import { stateBench } from './state-bench.js';
+import { stateCrashBench } from './state-crash.js';
 import { openapiDescriptionBench } from './openapi-description.js';
 import { packageSizeBench } from './package-size.js';
 import { FIGURES_FILE, withFigures, type Figures } from './figures.js';
@@ -19,7 +20,7 @@ import { speedBench } from './speed-bench.js';
 import { linearCostsBench } from './linear-costs.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);

@@ -6,7 +6,7 @@
  * 2. A million records: the store is filled through its own API (openStateDir → eventStore.claim, the code
  *    serve runs, without HTTP: a million webhooks through HTTP would take most of the bench), for the
  *    tenant of a serve started on that DIR before; then bytes on disk per record, and `serve --state-dir`
- *    started on it again: restart time (spawn → first webhook answered), RSS after a lookup load (a sample
+ *    started on it again: restart time (spawn → first webhook answered), RSS (the process tree's) after a lookup load (a sample
  *    of the filled IDs must answer 409, new ones 200), against the same measured on an empty DIR.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -103,6 +103,20 @@ function vmRss(pid: number): number {
   return Number(/(\d+)/.exec(line)?.[1] ?? 0) * 1024;
 }
 
+/**
+ * RSS of serve's whole process tree: the CLI's supervisor and the child that serves (src/cli/supervisor.ts).
+ * The supervisor alone (what this bench read before 2026-11-27) holds none of the records.
+ */
+function treeRss(pid: number): number {
+  let children: number[] = [];
+  try {
+    children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    // gone
+  }
+  return vmRss(pid) + children.reduce((sum, child) => sum + treeRss(child), 0);
+}
+
 function bytesUnder(dir: string): number {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).reduce((sum, name) => {
     const stat = statSync(join(dir, name));
@@ -145,7 +159,7 @@ async function restart(out: string, stateDir: string, kept: string[]): Promise<{
     if (kept.length > 0) await drive(serve, presign(serve.secret, serve.path, kept.length, kept), { 409: kept.length });
     await drive(serve, presign(serve.secret, serve.path, 10_000), { 200: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    return { firstAnswerMs, startedMs: serve.startedMs, rss: vmRss(serve.child.pid!) };
+    return { firstAnswerMs, startedMs: serve.startedMs, rss: treeRss(serve.child.pid!) };
   } finally {
     await serve.stop();
   }
@@ -206,7 +220,7 @@ export const stateBench: Bench = {
         ],
         notes: [
           throughputNote,
-          `a million records: filled through openStateDir → eventStore.claim (serve's code, no HTTP; 4096 claims in flight) for the hmac listener of a tenant a serve made on that DIR; disk = bytes under DIR after the fill minus before; restart = spawn of serve --state-dir → first webhook answered 200; RSS = VmRSS of serve after 5000 kept IDs answered 409 and 10000 new ones 200.`,
+          `a million records: filled through openStateDir → eventStore.claim (serve's code, no HTTP; 4096 claims in flight) for the hmac listener of a tenant a serve made on that DIR; disk = bytes under DIR after the fill minus before; restart = spawn of serve --state-dir → first webhook answered 200; RSS = VmRSS of serve's process tree (supervisor + serving child) after 5000 kept IDs answered 409 and 10000 new ones 200.`,
         ],
       };
     } finally {

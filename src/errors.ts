@@ -71,6 +71,10 @@ export const HARNESS_ERROR_CODES = [
   'REQUEST_REFUSED',
   // run limits (appended): the description plans more operations than --max-operations allows
   'RUN_TOO_LARGE',
+  // serve --state-dir (appended): the directory's files cannot be proved whole (a damaged log or table, a cut log)
+  'STATE_DIR_CORRUPT',
+  // an output (a report file, load --stream) that cannot be written: disk full, a folder, no permission, a reader that never reads
+  'OUTPUT_UNWRITABLE',
 ] as const;
 
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];

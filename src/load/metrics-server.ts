@@ -2,7 +2,8 @@
  * The HTTP endpoint of `load --metrics-listen HOST:PORT`: GET /metrics answers the Prometheus text
  * exposition of the run's registry (metrics.ts); anything else 404. It binds only the address the user
  * named, answers only what it renders itself, and bounds every wait (a scraper that stalls cannot hold the
- * run's end).
+ * run's end). An address beyond loopback (0.0.0.0, a LAN address) is allowed, with a warning saying what
+ * it exposes: the endpoint has no authentication.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,8 @@ import type { LoadMetrics } from './metrics.js';
 export interface MetricsServer {
   /** e.g. http://127.0.0.1:9464/metrics (the bound port when 0 was asked). */
   url: string;
+  /** Set when the address is reachable from beyond this machine: what that exposes, to print as a warning. */
+  exposure?: string;
   close(): Promise<void>;
 }
 
@@ -43,14 +46,26 @@ export async function startMetricsServer(address: ListenAddress, metrics: LoadMe
   });
   const bound = server.address() as AddressInfo;
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  const url = `http://${host}:${bound.port}/metrics`;
   return {
-    url: `http://${host}:${bound.port}/metrics`,
+    url,
+    ...(isLoopback(bound.address) ? {} : { exposure: exposureOf(flag, url) }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
   };
+}
+
+/** 127.0.0.0/8 and ::1 (also as ::ffff:127.x): only this machine reaches them. */
+export function isLoopback(address: string): boolean {
+  return /^(?:::ffff:)?127\./.test(address) || address === '::1';
+}
+
+/** What a metrics endpoint beyond loopback gives away, and to whom. */
+function exposureOf(flag: string, url: string): string {
+  return `${flag} listens at ${url}, beyond loopback: anyone who can reach this machine on that port reads the run's live metrics (requests and errors by status and kind, latencies, requests in flight, the scenario), with no authentication. Use 127.0.0.1 unless a scraper elsewhere needs them.`;
 }
 
 function bindError(error: NodeJS.ErrnoException, address: ListenAddress, flag: string): HarnessError {

@@ -77,6 +77,7 @@ export function summaryText(report: LoadReport, written?: WrittenReport): string
   }
   if (typeof report.details.targetClock === 'string') lines.push(`  clock      the target's time is local time ${report.details.targetClock}; every timestamp and JWT was built from it`);
   lines.push(...sampleLines(report));
-  if (written) lines.push(`  reports    ${written.json} · ${written.html}`);
+  const files = [written?.json, written?.html].filter((file) => file !== undefined);
+  if (files.length > 0) lines.push(`  reports    ${files.join(' · ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -70,7 +70,8 @@ export interface LoadOptions {
   /** Serve Prometheus metrics of the run at http://HOST:PORT/metrics while it runs (metrics.ts). */
   metricsListen?: ListenAddress;
   /** Told the metrics URL once bound (the real port when 0 was asked). */
-  onMetricsListening?: (url: string) => void;
+  /** Where the metrics listen; `exposure` says what an address beyond loopback exposes (print it as a warning). */
+  onMetricsListening?: (url: string, exposure?: string) => void;
   /**
    * Told as the run enters each phase (the CLI's run scope names it to its supervisor): the target's profile
    * or the embedded reference, priming (tokens, signed bodies: `keys`), then `load` once set-up is done.
@@ -88,6 +89,8 @@ export interface LoadOptions {
 export interface LoadOutcome {
   report: LoadReport;
   written?: WrittenReport;
+  /** Outputs that could not be written (a report file, `--stream`): each an OUTPUT_UNWRITABLE; exit 2 when any. */
+  outputFailures: HarnessError[];
 }
 
 
@@ -190,7 +193,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     ...(abortingThresholds.length > 0 ? { abort: { all: abortPolicy.all, graceMs: abortPolicy.graceMs, thresholds: abortingThresholds } } : {}),
   };
   const outDir = options.outDir === undefined ? 'reports' : options.outDir;
-  const finish = async (report: LoadReport): Promise<LoadOutcome> => ({ report, written: outDir === null ? undefined : await writeReport(report, outDir) });
+  const finish = async (report: LoadReport): Promise<LoadOutcome> => {
+    const written = outDir === null ? undefined : await writeReport(report, outDir);
+    // The stream's own failure, if a write of it failed during the run (it stopped; the reports did not).
+    stream?.close();
+    return { report, written, outputFailures: [...(stream?.failure ? [stream.failure] : []), ...(written?.failures ?? [])] };
+  };
 
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async (): Promise<void> => {
@@ -212,7 +220,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     if (metrics && options.metricsListen) {
       const server = await startMetricsServer(options.metricsListen, metrics);
       cleanups.push(() => server.close());
-      options.onMetricsListening?.(server.url);
+      options.onMetricsListening?.(server.url, server.exposure);
     }
     try {
       const enter = (phase: LoadPhase): Promise<void> => {

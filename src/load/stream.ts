@@ -4,12 +4,14 @@
  *
  * Each line is written with one synchronous write(2) on a file opened for appending, as soon as its second
  * closes: once written it is the kernel's, so a run killed with SIGKILL keeps every line written so far
- * (a power cut may still lose the last seconds: there is no fsync). The schema is
+ * (a power cut may still lose the last seconds: there is no fsync). The file is opened non-blocking, so a
+ * FIFO never stalls the run (output-file.ts). The schema is
  * schemas/load-stream.schema.json; docs/load.md describes the fields.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HarnessError } from '../errors.js';
+import { describeOutputFailure, makeDirs, outputError, outputOpenFlags } from '../output-file.js';
 import type { LoadReport } from './report.js';
 import type { Scenario } from './source.js';
 import type { IntervalRow, LatencySummary, LoadStats } from './stats.js';
@@ -112,12 +114,24 @@ function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
 
-/** The file `--stream` appends to, opened before the run starts (a bad path is a usage error, exit 2). */
+/** Lines kept while a FIFO's reader lags (about a minute of them); past that the stream fails. */
+const MAX_PENDING_LINES = 60;
+
+/**
+ * The file `--stream` appends to, opened before the run starts (a bad path is a usage error, exit 2, at
+ * once). A write that fails later (a full disk, a FIFO whose reader went away or stopped reading for a
+ * minute) does not crash the run: the stream stops, {@link LoadStream.failure} says why (OUTPUT_UNWRITABLE
+ * naming the flag) and the run's reports are still written; the command then exits 2.
+ */
 export class LoadStream {
   private fd: number | undefined;
+  /** Lines a lagging FIFO reader has not taken yet (a write to it never blocks the run). */
+  private pending: Buffer[] = [];
+  private failed: HarnessError | undefined;
 
   private constructor(
     readonly path: string,
+    readonly flag: string,
     fd: number,
   ) {
     this.fd = fd;
@@ -126,26 +140,62 @@ export class LoadStream {
   static open(path: string, flag = '--stream'): LoadStream {
     const full = resolve(path);
     try {
-      mkdirSync(dirname(full), { recursive: true });
-      return new LoadStream(full, openSync(full, 'a'));
+      makeDirs(dirname(full), flag);
+      return new LoadStream(full, flag, openSync(full, outputOpenFlags(true), 0o666));
     } catch (error) {
-      throw new HarnessError('LOAD_CONFIG', `${flag} ${path}: cannot open it for appending: ${(error as Error).message}`, {
+      throw new HarnessError('LOAD_CONFIG', `${flag} ${path}: cannot open it for appending: ${describeOutputFailure(error)}`, {
         field: flag,
-        hint: 'Name a file in a writable folder, e.g. --stream reports/load-stream.jsonl',
+        hint: 'Name a file in a writable folder, e.g. --stream reports/load-stream.jsonl (a FIFO needs its reader started first)',
         cause: error,
       });
     }
   }
 
-  /** One line, written now (see the module comment). */
-  write(line: StreamLine): void {
-    if (this.fd === undefined) return;
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+  /** Why the stream stopped, if a write failed; the run still ends and writes its reports. */
+  get failure(): HarnessError | undefined {
+    return this.failed;
   }
 
+  /** One line, written now (see the module comment), or kept while a FIFO's reader lags. */
+  write(line: StreamLine): void {
+    if (this.fd === undefined) return;
+    this.pending.push(Buffer.from(`${JSON.stringify(line)}\n`, 'utf8'));
+    this.flush();
+  }
+
+  private flush(): void {
+    while (this.fd !== undefined && this.pending.length > 0) {
+      const head = this.pending[0]!;
+      try {
+        const n = writeSync(this.fd, head);
+        if (n < head.length) this.pending[0] = head.subarray(n);
+        else this.pending.shift();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && this.pending.length <= MAX_PENDING_LINES) return;
+        this.fail(error);
+      }
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.failed = outputError(this.flag, this.path, error);
+    this.pending = [];
+    this.close();
+  }
+
+  /** Closes the file; a line still waiting for a FIFO's reader then is lost, and said. */
   close(): void {
     if (this.fd === undefined) return;
-    closeSync(this.fd);
+    const fd = this.fd;
+    if (this.pending.length > 0 && this.failed === undefined) {
+      this.flush();
+      if (this.pending.length > 0) this.failed = outputError(this.flag, this.path, Object.assign(new Error('reader lagging'), { code: 'EAGAIN' }));
+    }
     this.fd = undefined;
+    try {
+      closeSync(fd);
+    } catch (error) {
+      this.failed ??= outputError(this.flag, this.path, error);
+    }
   }
 }

@@ -24,6 +24,7 @@ import { createMemoryRunner } from './runner.js';
 import { SEARCH_BODY_LIMIT, SEARCH_PREFIX, handleSearch } from './search.js';
 import { TOKEN_BODY_LIMIT, handleToken, type TokenEndpointContext } from './token-endpoint.js';
 import { createMemoryTokenStore } from './token-store.js';
+import { PortUnavailable } from './unavailable.js';
 import type { Reference, ReferenceConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
 import { WEBHOOK_PATH_PREFIX, handleWebhook, type ListenerEntry, type WebhookContext } from './webhooks.js';
 import { WEBHOOK_BODY_MAX_BYTES } from '../spec-numbers.js';
@@ -111,6 +112,8 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     try {
       return await route(request);
     } catch (error) {
+      // A port that stopped (a state store after a failed write) says why in the 503 itself.
+      if (error instanceof PortUnavailable) return errorResponse(503, 'temporarily_unavailable', error.description);
       deps.logger(`unexpected error on ${request.method} ${request.url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
       return errorResponse(503, 'temporarily_unavailable', 'the request could not be processed; try again', { 'retry-after': '1' });
     }

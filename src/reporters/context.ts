@@ -3,9 +3,9 @@
  * recorder's rules (tokens, JWTs, secret-named fields), applied to every text a reporter prints or writes,
  * on top of the redaction the client already did when it recorded the exchanges.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { runSecrets } from '../client/secret-registry.js';
+import { writeOutputFile } from '../output-file.js';
 import type { ResolvedProfile } from '../profile/types.js';
 import type { RunInvocation } from './rerun.js';
 
@@ -80,8 +80,9 @@ export async function writeReportFile<T>(ctx: ReporterContext, fileName: string,
   const text = ctx.scrub(render(redactDeep(value, ctx.redact)));
   // A bare name lands in the out dir; a path (`--har build/run.har`) is taken as given.
   const path = resolve(ctx.outDir, fileName);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
+  // A full disk, a folder of that name, no permission, a FIFO nobody reads: OUTPUT_UNWRITABLE naming the
+  // flag, and the engine's emitter still runs the other reporters (output-file.ts).
+  await writeOutputFile(path, text, ctx.harPath !== undefined && path === resolve(ctx.harPath) ? '--har' : '--out');
   ctx.artifacts.push(path);
   return text;
 }

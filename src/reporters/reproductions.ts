@@ -7,6 +7,7 @@
  * says why and the rerun line stands in.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { describeOutputFailure } from '../output-file.js';
 import { resultKey } from '../engine/result-key.js';
 import { join, relative, resolve } from 'node:path';
 import type { RecordedExchange, ReplayRecipe } from '../client/types.js';
@@ -108,7 +109,8 @@ export function reproductionsFor(summary: RunSummary, ctx: ReporterContext): Pro
   if (pending === undefined) {
     pending = (async () => {
       const out = new Map<string, Reproduction>();
-      await rm(resolve(ctx.outDir, REPRODUCTIONS_DIR), { recursive: true, force: true });
+      // A folder that cannot be there (--out under a file) is no reason to stop: each file then says why.
+      await rm(resolve(ctx.outDir, REPRODUCTIONS_DIR), { recursive: true, force: true }).catch(() => undefined);
       for (const result of summary.results) {
         if (result.state !== 'failed' && result.state !== 'errored') continue;
         const exchange = decisiveExchange(result.exchanges);
@@ -117,7 +119,11 @@ export function reproductionsFor(summary: RunSummary, ctx: ReporterContext): Pro
         // Not sent by the client (a hand-built record): only the recorded request is shown.
         if (note === undefined) continue;
         if ('unavailable' in note) out.set(resultKey(result), { unavailable: note.unavailable });
-        else out.set(resultKey(result), await writeOne(ctx, result, exchange, note.recipe, ctx.invocation));
+        else {
+          // A reproduction that cannot be written (a full disk, --out under a file) leaves the reports to be written.
+          const made = await writeOne(ctx, result, exchange, note.recipe, ctx.invocation).catch((error: unknown) => ({ unavailable: `it could not be written: ${describeOutputFailure(error)}` }));
+          out.set(resultKey(result), made);
+        }
       }
       return out;
     })();

@@ -10,7 +10,7 @@
  */
 import type { EventStore } from '../reference/types.js';
 import { EVENT_RETENTION_SECONDS } from '../spec-numbers.js';
-import type { GroupCommit } from './group-commit.js';
+import { logFailure, type GroupCommit } from './group-commit.js';
 import { eventKey, expiredIndexRange, float64, indexKey, metaKey, parseIndexKey, readFloat64 } from './keys.js';
 import { readRange, type StateDb, type StateOperation } from './level.js';
 
@@ -85,6 +85,9 @@ export function createDurableEventStore(options: DurableEventStoreOptions): Dura
 
   return {
     claim(listenerId, eventId, now) {
+      // Stopped after a failed write: every webhook is refused (503), a duplicate too, until a restart.
+      const stopped = writer.stopped();
+      if (stopped !== undefined) throw stopped;
       const key = eventKey(listenerId, eventId);
       const id = key.toString('latin1');
       const inFlight = pending.get(id);
@@ -113,7 +116,7 @@ export function createDurableEventStore(options: DurableEventStoreOptions): Dura
     },
     sweep(now) {
       // The port's sweep is synchronous: this one starts a pass in the background and reports the last one.
-      sweepNow(now).catch((error: unknown) => options.logger?.(`state: sweep failed: ${(error as Error)?.message ?? String(error)}`));
+      sweepNow(now).catch((error: unknown) => logFailure(options.logger, 'sweep failed', error));
       return lastSwept;
     },
     sweepNow,

@@ -12,7 +12,7 @@
  */
 import { rememberedRun } from '../reference/runner.js';
 import type { AutomationRun, Runner } from '../reference/types.js';
-import type { GroupCommit } from './group-commit.js';
+import { logFailure, type GroupCommit } from './group-commit.js';
 import { RUN_RANGE, parseRunKey, runKey } from './keys.js';
 import { readRange, type StateDb } from './level.js';
 
@@ -64,7 +64,7 @@ export async function createDurableRunner(options: DurableRunnerOptions): Promis
       writer.write([
         { type: 'put', key: runKey(run.listenerId, seq), value: Buffer.from(JSON.stringify(stored), 'utf8') },
         ...(seq >= maxRuns ? [{ type: 'del' as const, key: runKey(run.listenerId, seq - maxRuns) }] : []),
-      ]).catch((error: unknown) => options.logger?.(`state: a run could not be kept: ${(error as Error)?.message ?? String(error)}`));
+      ]).catch((error: unknown) => logFailure(options.logger, 'a run could not be kept', error));
     },
     list(listenerId) {
       const list = runs.get(listenerId)?.list ?? [];

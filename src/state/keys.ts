@@ -68,6 +68,9 @@ export function runKey(listenerId: string, seq: number): Buffer {
   return Buffer.concat([Buffer.of(RUN), listenerBytes(listenerId), position]);
 }
 
+/** Every idempotency record key: [e, f). */
+export const EVENT_RANGE: [Buffer, Buffer] = [Buffer.of(EVENT), Buffer.of(EVENT + 1)];
+
 /** Every run key: [r, s). */
 export const RUN_RANGE: [Buffer, Buffer] = [Buffer.of(RUN), Buffer.of(RUN + 1)];
 

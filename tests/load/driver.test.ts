@@ -48,10 +48,10 @@ describe('against the embedded reference', () => {
     expect(lines[0]).toMatch(/^\[\s+1s\]\s+\d+\/s \(asked \d+\)\s+p99 /);
 
     expect(written).toBeDefined();
-    const json = JSON.parse(await readFile(written!.json, 'utf8')) as typeof report;
+    const json = JSON.parse(await readFile(written!.json!, 'utf8')) as typeof report;
     expect(json.counts).toEqual(report.counts);
     expect(json.scenario).toBe('webhook-hmac');
-    const html = await readFile(written!.html, 'utf8');
+    const html = await readFile(written!.html!, 'utf8');
     expect(html.match(/<svg /g)).toHaveLength(3);
     expect(html).toContain('Latency over time');
     expect(html).toContain('Throughput over time');
@@ -154,7 +154,7 @@ describe('bounds', () => {
       expect(report.counts.sent).toBeGreaterThan(0);
       expect(report.counts.sent).toBeLessThan(report.counts.planned);
       expect(report.elapsedSeconds).toBeLessThan(5);
-      expect(JSON.parse(await readFile(written!.json, 'utf8')).interrupted).toBe(true);
+      expect(JSON.parse(await readFile(written!.json!, 'utf8')).interrupted).toBe(true);
     } finally {
       await server.close();
     }

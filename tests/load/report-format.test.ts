@@ -37,7 +37,7 @@ describe('load JSON report format', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-load-format-'));
     try {
       const written = await writeReport(report, dir);
-      const text = await readFile(written.json, 'utf8');
+      const text = await readFile(written.json!, 'utf8');
       const parsed = JSON.parse(text) as Record<string, unknown>;
       expect(Object.keys(parsed).slice(0, 2)).toEqual(['format', 'formatVersion']);
       expect(parsed).toMatchObject({ format: LOAD_REPORT_FORMAT, formatVersion: 1, scenario: 'webhook-hmac' });

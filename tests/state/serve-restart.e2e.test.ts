@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { runCli, startServe, type StartedProcess } from '../cli/support.js';
-import { killTree } from '../load/support/load-cli.js';
-import { call, hmacSignature, nowSeconds, uuid, type SandboxProfile } from '../reference/support/wire.js';
+import { runCli, type StartedProcess } from '../cli/support.js';
+import { call, uuid, type SandboxProfile } from '../reference/support/wire.js';
+import { answersTo, kill9, serveOn as serveState, webhook } from './support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ac-state-e2e-'));
 const started: StartedProcess[] = [];
@@ -19,51 +19,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function serveOn(stateDir: string, out: string): Promise<{ serve: StartedProcess; profile: SandboxProfile }> {
-  const profilePath = join(out, 'sandbox.target.json');
-  rmSync(profilePath, { force: true });
-  const serve = await startServe(['--state-dir', stateDir, '--out', out], profilePath);
-  started.push(serve);
-  return { serve, profile: JSON.parse(readFileSync(profilePath, 'utf8')) as SandboxProfile };
-}
-
-/**
- * SIGKILL for serve as a crash or an OOM kill gives it: the supervisor and the child that serves (its own
- * process group, src/stop/supervisor.ts), so no shutdown code runs anywhere; then waits until every one is
- * gone (the LevelDB lock is the kernel's to release).
- */
-async function kill9(serve: StartedProcess): Promise<void> {
-  const exited = new Promise((resolve) => serve.child.once('exit', resolve));
-  const pids = killTree(serve.child.pid!);
-  await exited;
-  const until = Date.now() + 10_000;
-  while (pids.some(alive) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(pids.filter(alive), 'processes left after SIGKILL').toEqual([]);
-}
-
-/** Running, not gone or a zombie waiting for a parent to reap it (it holds no lock or port any more). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-function webhook(profile: SandboxProfile, eventId: string): Promise<number> {
-  const { listenerId, secret } = profile.webhooks.hmac;
-  const body = JSON.stringify({ user: 'u-1', action: 'offboard' });
-  const timestamp = String(nowSeconds());
-  return fetch(`${profile.baseUrl}/api/v1/webhooks/incoming/${listenerId}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-timestamp': timestamp, 'webhook-event-id': eventId, 'webhook-signature': hmacSignature(secret, timestamp, eventId, body) },
-    body,
-    signal: AbortSignal.timeout(10_000),
-  }).then(async (response) => {
-    await response.arrayBuffer();
-    return response.status;
-  });
-}
+const serveOn = (stateDir: string, out: string): ReturnType<typeof serveState> => serveState(stateDir, out, started);
 
 async function token(profile: SandboxProfile): Promise<number> {
   const { clientId, clientSecret } = profile.credentials.primary;
@@ -119,12 +75,7 @@ describe('serve --state-dir', () => {
     expect(accepted.length).toBeGreaterThanOrEqual(300);
 
     await serveOn(stateDir, join(root, 'load-out'));
-    const answers = new Map<number, number>();
-    for (let i = 0; i < accepted.length; i += 32) {
-      const statuses = await Promise.all(accepted.slice(i, i + 32).map((eventId) => webhook(profile, eventId)));
-      for (const status of statuses) answers.set(status, (answers.get(status) ?? 0) + 1);
-    }
-    expect(Object.fromEntries(answers)).toEqual({ 409: accepted.length });
+    expect(await answersTo(profile, accepted)).toEqual({ 409: accepted.length });
   }, 180_000);
 
   test('a second serve on a DIR in use refuses (exit 2, STATE_DIR_LOCKED); a DIR that cannot be created is exit 2 (STATE_DIR)', async () => {

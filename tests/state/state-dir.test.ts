@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { HarnessError } from '../../src/errors.js';
 import { createDurableEventStore, openStateDir, type StateDirHandle } from '../../src/state/index.js';
+import { lockHeld } from '../../src/state/proof.js';
 
 const DAY = 86_400;
 const dirs: string[] = [];
@@ -65,6 +66,7 @@ describe('state directory', () => {
           fail = reject;
         }),
         idle: async () => undefined,
+        stopped: () => undefined,
       },
       initialCount: 0,
     });
@@ -163,5 +165,23 @@ describe('state directory', () => {
     expect(bad).toBeInstanceOf(HarnessError);
     expect((bad as HarnessError).code).toBe('STATE_DIR');
     expect((bad as HarnessError).message).toContain('ENOTDIR');
+  });
+
+  test('every state-dir error names its cause: not a directory, missing, in use (by the kernel\'s lock table, before any file is read), corrupt', async () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, 'x');
+    await expect(openStateDir(file)).rejects.toMatchObject({ code: 'STATE_DIR', message: expect.stringContaining('it is not a directory') });
+    // /proc refuses a folder with ENOENT: the path "does not exist and cannot be created".
+    await expect(openStateDir('/proc/1/no-such/state')).rejects.toMatchObject({ code: 'STATE_DIR', message: expect.stringContaining('cannot be created') });
+
+    const dir = tempDir();
+    await openAt(dir);
+    expect(lockHeld(dir)).toBe(true);
+    writeFileSync(join(dir, 'CURRENT'), 'garbage\n');
+    // Held: LOCKED, not the garbage CURRENT (a live serve's files are not read).
+    await expect(openStateDir(dir)).rejects.toMatchObject({ code: 'STATE_DIR_LOCKED' });
+    for (const state of open.splice(0)) await state.close();
+    expect(lockHeld(dir)).toBe(false);
+    await expect(openStateDir(dir)).rejects.toMatchObject({ code: 'STATE_DIR_CORRUPT', message: expect.stringContaining('CURRENT: does not name a MANIFEST') });
   });
 });

@@ -52,7 +52,7 @@ async function load(options: LoadCliOptions): Promise<number> {
       abortOnFail: options.abortOnFail,
       abortAfterMs: options.abortAfter,
       // Printed even with --quiet: with port 0 it is the only way to learn where to scrape.
-      onMetricsListening: (url) => process.stderr.write(`metrics: ${url}\n`),
+      onMetricsListening: (url, exposure) => process.stderr.write(`metrics: ${url}\n${exposure === undefined ? '' : `warning: ${exposure}\n`}`),
       // Start-up ends where the measured sending (`load`) starts.
       onPhase: (phase) => {
         if (phase === 'load') scope.startedUp();
@@ -61,7 +61,9 @@ async function load(options: LoadCliOptions): Promise<number> {
     });
     scope.reported();
     process.stdout.write(summaryText(outcome.report, outcome.written));
-    return outcome.report.exitCode;
+    // An output that could not be written (a full disk, a folder, a FIFO nobody reads): named, the others kept, exit 2.
+    for (const failure of outcome.outputFailures) process.stderr.write(`${failure.format()}\n`);
+    return outcome.outputFailures.length > 0 ? EXIT.HARNESS : outcome.report.exitCode;
   } catch (error) {
     // A harness error before the driver wrote its report (a profile that does not load, a corpus for
     // another target, a metrics port in use): report.json says why, as `run`'s does. main() prints it.

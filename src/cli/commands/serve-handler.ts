@@ -39,7 +39,7 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
     if (options.stateDir !== undefined) {
       await scope.enter('state');
       // Loaded only when asked for: without --state-dir, serve never loads the database.
-      const opening = import('../../state/index.js').then((module) => module.openStateDir(options.stateDir!, { logger: (line) => process.stderr.write(`${line}\n`) }));
+      const opening = import('../../state/index.js').then((module) => module.openStateDir(options.stateDir!, { repair: args.stateRepair, logger: (line) => process.stderr.write(`${line}\n`) }));
       // Opened after a stop: closed at once (its lock must not outlive the command).
       state = await untilStopped(opening, scope.signal, (late) => void late.close());
     }
@@ -115,6 +115,7 @@ function validate(args: ServeOptions): SandboxSettings {
     });
   }
   const faults = args.fault.map((name) => resolveWrapper(name));
+  if (args.stateRepair && args.stateDir === undefined) throw new HarnessError('USAGE', '--state-repair repairs the directory of --state-dir: name it', { field: '--state-repair' });
   return {
     seed: args.seed,
     port: args.port,

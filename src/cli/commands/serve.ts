@@ -34,6 +34,10 @@ export const SERVE_OPTIONS = {
     describe:
       'Keep the tenant, the idempotency records, the runs and the clock in a database under this directory: a restart with the same DIR serves the same tenant (the profile stays valid) and answers 409 to every event ID accepted within 7 days; a 200 is sent only once its record is on disk. One serve per DIR',
   }),
+  'state-repair': booleanRow({
+    describe:
+      'With --state-dir: when DIR cannot be proved whole (a damaged or cut log, a damaged table), keep what can be proved instead of refusing it: damaged files go to DIR/damaged-<time>/, and serve says how many records it dropped before it serves',
+  }),
   timeout: SHARED_OPTIONS.timeout,
   'max-duration': SHARED_OPTIONS['max-duration'],
 } as const satisfies Record<string, OptionRow<unknown>>;
