@@ -4,7 +4,7 @@
 // docker/Dockerfile's own build (dockerfile.test.ts) runs beside them, and each file counts only its own
 // containers as left behind.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import { loadProfile } from '../../src/profile/index.js';
 import { readReport, runCli, runProcess } from './support/cli.js';
 import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, leftoverContainers, NO_EXEC_IMAGE, removeTestImages } from './support/images.js';
 import { harnessError } from '../support/harness-error.js';
+import { keyPair, statementOf } from '../attest/support.js';
 
 const FULL_RUN_MS = 300_000;
 let reference = '';
@@ -142,6 +143,25 @@ describe('access-conformance run --image', () => {
     expect(report.target.description).toMatch(/behind mapped port \d+ \(bridge, requested; JWKS served on [\d.]+\)/);
     // On this local Linux engine host.docker.internal is docker0's address: served there, not everywhere.
     expect(report.target.description).not.toContain('JWKS served on 0.0.0.0');
+    expect(await leftovers()).toEqual([]);
+  }, FULL_RUN_MS + 30_000);
+
+  it('attests what it checked by the image\'s own ID (run --attest --image), and verify accepts it', async (ctx) => {
+    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    const { privatePem, publicPem } = await keyPair('ed25519');
+    const keyDir = await mkdtemp(join(work, 'attest-key-'));
+    await writeFile(join(keyDir, 'signing.pem'), privatePem, { mode: 0o600 });
+    await writeFile(join(keyDir, 'signing.pub.pem'), publicPem);
+    const out = join(work, 'attested');
+    const result = await runCli(['run', '--image', reference, '--only', 'WH-HMAC-01', '--attest', '--signing-key', join(keyDir, 'signing.pem'), '--out', out], FULL_RUN_MS);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const inspected = await runProcess('docker', ['image', 'inspect', '--format', '{{.Id}}', reference], 60_000);
+    const imageId = inspected.stdout.trim();
+    expect(imageId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const bundle = JSON.parse(await readFile(join(out, 'attestation.sigstore.json'), 'utf8')) as Parameters<typeof statementOf>[0];
+    expect(statementOf(bundle).subject).toEqual([{ name: reference, digest: { sha256: imageId.slice('sha256:'.length) } }]);
+    const verified = await runCli(['verify', join(out, 'attestation.sigstore.json'), '--key', join(keyDir, 'signing.pub.pem'), '--subject', `${reference}@${imageId}`, '--report', join(out, 'report.json')], 60_000);
+    expect(verified.code, `${verified.stdout}\n${verified.stderr}`).toBe(0);
     expect(await leftovers()).toEqual([]);
   }, FULL_RUN_MS + 30_000);
 
