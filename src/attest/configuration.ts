@@ -7,6 +7,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import { displaySource } from '../openapi/index.js';
 import { packageRoot, toolVersion, TOOL_NAME } from '../package.js';
 import type { ResolvedProfile } from '../profile/types.js';
 import { allRequirements, CATALOGUE_VERSION } from '../requirements.js';
@@ -45,13 +46,15 @@ export const REMOVED = '[removed]';
 /**
  * The profile as the run used it (defaults applied, files read, --openapi in place), with every secret
  * replaced by `[removed]`: by field name, and any other string that holds one of the profile's secret
- * values. The list of secrets itself goes. This is the document that is hashed and written beside the
+ * values, and the description's URL without its userinfo, query and fragment. The list of secrets itself goes. This is the document that is hashed and written beside the
  * attestation for publishing.
  */
 export function profileWithoutSecrets(profile: ResolvedProfile): unknown {
   const secrets = profile.secrets.filter((value) => value.length >= 4);
   const clean = (value: unknown, key?: string): unknown => {
     if (key !== undefined && SECRET_FIELDS.has(key) && value !== undefined && value !== null) return REMOVED;
+    // A description URL may carry a credential (userinfo, `?token=`): published as the reports show it.
+    if (key === 'openapi' && typeof value === 'string') return displaySource(value);
     if (typeof value === 'string') return secrets.some((secret) => value.includes(secret)) ? REMOVED : value;
     if (Array.isArray(value)) return value.map((item) => clean(item));
     if (typeof value === 'object' && value !== null) {

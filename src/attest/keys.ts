@@ -5,7 +5,7 @@
  * Ed25519; node:crypto reads and signs, so no key ever leaves this process or reaches a message.
  */
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { FileRefused, readBoundedFile } from '../profile/index.js';
 import { HarnessError } from '../errors.js';
 
 /** A PEM key file is a few hundred bytes; anything this large is not one. */
@@ -31,11 +31,22 @@ async function keyText(value: string, field: string, env: NodeJS.ProcessEnv): Pr
     if (text === undefined || text.trim() === '') throw keyError(`${field}: the variable ${name} is not set or empty`, field, `export ${name} with the PEM key as its value`);
     return text;
   }
-  const info = await stat(trimmed).catch(() => undefined);
-  if (info === undefined || !info.isFile()) throw keyError(`${field}: there is no file ${trimmed}`, field);
-  if (info.size > MAX_KEY_FILE_BYTES) throw keyError(`${field}: ${trimmed} has ${info.size} bytes, too large for a PEM key`, field);
-  return readFile(trimmed, 'utf8');
+  // A key pasted inline (`--signing-key "$KEY"`, a common CI slip) is never echoed back: the message would
+  // print the private key into the job's log.
+  if (trimmed.includes('-----BEGIN') || /[\r\n]/.test(trimmed) || trimmed.length > MAX_PATH_SHOWN) {
+    throw keyError(`${field} is not a file path (a PEM key given inline?)`, field, 'give a file, or {"env": "VARIABLE_NAME"} with the key in that variable');
+  }
+  try {
+    // Bounded like every file the harness reads: a FIFO or a hung mount cannot hold the run.
+    return await readBoundedFile(trimmed, { maxBytes: MAX_KEY_FILE_BYTES, what: 'a PEM key' });
+  } catch (error) {
+    const why = error instanceof FileRefused ? error.message : 'there is no such readable file';
+    throw keyError(`${field}: ${trimmed} cannot be used: ${why}`, field);
+  }
 }
+
+/** A path longer than this is not one a person typed: the value is not shown. */
+const MAX_PATH_SHOWN = 512;
 
 /** Which of the two kinds a key is, or why it is neither. */
 function kindOf(key: KeyObject): 'ecdsa-p256' | 'ed25519' | string {

@@ -14,6 +14,7 @@ import { buildStatement, overallResult, parseSubject, readAttestedReport, testLi
 import { canonicalJson } from '../../src/attest/canonical.js';
 import { baselineFile, catalogueDescriptor, optionsDescriptor, profileWithoutSecrets } from '../../src/attest/configuration.js';
 import { loadPublicKey, loadSigningKey } from '../../src/attest/keys.js';
+import type { HarnessError } from '../../src/errors.js';
 import { signPayload, statementPayload } from '../../src/attest/sign.js';
 import { verifyAttestation } from '../../src/attest/verify.js';
 import { renderJson } from '../../src/cli/commands/list.js';
@@ -142,8 +143,9 @@ describe('the profile without secrets', () => {
       },
       hooks: { baseUrl: 'https://impl.example/hooks', token: secrets[2]! },
       limits: { webhookBodyBytes: 65536 },
-      // A secret inside another value (a URL carrying a token) goes too.
-      openapi: `https://impl.example/openapi.json?token=${secrets[2]!}`,
+      // A description URL is published as the reports show it: no userinfo, query or fragment, whatever
+      // they carry (a token the profile does not know as a secret included).
+      openapi: `https://user:pw@impl.example/openapi.json?token=${secrets[2]!}&other=not-a-profile-secret#frag`,
       secrets,
     } as unknown as ResolvedProfile;
     const clean = canonicalJson(profileWithoutSecrets(profile));
@@ -151,7 +153,8 @@ describe('the profile without secrets', () => {
     expect(clean).not.toContain('"secrets"');
     expect(clean).toContain('"clientId":"id@impl.example/app"');
     expect(clean).toContain('"x":"public-x"');
-    expect(clean).toContain('"openapi":"[removed]"');
+    expect(clean).toContain('"openapi":"https://impl.example/openapi.json"');
+    expect(clean).not.toMatch(/not-a-profile-secret|user:pw|frag/);
   });
 });
 
@@ -168,6 +171,16 @@ describe('keys', () => {
     const pub = ed.publicKey.export({ type: 'spki', format: 'pem' }).toString();
     await expect(loadSigningKey('{"env": "K"}', { K: pub })).rejects.toThrow(/not a PEM private key/);
     expect((await loadPublicKey('{"env": "K"}', { K: pub })).asymmetricKeyType).toBe('ed25519');
+  });
+
+  it('a key pasted inline instead of a path is refused without echoing it (it would land in the CI log)', async () => {
+    const pem = (await newKeyPair('ed25519')).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const body = pem.split('\n')[1]!;
+    const error = await loadSigningKey(pem, {}).then(() => undefined, (caught: unknown) => caught as HarnessError);
+    expect(error?.code).toBe('KEY_INVALID');
+    expect(error?.message).toMatch(/is not a file path \(a PEM key given inline\?\)/);
+    expect(`${error?.message} ${error?.hint}`).not.toContain(body);
+    await expect(loadSigningKey('/nonexistent/signing.pem', {})).rejects.toThrow(/\/nonexistent\/signing\.pem cannot be used/);
   });
 });
 
