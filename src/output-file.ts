@@ -99,8 +99,14 @@ export function outputOpenFlags(append: boolean): number {
 export async function writeOutputFile(path: string, text: string | Buffer, flag: string, timeoutMs = OUTPUT_WRITE_MS): Promise<void> {
   makeDirs(dirname(resolve(path)), flag);
   let timer: NodeJS.Timeout | undefined;
+  // Set when the deadline wins, so the write below stops waiting for room and closes its file: without it a
+  // FIFO whose reader stopped would keep it retrying (and the process alive) after the error was reported.
+  let timedOut = false;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), timeoutMs);
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
+    }, timeoutMs);
     timer.unref();
   });
   const write = (async () => {
@@ -113,7 +119,7 @@ export async function writeOutputFile(path: string, text: string | Buffer, flag:
           done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
         } catch (error) {
           // A FIFO whose reader is slower than the run: wait for room, within the deadline.
-          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || timedOut) throw error;
           await new Promise((resolveWait) => setTimeout(resolveWait, 20));
         }
       }

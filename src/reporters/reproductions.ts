@@ -6,8 +6,8 @@
  * the same line. Where a request cannot travel (it carries something made during the run), the report
  * says why and the rerun line stands in.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { describeOutputFailure } from '../output-file.js';
+import { rm } from 'node:fs/promises';
+import { describeOutputFailure, writeOutputFile } from '../output-file.js';
 import { resultKey } from '../engine/result-key.js';
 import { join, relative, resolve } from 'node:path';
 import type { RecordedExchange, ReplayRecipe } from '../client/types.js';
@@ -87,10 +87,9 @@ async function writeOne(ctx: ReporterContext, result: CheckResult, exchange: Rec
   if (ctx.scrub(ctx.redact(text)) !== text || (body !== undefined && ctx.scrub(body.toString('latin1')) !== body.toString('latin1'))) {
     return { unavailable: 'it would carry a credential' };
   }
-  await mkdir(dir, { recursive: true });
   const file = join(dir, `${name}.json`);
-  await writeFile(file, text);
-  if (body !== undefined) await writeFile(join(dir, `${name}.body`), body);
+  await writeOutputFile(file, text, '--out');
+  if (body !== undefined) await writeOutputFile(join(dir, `${name}.body`), body, '--out');
   const shown = relative(process.cwd(), file) || file;
   const command = [launcherOf(invocation), 'send', '--profile', profileWord(invocation), '--replay', word(shown.startsWith('..') ? file : shown)].join(' ');
   return {

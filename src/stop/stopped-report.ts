@@ -7,7 +7,8 @@
  * `run` stopped in start-up writes its full reports instead (engine/unstarted.ts), and this only when those
  * cannot be written.
  */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { writeOutputFile } from '../output-file.js';
 import { join, resolve } from 'node:path';
 import { toolVersion, TOOL_NAME } from '../package.js';
 import type { StopReason } from './reason.js';
@@ -43,10 +44,11 @@ export function stoppedReport(input: StoppedReportInput): Record<string, unknown
 
 /** Writes `<outDir>/report.json`; returns its path. */
 export async function writeStoppedReport(outDir: string, input: StoppedReportInput): Promise<string> {
-  const dir = resolve(outDir);
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, STOPPED_REPORT_FILE);
-  await writeFile(path, `${JSON.stringify(stoppedReport(input), null, 2)}\n`);
+  // Through output-file.ts, as every report: folders made one level at a time (Node's recursive mkdir
+  // spins under /proc), a FIFO or a full disk a bounded, named failure. This is the last report a stopped
+  // command gets: it must never hang.
+  const path = join(resolve(outDir), STOPPED_REPORT_FILE);
+  await writeOutputFile(path, `${JSON.stringify(stoppedReport(input), null, 2)}\n`, '--out');
   return path;
 }
 

@@ -32,7 +32,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   state: ['reference', 'tenant', 'output-file', 'errors', 'spec-numbers'],
   faults: ['reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   variants: ['faults', 'reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
-  stop: ['errors', 'values', 'debug', 'package'],
+  stop: ['errors', 'values', 'debug', 'package', 'output-file'],
   engine: ['client', 'profile', 'openapi', 'requirements', 'stop', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling'],
   reporters: ['engine', 'client', 'profile', 'requirements', 'escape', 'output-file', 'errors', 'package', 'defaults'],
   mutation: ['faults', 'variants', 'engine', 'reporters', 'tenant', 'client', 'profile', 'requirements', 'errors', 'package', 'defaults'],

@@ -134,7 +134,7 @@ export function renderOpenapiText(listing: OpenapiListing): string {
     byReason.set(key, [...(byReason.get(key) ?? []), op]);
   }
   for (const [reason, ops] of byReason) {
-    lines.push('', `Not called (${ops.length}): ${reason}`);
+    lines.push('', `Not called (${ops.length}): ${t(reason)}`);
     for (const op of ops) lines.push(ownReason(op) !== undefined ? `${line(op)}\n      ${t(op.reason ?? '')}` : line(op));
   }
   return `${lines.join('\n')}\n`;
