@@ -17,7 +17,7 @@ export const LOAD_EXAMPLES: ReadonlyArray<[string, string]> = [
   ["$0 load --profile target.json --rate 500/s --duration 2m --threshold 'p99<50ms'", 'a deployment at 500/s; exit 1 when p99 latency reaches 50 ms'],
   ['$0 load --stages 30s:100,1m:500 --stream load.jsonl', 'ramp to 100/s over 30 s, then to 500/s over a minute; one JSON line a second'],
   ['$0 load --scenario webhook-jwt --alg EdDSA --rate 100 --duration 1m', 'JWT webhooks signed with the listener\'s Ed25519 key'],
-  ['$0 load prepare --profile target.json --count 60000', 'sign a webhook-jwt corpus for k6 (load/webhook-jwt.js)'],
+  ['$0 load prepare --scenario webhook-jwt --profile target.json --count 6000 --out corpus.json', 'sign 6,000 webhook-jwt requests into a corpus for k6 (load/webhook-jwt.js)'],
 ];
 
 /** Arrivals per second past which the schedule's prebuilt queues would not fit in memory. */
