@@ -12,7 +12,7 @@
  * sent, so nothing reaches the target or any other listener.
  */
 import { HarnessError } from '../errors.js';
-import { fillPath, METHOD_OVERRIDE_PARAMETERS, operationName, templateShapeProblem } from '../openapi/index.js';
+import { fillPath, METHOD_OVERRIDE_PARAMETERS, operationTitle, templateShapeProblem } from '../openapi/index.js';
 
 /** What the client knows of an operation it may POST to: the planner's read, with its path as sent. */
 export interface ReadOperation {
@@ -65,7 +65,7 @@ export class RequestFirewall {
 
   /** An operation's request: the template filled, the query appended, method and origin checked. */
   operation(target: OperationTarget, query: ReadonlyArray<readonly [string, string]> = [], body?: unknown): AllowedRequest {
-    const what = `${operationName(target)}${target.operationId ? ` (${target.operationId})` : ''}`;
+    const what = operationTitle(target);
     const filled = fillPath(target.path, target.params ?? {});
     if ('problem' in filled) throw refused(what, filled.problem);
     this.checkMethod(what, target.method, [`${target.method.toUpperCase()} ${target.path}`]);

@@ -15,6 +15,8 @@ import { idFromTitle, testNamePattern } from './selection.js';
 import { discoverSuites, type SuiteForm } from './suite-files.js';
 import { closeSuiteThreads, discardSuiteThreads, prestartSuiteThread, suitePool } from './suite-pool.js';
 import { debugLine } from '../debug.js';
+import { untilStopped } from '../stop/race.js';
+import { Stopped } from '../stop/reason.js';
 
 /** What one finished test case said, before the engine maps it onto the catalogue. */
 export interface RawCheckOutcome {
@@ -312,20 +314,13 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
   };
 }
 
-/** Waits for `run`, or for `signal` to abort first; true when it was stopped. */
+/** Waits for `run`, or for `signal` to abort first; true when it was stopped (before or after `run` ended). */
 async function runUnlessStopped(run: Promise<unknown>, signal: AbortSignal | undefined): Promise<boolean> {
-  if (!signal) {
-    await run;
-    return false;
+  try {
+    await untilStopped(run, signal);
+  } catch (error) {
+    if (error instanceof Stopped) return true;
+    throw error;
   }
-  run.catch(() => {});
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<void>((resolve) => {
-    onAbort = () => resolve();
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  await Promise.race([run, aborted]);
-  if (onAbort) signal.removeEventListener('abort', onAbort);
-  return signal.aborted;
+  return signal?.aborted ?? false;
 }

@@ -9,4 +9,4 @@ export { describeText, displaySource, isUrlSource, loadDescription, MAX_DESCRIPT
 export { planOperations, profileParameterValue, type PlanInput } from './plan.js';
 export { validateResponse, MAX_SCHEMA_ERRORS } from './validate.js';
 export { DescriptionError, MAX_DESCRIPTION_DEPTH } from './parse.js';
-export { operationKey, operationLabel, operationName, operationRef, sentPathLine, splitOperationKey } from './operation.js';
+export { operationKey, operationLabel, operationName, operationRef, operationTitle, sentPathLine, splitOperationKey } from './operation.js';

@@ -45,7 +45,12 @@ export function splitOperationKey(key: string): [string, string | undefined] {
  * sent when it differs from the template (`GET /api/v1/apps/{app_id}/entitlements, sent as /api/v1/apps/A1/entitlements`).
  */
 export function operationLabel(op: OperationRef): string {
-  return `${operationName(op)}${op.operationId ? ` (${op.operationId})` : ''}${op.sentPath && op.sentPath !== op.path ? `, sent as ${op.sentPath}` : ''}`;
+  return `${operationTitle(op)}${op.sentPath && op.sentPath !== op.path ? `, sent as ${op.sentPath}` : ''}`;
+}
+
+/** `POST /api/v1/search/apps (c1.api.app.v1.AppSearch.Search)`: the operation by its template and ID. */
+export function operationTitle(op: { method: string; path: string; operationId?: string }): string {
+  return `${operationName(op)}${op.operationId ? ` (${op.operationId})` : ''}`;
 }
 
 /** The line a report prints under an operation's result: the path actually sent. */
