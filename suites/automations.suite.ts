@@ -14,6 +14,8 @@ import {
   expectExactlyOneRun,
   expectNoRun,
   expectSetupAccepted,
+  NO_RUN_WATCH_MS,
+  RUN_SETTLE_MS,
   outcome,
 } from './support/webhook-expect.js';
 import { freshEventId, hmacListener, jwtListener, nestedUnicodeBody, sampleBody } from './support/webhook-values.js';
@@ -30,15 +32,15 @@ async function expectOneRunWithBody(client: TargetClient, listener: 'hmac' | 'jw
 group.concurrent('§6 Automation runs', () => {
   check('RUN-01', async ({ client, faker, profile }) => {
     await expectOneRunWithBody(client, 'hmac', hmacListener(profile).listenerId, sampleBody(faker), 'valid request');
-  });
+  }, { waitsMs: RUN_SETTLE_MS });
 
   check('RUN-02', async ({ client, faker, profile }) => {
     await expectOneRunWithBody(client, 'hmac', hmacListener(profile).listenerId, nestedUnicodeBody(faker), 'nested, non-ASCII body');
-  });
+  }, { waitsMs: RUN_SETTLE_MS });
 
   check('RUN-03', async ({ client, faker, profile }) => {
     await expectOneRunWithBody(client, 'jwt', jwtListener(profile).listenerId, sampleBody(faker), 'valid JWT request');
-  });
+  }, { waitsMs: RUN_SETTLE_MS });
 
   check('RUN-04', async ({ client, note }) => {
     const res = await client.sendWebhook('inactive', { label: 'runs: listener of an inactive automation' });
@@ -53,7 +55,7 @@ group.concurrent('§6 Automation runs', () => {
     const res = await client.sendWebhook('inactive', { eventId, label: 'runs: listener of an inactive automation' });
     note(`inactive automation's listener answered ${res.status}`);
     await expectNoRun(client, hmacListener(profile, 'inactive').listenerId, eventId, 'valid request to an inactive automation');
-  });
+  }, { waitsMs: NO_RUN_WATCH_MS });
 
   check('RUN-06', async ({ client, faker, profile, note }) => {
     const eventId = freshEventId();
@@ -62,7 +64,7 @@ group.concurrent('§6 Automation runs', () => {
     const duplicate = await client.sendWebhook('hmac', { eventId, body, label: 'runs: duplicate' });
     note(`duplicate: ${outcome(duplicate)}`);
     await expectExactlyOneRun(client, hmacListener(profile).listenerId, eventId, 'after a 200 and a duplicate');
-  });
+  }, { waitsMs: RUN_SETTLE_MS });
 
   check('RUN-07', async ({ client, profile }) => {
     const { listenerId, secret } = hmacListener(profile);
@@ -72,12 +74,12 @@ group.concurrent('§6 Automation runs', () => {
     const res = await client.sendWebhook('hmac', { eventId, hmac: { secret: other }, label: 'runs: bad signature' });
     expectStatus(res, 401, 'precondition failed, the badly signed request was not refused with 401, so this check cannot conclude');
     await expectNoRun(client, listenerId, eventId, 'request refused with 401');
-  });
+  }, { waitsMs: NO_RUN_WATCH_MS });
 
   check('RUN-08', async ({ client, profile }) => {
     const eventId = freshEventId();
     const res = await client.sendWebhook('hmac', { eventId, timestampOffset: -330, label: 'runs: stale timestamp' });
     expectStatus(res, 400, 'precondition failed, the stale request was not refused with 400, so this check cannot conclude');
     await expectNoRun(client, hmacListener(profile).listenerId, eventId, 'request refused with 400');
-  });
+  }, { waitsMs: NO_RUN_WATCH_MS });
 });

@@ -115,7 +115,7 @@ group.concurrent('§6 Idempotency', () => {
     const responses = await parallelDuplicates(client, eventId, JSON.stringify(sampleBody(faker)));
     note(`answers to the ${PARALLEL_DUPLICATES} parallel duplicates: ${statusHistogram(responses)}`);
     await expectExactlyOneRun(client, hmacListener(profile).listenerId, eventId, `${PARALLEL_DUPLICATES} parallel duplicates`, RACE_SETTLE_MS);
-  }, { timeout: 60_000 });
+  }, { timeout: 60_000, waitsMs: RACE_SETTLE_MS });
 
   check('IDEM-07', async ({ client, faker }) => {
     const res = await duplicateAfter(client, INSIDE_RETENTION, JSON.stringify(sampleBody(faker)));

@@ -10,7 +10,7 @@ import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';
 import { forwardingHeader, spoofedAddress, withForwardingHint, type ForwardingHeader } from './support/forwarding.js';
-import { assertSent, assertSentBodyBytes, expectAccepted, expectExactlyOneRun, expectNoRun, expectSetupAccepted, outcome } from './support/webhook-expect.js';
+import { assertSent, assertSentBodyBytes, expectAccepted, expectExactlyOneRun, expectNoRun, expectSetupAccepted, NO_RUN_WATCH_MS, outcome, RUN_SETTLE_MS } from './support/webhook-expect.js';
 import { bodyWithBytes, multiByteBody, uuidV4WithVariant } from './support/attack-values.js';
 import { freshEventId, hmacListener, sampleBody, timestampOf, validSignature } from './support/webhook-values.js';
 
@@ -160,7 +160,7 @@ group.concurrent('§4.3 Inbound webhook: attacks on the common checks', () => {
     expectStatus(res, NOT_RUN_AGAIN, what);
     await expectExactlyOneRun(client, listenerId, parts.eventId, what);
     await expectNoRun(client, listenerId, other, what);
-  });
+  }, { waitsMs: RUN_SETTLE_MS + NO_RUN_WATCH_MS });
 
   check('WH-X26', async ({ client, faker }) => {
     const now = Math.floor(await client.now());

@@ -70,7 +70,7 @@ class LiteralSet {
    * A flag per first two characters of some shape: most positions of a text are rejected by one array
    * read, without cutting a key out of the text (which was most of the redaction's time).
    */
-  private readonly starts = new Uint8Array(1 << 16);
+  private readonly starts = new Uint16Array(1 << 16);
   longest = 0;
   size = 0;
 
@@ -90,9 +90,26 @@ class LiteralSet {
     }
     if (sameLength.has(shape)) return;
     sameLength.add(shape);
-    this.starts[pairIndex(shape, 0)] = 1;
+    // A count, not a flag, so that remove() can clear it (saturating: a pair that common stays looked at).
+    const pair = pairIndex(shape, 0);
+    if (this.starts[pair]! < 0xffff) this.starts[pair]! += 1;
     this.size += 1;
     this.longest = Math.max(this.longest, shape.length);
+  }
+
+  /** Forgets a shape (`longest` stays: it only sizes the windows redaction looks at). */
+  remove(shape: string): void {
+    const bucket = this.byKey.get(shape.slice(0, KEY_CHARS));
+    const sameLength = bucket?.byLength.get(shape.length);
+    if (!bucket || !sameLength?.delete(shape)) return;
+    if (sameLength.size === 0) {
+      bucket.byLength.delete(shape.length);
+      bucket.lengths.splice(bucket.lengths.indexOf(shape.length), 1);
+      if (bucket.lengths.length === 0) this.byKey.delete(shape.slice(0, KEY_CHARS));
+    }
+    const pair = pairIndex(shape, 0);
+    if (this.starts[pair]! < 0xffff) this.starts[pair]! -= 1;
+    this.size -= 1;
   }
 
   /** The longest shape that starts at `i`, or 0. */
@@ -103,6 +120,16 @@ class LiteralSet {
       if (i + length <= text.length && bucket.byLength.get(length)!.has(text.slice(i, i + length))) return length;
     }
     return 0;
+  }
+
+  /** Whether some shape occurs in `text` (what replaceAll would change), stopping at the first. */
+  occursIn(text: string): boolean {
+    const last = text.length - KEY_CHARS;
+    const starts = this.starts;
+    for (let i = 0; i <= last; i += 1) {
+      if (starts[((text.charCodeAt(i) & 0xff) << 8) | (text.charCodeAt(i + 1) & 0xff)] !== 0 && this.matchAt(text, i) !== 0) return true;
+    }
+    return false;
   }
 
   replaceAll(text: string, replacement: string): string {
@@ -128,10 +155,71 @@ class LiteralSet {
   }
 }
 
-function longestOf(shapes: Iterable<string>): number {
-  let longest = 0;
-  for (const shape of shapes) longest = Math.max(longest, shape.length);
-  return longest;
+/**
+ * Values made for one request (an HMAC signature), the most recent `bound` of them, indexed together: the
+ * texts a check builds after the request (a failure message quoting a header) are redacted of them.
+ */
+export class RecentLiterals {
+  private readonly byValue = new Map<string, string[]>();
+  /** How many of the values hold each shape (two values may share one). */
+  private readonly holders = new Map<string, number>();
+  private readonly set = new LiteralSet();
+
+  constructor(private readonly bound: number) {}
+
+  /** Each value joins and leaves the index alone: one webhook's signature, not the whole set again. */
+  add(value: string): void {
+    if (this.byValue.has(value)) {
+      // Most recent again.
+      const shapes = this.byValue.get(value)!;
+      this.byValue.delete(value);
+      this.byValue.set(value, shapes);
+      return;
+    }
+    const shapes = secretShapes(value);
+    if (shapes.length === 0) return;
+    this.byValue.set(value, shapes);
+    for (const shape of shapes) {
+      const count = this.holders.get(shape) ?? 0;
+      this.holders.set(shape, count + 1);
+      if (count === 0) this.set.add(shape);
+    }
+    if (this.byValue.size > this.bound) this.forget(this.byValue.keys().next().value as string);
+  }
+
+  private forget(value: string): void {
+    for (const shape of this.byValue.get(value) ?? []) {
+      const count = (this.holders.get(shape) ?? 1) - 1;
+      if (count > 0) this.holders.set(shape, count);
+      else {
+        this.holders.delete(shape);
+        this.set.remove(shape);
+      }
+    }
+    this.byValue.delete(value);
+  }
+
+  replaceAll(text: string): string {
+    return this.set.size === 0 ? text : this.set.replaceAll(text, REDACTED);
+  }
+
+  /** The values held now, oldest first. */
+  snapshot(): string[] {
+    return [...this.byValue.keys()];
+  }
+
+  holds(value: string): boolean {
+    return this.byValue.has(value);
+  }
+
+  /** The longest shape ever held (it sizes windows, so it never shrinks). */
+  get longest(): number {
+    return this.set.longest;
+  }
+
+  occursIn(text: string): boolean {
+    return this.set.size > 0 && this.set.occursIn(text);
+  }
 }
 
 /**
@@ -141,21 +229,14 @@ function longestOf(shapes: Iterable<string>): number {
  */
 export class Redactor {
   private readonly fixed = new Set<string>();
-  private readonly dynamic = new Map<string, true>();
-  /** Shapes per recent JWT, so a new one does not re-derive the shapes of the others (lasting ones are indexed once). */
-  private readonly shapeCache = new Map<string, string[]>();
+  /** The recent JWTs, each joining and leaving the index alone (a run signs one per webhook and assertion). */
+  private readonly dynamic: RecentLiterals;
   private fixedSet: LiteralSet | null = null;
-  private dynamicSet: LiteralSet | null = null;
-  private fixedLongest = 0;
-  private dynamicLongest = 0;
   /** Lasting secrets added since the index was last brought up to date. */
   private readonly pendingFixed: string[] = [];
-  private dirtyDynamic = true;
 
-  constructor(
-    secrets: Iterable<string> = [],
-    private readonly maxDynamic = 32,
-  ) {
+  constructor(secrets: Iterable<string> = [], maxDynamic = 32) {
+    this.dynamic = new RecentLiterals(maxDynamic);
     for (const secret of secrets) this.addFixed(secret);
   }
 
@@ -173,62 +254,43 @@ export class Redactor {
     // Only JWTs are numerous (one per assertion and webhook) and the JWT rule catches them anyway once
     // they leave the bounded set; anything else (tokens, secrets handed in) is few and kept for good.
     if (!JWT_EXACT.test(secret)) return this.addFixed(secret);
-    if (this.dynamic.has(secret)) {
-      this.dynamic.delete(secret);
-      this.dynamic.set(secret, true);
-      return false;
-    }
-    this.dynamic.set(secret, true);
-    if (this.dynamic.size > this.maxDynamic) {
-      const oldest = this.dynamic.keys().next().value;
-      if (oldest !== undefined) this.dynamic.delete(oldest);
-    }
-    this.dirtyDynamic = true;
+    this.dynamic.add(secret);
     return false;
   }
 
-  /** Each secret's shapes, derived once. */
-  private shapesOf(secret: string): string[] {
-    let cached = this.shapeCache.get(secret);
-    if (!cached) {
-      cached = secretShapes(secret);
-      this.shapeCache.set(secret, cached);
-    }
-    return cached;
-  }
-
-  /**
-   * The lasting secrets and the recent ones compile apart, so a new signature per webhook does not
-   * re-index every profile secret; each set is a literal index (LiteralSet), not a regular expression.
-   */
-  private compiled(): Array<LiteralSet | null> {
+  /** The lasting secrets' index: each new one's shapes join it, the others stay indexed (they only grow). */
+  private fixedIndex(): LiteralSet | null {
     if (this.pendingFixed.length > 0) {
-      // Lasting secrets only grow: each new one's shapes join the index, the others stay indexed.
       this.fixedSet ??= new LiteralSet();
       for (const secret of this.pendingFixed.splice(0)) for (const shape of secretShapes(secret)) this.fixedSet.add(shape);
-      this.fixedLongest = this.fixedSet.longest;
     }
-    if (this.dirtyDynamic) {
-      // Forget the shapes of secrets that left the bounded set.
-      for (const secret of this.shapeCache.keys()) if (!this.dynamic.has(secret)) this.shapeCache.delete(secret);
-      const shapes = new Set([...this.dynamic.keys()].flatMap((secret) => this.shapesOf(secret)));
-      this.dynamicSet = shapes.size === 0 ? null : new LiteralSet(shapes);
-      this.dynamicLongest = longestOf(shapes);
-      this.dirtyDynamic = false;
-    }
-    return [this.fixedSet, this.dynamicSet];
+    return this.fixedSet;
   }
 
   private replaceShapes(text: string): string {
-    let out = text;
-    for (const set of this.compiled()) if (set && set.size > 0) out = set.replaceAll(out, REDACTED);
-    return out;
+    const fixedSet = this.fixedIndex();
+    const out = fixedSet && fixedSet.size > 0 ? fixedSet.replaceAll(text, REDACTED) : text;
+    return this.dynamic.replaceAll(out);
+  }
+
+  /**
+   * `redact` for a text read later (the recorder redacts an exchange when it is first read): the lasting
+   * secrets as they are when the text is read (they only grow), the recent JWTs as they are then and those
+   * of now that have left the set since.
+   */
+  pinned(): (text: string) => string {
+    const held = this.dynamic.snapshot();
+    return (text) => {
+      if (!text) return text;
+      let out = this.replaceShapes(text);
+      for (const value of held) if (!this.dynamic.holds(value)) out = replaceShapes(out, shapesLongestFirst([value]));
+      return this.fieldRules(out);
+    };
   }
 
   /** The longest shape: a text cut this far past a bound still holds any secret starting before it whole. */
   longestShape(): number {
-    this.compiled();
-    return Math.max(this.fixedLongest, this.dynamicLongest);
+    return Math.max(this.fixedIndex()?.longest ?? 0, this.dynamic.longest);
   }
 
   /**
@@ -242,8 +304,20 @@ export class Redactor {
 
   redact(text: string): string {
     if (!text) return text;
-    let out = this.replaceShapes(text);
-    out = out.replace(JWT_PATTERN, REDACTED);
+    return this.fieldRules(this.replaceShapes(text));
+  }
+
+  /** Whether `redact` would change `text`: what a replay recipe asks of every value, without building the redacted text. */
+  changes(text: string): boolean {
+    if (!text) return false;
+    const fixedSet = this.fixedIndex();
+    if ((fixedSet && fixedSet.size > 0 && fixedSet.occursIn(text)) || this.dynamic.occursIn(text)) return true;
+    return this.fieldRules(text) !== text;
+  }
+
+  /** The rules that need no registered secret: raw JWTs, credential fields of JSON and forms. */
+  private fieldRules(text: string): string {
+    let out = text.replace(JWT_PATTERN, REDACTED);
     out = out.replace(JSON_FIELD_PATTERN, (_m, prefix: string, value: string) => (value === '' ? `${prefix}` : `${prefix}${REDACTED}`));
     out = out.replace(FORM_FIELD_PATTERN, (_m, prefix: string, value: string) => (value === '' ? prefix : `${prefix}${REDACTED}`));
     return out;

@@ -70,7 +70,7 @@ export class RecipeContext {
     return {
       now,
       known: [...this.tokens, ...this.base].sort((a, b) => b[0].length - a[0].length),
-      carriesSecret: (text) => this.recorder.redact(text) !== text,
+      carriesSecret: (text) => this.recorder.carriesSecret(text),
       profileKeys: this.keys,
     };
   }

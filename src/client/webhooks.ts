@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { buildWebhookClaims, hmacSign, privateJwkValues, signWebhookJwt } from '../crypto/index.js';
-import { seededFaker } from '../data/fake.js';
+import { drawSeeded } from '../data/fake.js';
 import { HarnessError } from '../errors.js';
 import type { SigningJwk } from '../profile/types.js';
 import type { WebhookOptions } from './types.js';
@@ -52,14 +52,13 @@ const BODY_REFERENCE_DATE = Date.UTC(2025, 0, 1);
 
 /** A small event-shaped JSON object, as an automation trigger would receive. */
 export function defaultWebhookBody(seed: string, scope: string): Record<string, unknown> {
-  const faker = seededFaker(seed, scope);
-  return {
+  return drawSeeded(seed, scope, (faker) => ({
     event: faker.helpers.arrayElement(['access.requested', 'access.granted', 'access.revoked', 'user.offboarded']),
     user: { id: faker.string.alphanumeric(12), email: faker.internet.email(), name: faker.person.fullName() },
     app: { id: faker.string.alphanumeric(12), name: faker.company.name() },
     reason: faker.lorem.sentence(),
     occurredAt: faker.date.recent({ refDate: BODY_REFERENCE_DATE }).toISOString(),
-  };
+  }));
 }
 
 /**

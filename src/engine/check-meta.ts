@@ -56,6 +56,12 @@ export interface RunContext {
   client: ClientSettings;
   /** The run channel's name (run-channel.ts): secrets and request outcomes go to the engine through it. */
   channel?: string;
+  /** Checks in flight at once (`--concurrency`): the suites hand out the slots (suites/support/check-slots.ts). */
+  concurrency: number;
+  /** A check's time limit unless it sets its own, counted from when it has its slot. */
+  checkTimeoutMs: number;
+  /** Whether a passed check's result keeps its exchanges (some reporter of the run reads them: EngineReporter.readsPassedExchanges). */
+  passedExchanges: boolean;
   /** Seed of every generated value; per-check fakers derive from it and the requirement ID. */
   seed: string;
   /** Hooks the target answered when probed before the run. */

@@ -2,10 +2,10 @@
  * Delivers engine events to reporters in order, one at a time, without making the vitest bridge wait.
  * A reporter that throws does not stop the run; the first such error is rethrown by flush().
  */
-import type { EngineReporter } from './types.js';
+import type { EngineReporter, ReporterEvent } from './types.js';
 
-type Method = keyof EngineReporter;
-type Arg<M extends Method> = Parameters<NonNullable<EngineReporter[M]>>[0];
+type Method = ReporterEvent;
+export type Arg<M extends Method> = Parameters<NonNullable<EngineReporter[M]>>[0];
 
 export class Emitter {
   private chain: Promise<void> = Promise.resolve();

@@ -4,12 +4,14 @@
  * redaction registry and counts consecutive failures. A BroadcastChannel reaches every worker thread of
  * this process at once, so a token obtained in one worker is redacted in all the others and in every
  * report before any of them can print it. (Secrets also travel in each check's meta, for pools whose
- * workers are not threads.)
+ * workers are not threads.) The engine posts `stop` when the run stops: the checks still waiting for a slot
+ * (suites/support/check-slots.ts) leave at once instead of starting against a target the run gave up on.
  */
 import { BroadcastChannel } from 'node:worker_threads';
 import type { RequestOutcome } from '../client/types.js';
+import type { HarnessErrorCode } from '../errors.js';
 
-export type RunMessage = { kind: 'secret'; value: string } | { kind: 'outcome'; outcome: RequestOutcome };
+export type RunMessage = { kind: 'secret'; value: string } | { kind: 'outcome'; outcome: RequestOutcome } | { kind: 'stop'; code: HarnessErrorCode; reason: string };
 
 export interface RunChannel {
   post(message: RunMessage): void;
@@ -19,7 +21,7 @@ export interface RunChannel {
 function isRunMessage(value: unknown): value is RunMessage {
   if (typeof value !== 'object' || value === null) return false;
   const kind = (value as { kind?: unknown }).kind;
-  return kind === 'secret' || kind === 'outcome';
+  return kind === 'secret' || kind === 'outcome' || kind === 'stop';
 }
 
 /** Joins the channel `name`; `onMessage` hears what the other members post (never one's own posts). */

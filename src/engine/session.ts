@@ -59,6 +59,11 @@ export interface SessionRunOptions {
   /** Expected-failure IDs (already loaded; see loadBaseline). */
   baseline?: { source: string; ids: string[] };
   reporters: EngineReporter[];
+  /**
+   * Whether a passed check's result keeps the exchanges it made. Default: when some reporter reads them
+   * (EngineReporter.readsPassedExchanges), or when there is none (the caller reads the summary itself).
+   */
+  passedExchanges?: boolean;
   /** Shown in the header when the harness started the target itself. */
   targetDescription?: string;
   /**
@@ -106,7 +111,6 @@ export function openEngineSession(settings: SessionSettings): EngineSession {
     runner ??= openSuiteRunner({
       entry: suites.entry,
       form: suites.form,
-      maxConcurrency: Math.max(1, Math.floor(settings.concurrency)),
       testTimeoutMs: settings.client.timeoutMs * CHECK_TIMEOUT_FACTOR,
     });
     return runner;
@@ -142,7 +146,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   // Workers announce the tokens they obtain (redacted everywhere at once) and each request's fate.
   const channel = joinRunChannel(channelName, (message) => {
     if (message.kind === 'secret') runSecrets().add(message.value);
-    else {
+    else if (message.kind === 'outcome') {
       guard.outcome(message.outcome);
       answers.outcome(message.outcome);
     }
@@ -157,6 +161,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   // reported must read "not finished", not "not implemented".
   guard.signal.addEventListener('abort', () => {
     if (guard.reason) collector.abort(guard.reason);
+    // The checks still waiting for a slot leave instead of starting (vitest's cancel does not reach them all).
+    channel.post({ kind: 'stop', code: guard.reason?.code ?? 'INTERRUPTED', reason: guard.reason?.message ?? 'the run stopped' });
   }, { once: true });
 
   let runStarted = false;
@@ -213,6 +219,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
           // The rate limit is for the whole run, and the run's one suite worker has one client that carries it.
           client: settings.client,
           channel: channelName,
+          concurrency: Math.max(1, Math.floor(settings.concurrency)),
+          checkTimeoutMs: settings.client.timeoutMs * CHECK_TIMEOUT_FACTOR,
+          passedExchanges: options.passedExchanges ?? (options.reporters.length === 0 || options.reporters.some((reporter) => reporter.readsPassedExchanges !== false)),
           seed: options.seed,
           capabilities,
           ...(jwks.control ? { jwksControl: jwks.control } : {}),

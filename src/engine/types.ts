@@ -283,7 +283,17 @@ type Awaitable<T> = T | Promise<T>;
  * A consumer of engine events (vitest-style reporter). Every method is optional. Reporters that write files
  * do so in onRunEnd; the engine awaits every reporter before runConformance resolves.
  */
+/** The events a reporter may handle: its methods (EngineReporter also says what it reads). */
+export type ReporterEvent = { [K in keyof EngineReporter]-?: NonNullable<EngineReporter[K]> extends (...args: never[]) => unknown ? K : never }[keyof EngineReporter];
+
 export interface EngineReporter {
+  /**
+   * Whether it reads the exchanges of checks that passed. When no reporter of a run does, a passed check's
+   * result carries none: the suite thread then never redacts them, ships them or holds them (most of a
+   * passing run's exchanges, and a tenth of its CPU). Absent means it does, so a reporter written elsewhere
+   * keeps what it was given.
+   */
+  readonly readsPassedExchanges?: boolean;
   onRunStart?(header: RunHeader): Awaitable<void>;
   onGroupStart?(event: GroupStartEvent): Awaitable<void>;
   onCheckEnd?(result: CheckResult): Awaitable<void>;

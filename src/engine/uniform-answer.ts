@@ -12,8 +12,8 @@
  * goes out first. The verdict itself is decided on the whole run.
  */
 import type { RequestOutcome } from '../client/types.js';
-import { Emitter } from './emitter.js';
-import type { EngineReporter, UniformAnswer, Verdict } from './types.js';
+import { Emitter, type Arg } from './emitter.js';
+import type { ReporterEvent, UniformAnswer, Verdict } from './types.js';
 
 /** Requests answered before the first look, and the fewest a run needs for a uniform verdict. */
 export const UNIFORM_WINDOW = 30;
@@ -103,13 +103,13 @@ export class UniformAnswerWatch {
   }
 }
 
-const HELD: ReadonlySet<keyof EngineReporter> = new Set(['onGroupStart', 'onCheckEnd', 'onGroupEnd', 'onHeartbeat']);
+const HELD: ReadonlySet<ReporterEvent> = new Set(['onGroupStart', 'onCheckEnd', 'onGroupEnd', 'onHeartbeat']);
 
 /** An emitter that holds the progress events until `release()`, so a notice can go out before them. */
 export class HoldingEmitter extends Emitter {
   private held: Array<() => void> | undefined = [];
 
-  override emit<M extends keyof EngineReporter>(method: M, arg: Parameters<NonNullable<EngineReporter[M]>>[0]): void {
+  override emit<M extends ReporterEvent>(method: M, arg: Arg<M>): void {
     if (this.held && HELD.has(method)) this.held.push(() => super.emit(method, arg));
     else super.emit(method, arg);
   }

@@ -18,7 +18,11 @@ import { debugLine } from '../debug.js';
 import { untilStopped } from '../stop/race.js';
 import { Stopped } from '../stop/reason.js';
 
+/** Tests vitest runs at once: all of them (the suites bound the checks in flight themselves). */
+const VITEST_TESTS_AT_ONCE = Number.MAX_SAFE_INTEGER;
+
 /** What one finished test case said, before the engine maps it onto the catalogue. */
+
 export interface RawCheckOutcome {
   id: string;
   state: 'passed' | 'failed' | 'skipped';
@@ -122,8 +126,7 @@ export interface SuiteVitestSettings {
   /** compiled: dist/suites/*.js imported by Node; source: suites/*.ts through vite's module runner. */
   form: SuiteForm;
   reporter: Reporter;
-  /** Checks in flight at once, every group together. */
-  maxConcurrency: number;
+  /** Bound of the hooks (the clock-moving checks wait in one for stray check bodies). */
   testTimeoutMs: number;
 }
 
@@ -146,9 +149,12 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
       // the next run of the same process (the fault runner's session runs hundreds).
       pool: suitePool,
       maxWorkers: 1,
-      // vitest bounds the tests in flight in one file by this: the run's --concurrency, across all groups.
-      maxConcurrency: Math.max(1, settings.maxConcurrency),
-      testTimeout: settings.testTimeoutMs,
+      // vitest starts every test at once and times none: the suites hand out the run's --concurrency slots,
+      // the checks of a group that runs one at a time first, and a check's time limit starts when it has
+      // one (suites/support/check-slots.ts). vitest's own bound is one first-come queue, behind which such a
+      // group waited for every other check once per check. (vitest reads this once per thread.)
+      maxConcurrency: VITEST_TESTS_AT_ONCE,
+      testTimeout: 0,
       hookTimeout: settings.testTimeoutMs,
       passWithNoTests: true,
       silent: true,
@@ -248,7 +254,6 @@ export interface SuiteRunnerSettings {
   /** The run's one test file (discoverSuites().entry). */
   entry: string;
   form: SuiteForm;
-  maxConcurrency: number;
   testTimeoutMs: number;
 }
 
@@ -265,7 +270,7 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
   const reporter = new BridgeReporter();
   const savedExitCode = process.exitCode;
   const { createVitest } = await loadVitest();
-  const [options, viteOverrides] = suiteVitestOptions({ root, entry: settings.entry, form: settings.form, reporter, maxConcurrency: settings.maxConcurrency, testTimeoutMs: settings.testTimeoutMs });
+  const [options, viteOverrides] = suiteVitestOptions({ root, entry: settings.entry, form: settings.form, reporter, testTimeoutMs: settings.testTimeoutMs });
   const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   const vitest = await createVitest('test', options, viteOverrides);
   // vitest's logger ends the process 1 ms after SIGINT/SIGTERM; the CLI's own handler must decide instead
@@ -274,7 +279,7 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
     for (const listener of process.listeners(name)) if (!signalListeners[name].includes(listener)) process.off(name, listener);
   }
   let stopped = false;
-  debugLine('engine', `vitest created (${settings.form} suites, ${settings.maxConcurrency} checks in flight)`);
+  debugLine('engine', `vitest created (${settings.form} suites)`);
   return {
     async run(request, sink) {
       debugLine('engine', `run: ${request.suites.length} suites, ${request.ids.length} checks`);

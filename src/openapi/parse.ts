@@ -6,7 +6,7 @@
  * caps alias expansion (a "billion laughs" document is refused, not expanded). Either way the value may nest
  * at most MAX_DESCRIPTION_DEPTH levels, so that no later walk of it can exhaust the stack.
  */
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { createRequire } from 'node:module';
 import { HarnessError } from '../errors.js';
 import { firstDuplicateMember } from '../json-duplicates.js';
 import { jsonErrorLocation } from '../profile/index.js';
@@ -42,6 +42,16 @@ export function descriptionError(source: string, what: string, hint = DEFAULT_HI
   return new DescriptionError(source, what, hint);
 }
 
+type Yaml = typeof import('yaml');
+let yamlModule: Yaml | undefined;
+/**
+ * `yaml` loaded at the first YAML document (its CommonJS build, synchronously, as this parser is): a JSON
+ * description (the embedded reference's, most services') never pays its some 70 modules.
+ */
+function yaml(): Yaml {
+  return (yamlModule ??= createRequire(import.meta.url)('yaml') as Yaml);
+}
+
 /** Parses YAML or JSON; a syntax error names the line and column. The result is checked to be an object. */
 export function parseDescriptionText(text: string, source: string): Record<string, unknown> {
   const body = text.replace(/^\uFEFF/, '');
@@ -63,10 +73,10 @@ export function parseDescriptionText(text: string, source: string): Record<strin
     }
   } else {
     try {
-      value = parseYaml(body, { maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true, prettyErrors: true, merge: false });
+      value = yaml().parse(body, { maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true, prettyErrors: true, merge: false });
     } catch (error) {
       if (isStackOverflow(error)) throw tooDeep(source);
-      if (error instanceof YAMLParseError) {
+      if (error instanceof yaml().YAMLParseError) {
         const at = error.linePos?.[0];
         const first = error.message.split('\n')[0] ?? error.code;
         throw descriptionError(source, `is not valid YAML${at ? ` (at line ${at.line}, column ${at.col})` : ''}: ${first.replace(/ at line \d+, column \d+:?$/, '')}`);

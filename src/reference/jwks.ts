@@ -6,7 +6,7 @@
  * turn the service into a JWKS request amplifier.
  */
 import { request } from 'node:https';
-import { createSecureContext, rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { JWK } from '../crypto/types.js';
 import type { Clock, Jwks, JwksFetcher } from './types.js';
 
@@ -27,7 +27,10 @@ export function createHttpsJwksFetcher(options: HttpsJwksFetcherOptions = {}): J
   // `ca` still goes along: the agent pools connections by it, so a fetcher that trusts the local CA never
   // reuses another's connection (nor another its own).
   const ca = options.caPem ? [...rootCertificates, options.caPem] : undefined;
-  const secureContext = ca ? createSecureContext({ ca }) : undefined;
+  // Built at the first fetch, not here: parsing the roots is some 30 ms of the event loop, and most runs
+  // (one check, an HMAC listener) never fetch a JWKS.
+  let secureContext: SecureContext | undefined;
+  const contextFor = (trusted: string[]): SecureContext => (secureContext ??= createSecureContext({ ca: trusted }));
   return (url) =>
     new Promise<Jwks>((resolve, reject) => {
       let target: URL;
@@ -41,7 +44,7 @@ export function createHttpsJwksFetcher(options: HttpsJwksFetcherOptions = {}): J
         reject(new Error('JWKS URL is not https'));
         return;
       }
-      const req = request(target, { method: 'GET', ...(ca ? { ca, secureContext } : {}), timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
+      const req = request(target, { method: 'GET', ...(ca ? { ca, secureContext: contextFor(ca) } : {}), timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
         if (res.statusCode !== 200) {
           res.resume();
           reject(new Error(`JWKS answered ${res.statusCode}`));

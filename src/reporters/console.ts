@@ -21,6 +21,8 @@ const CONSOLE_BODY_BYTES = 1024;
 const CONSOLE_DETAILED_FAILURES = 25;
 
 export class ConsoleReporter implements EngineReporter {
+  /** Shows the exchanges of failed, errored and blocked checks only. */
+  readonly readsPassedExchanges = false;
   constructor(private readonly ctx: ReporterContext) {}
 
   private print(lines: string | string[]): void {

@@ -94,6 +94,8 @@ export function renderGithub(summary: RunSummary, invocation?: RunInvocation, re
 }
 
 export class GithubReporter implements EngineReporter {
+  /** Shows the exchanges of failed, errored and blocked checks only. */
+  readonly readsPassedExchanges = false;
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {

@@ -131,6 +131,8 @@ export function toHar(summary: RunSummary): Har {
 }
 
 export class HarReporter implements EngineReporter {
+  /** Shows every check's exchanges, those that passed too. */
+  readonly readsPassedExchanges = true;
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {

@@ -206,6 +206,8 @@ ${listed.map((result) => [row(result), foldedDependants(result, strict, view, ro
 }
 
 export class HtmlReporter implements EngineReporter {
+  /** Shows every check's exchanges, those that passed too. */
+  readonly readsPassedExchanges = true;
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {

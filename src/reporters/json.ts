@@ -9,6 +9,8 @@ import { reproductionsFor } from './reproductions.js';
 export const JSON_REPORT_FILE = 'report.json';
 
 export class JsonReporter implements EngineReporter {
+  /** Shows the exchanges of failed, errored and blocked checks only. */
+  readonly readsPassedExchanges = false;
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {

@@ -203,6 +203,8 @@ export function renderJunit(summary: RunSummary, invocation?: RunInvocation, rep
 }
 
 export class JunitReporter implements EngineReporter {
+  /** Shows the exchanges of failed, errored and blocked checks only. */
+  readonly readsPassedExchanges = false;
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {

@@ -181,6 +181,8 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
 }
 
 export class MarkdownReporter implements EngineReporter {
+  /** Shows the exchanges of failed, errored and blocked checks only. */
+  readonly readsPassedExchanges = false;
   constructor(private readonly ctx: ReporterContext) {}
 
   async onRunEnd(summary: RunSummary): Promise<void> {

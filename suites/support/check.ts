@@ -129,6 +129,12 @@ export function suiteClient(): TargetClient {
 export interface CheckOptions {
   /** Test timeout in ms; default vitest's configured timeout. */
   timeout?: number;
+  /**
+   * About how long the check waits by design against a correct target (a watch for a run that must not
+   * appear, a key rotation to be picked up): such a check in a group.concurrent starts before every group
+   * (group.ts), so that its wait overlaps the others' work. Only for waits of the order of a second.
+   */
+  waitsMs?: number;
 }
 
 /**
@@ -137,7 +143,7 @@ export interface CheckOptions {
  */
 export function check(id: RequirementId, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const req = requirement(id);
-  declareCheck(id, `${id} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, checkTest(req, id, undefined, body));
+  declareCheck(id, `${id} ${req.text}`, req.movesClock === true, checkTest(req, id, undefined, body, options.timeout), options.waitsMs);
 }
 
 /**
@@ -158,12 +164,15 @@ export function checkEach(id: RequirementId, body: (ctx: CheckContext, op: Suite
     return;
   }
   for (const { key, operation, op } of checks) {
-    declareCheck(key, `${key} ${req.text}`, { timeout: options.timeout }, req.movesClock === true, checkTest(req, key, operation, (ctx) => body(ctx, op)));
+    declareCheck(key, `${key} ${req.text}`, req.movesClock === true, checkTest(req, key, operation, (ctx) => body(ctx, op), options.timeout));
   }
 }
 
-/** The body of one check's test: meta, needs, the client, and the errors classified into the meta. */
-function checkTest(req: Requirement, key: string, operation: CheckMeta['operation'], body: (ctx: CheckContext) => Promise<void>): (vitestCtx: TestContext) => Promise<void> {
+/**
+ * The body of one check's test: meta, needs, the client, the time limit, and the errors classified into the
+ * meta. It runs once the check has its slot (group.ts, check-slots.ts): its time limit starts here.
+ */
+function checkTest(req: Requirement, key: string, operation: CheckMeta['operation'], body: (ctx: CheckContext) => Promise<void>, timeoutMs?: number): (vitestCtx: TestContext) => Promise<void> {
   const id = req.id;
   return async (vitestCtx: TestContext) => {
     const run = inject('acRun');
@@ -185,13 +194,17 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
 
     const client = suiteClient();
     const exchanges: RecordedExchange[] = [];
-    const faker = seededFaker(run.seed, id);
+    // Built when the check first asks for it: a Faker costs a tenth of a millisecond to build and seed,
+    // and most checks never draw a value from it.
+    let faker: Faker | undefined;
     const ctx: CheckContext = {
       client,
       profile: run.profile,
       requirement: req,
       run,
-      faker,
+      get faker() {
+        return (faker ??= seededFaker(run.seed, id));
+      },
       note: (text) => meta.observations.push(client.recorder.redact(text)),
       skip: (why) => {
         meta.skipReason = why;
@@ -199,12 +212,21 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
       },
     };
     checkBodyRunning(+1);
+    const running = runningCheck.run({ id: key, exchanges }, () => body(ctx));
+    // Counted out when the body ends, not when its time is up: a body past its limit still runs (nothing
+    // can stop it), and the engine must not hand this thread to another target while it does.
+    running.then(
+      () => checkBodyRunning(-1),
+      () => checkBodyRunning(-1),
+    );
     let threw = false;
     try {
-      await runningCheck.run({ id: key, exchanges }, () => body(ctx));
+      await withinLimit(running, timeoutMs ?? run.checkTimeoutMs);
     } catch (error) {
       threw = true;
-      if (isControlNotAccepted(error)) {
+      if (error instanceof CheckTimedOut) {
+        // Left to vitest to report: the engine reads "timed out in N ms" as a TIMEOUT harness error.
+      } else if (isControlNotAccepted(error)) {
         meta.blocked = { message: client.recorder.redact(`${error.message} (got ${error.actual})`) };
       } else if (isConformanceFailure(error)) {
         // Texts a check built from raw values (a header it compared) go through the same rules as exchanges.
@@ -224,14 +246,32 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
       }
       throw error;
     } finally {
-      checkBodyRunning(-1);
       if (learned.length > 0) {
         meta.secrets = learned;
         learned = [];
       }
-      meta.exchanges = keptExchanges(run.runId, !threw, exchanges);
+      // A passed check's exchanges go only to a report that shows them (html, har): otherwise they are
+      // dropped here, never redacted (the recorder redacts on first read) nor shipped to the main thread.
+      meta.exchanges = threw || run.passedExchanges ? keptExchanges(run.runId, !threw, exchanges) : [];
     }
   };
 }
 
 export { ConformanceFailure };
+
+/** A check past its time limit, worded as vitest words its own timeout (src/engine/outcome.ts reads it so). */
+class CheckTimedOut extends Error {
+  constructor(ms: number) {
+    super(`Test timed out in ${ms}ms.`);
+  }
+}
+
+async function withinLimit(work: Promise<void>, ms: number | undefined): Promise<void> {
+  if (ms === undefined || !Number.isFinite(ms) || ms <= 0) return work;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new CheckTimedOut(ms)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -11,13 +11,15 @@
  *
  * Checks of a `group` run one at a time (each may send many requests at once); checks of a
  * `group.concurrent` overlap. A check that moves the target's clock is declared last of all, alone, after
- * every group has finished (check.ts declares through `declareCheck`).
+ * every group has finished (check.ts declares through `declareCheck`). Which check runs when, within the
+ * run's `--concurrency`, is check-slots.ts's to say: vitest starts every test at once.
  */
-import { beforeAll, describe, test, type TestFunction } from 'vitest';
+import { beforeAll, describe, inject, test, type TestFunction } from 'vitest';
 import { errorLine, HarnessError, SUITE_BUG_HINT } from '../../src/errors.js';
 import { requirement, type RequirementId } from '../../src/requirements.js';
 import { CHECKS_IN_FLIGHT, type SuiteToLoad } from '../../src/engine/check-meta.js';
 import { POLL_MS, sleep } from './webhook-expect.js';
+import { inSlot, runSlots, SLOT_PRIORITY, type SlotPriority } from './check-slots.js';
 
 interface GroupDeclaration {
   title: string;
@@ -65,14 +67,19 @@ export async function loadSuite(name: string, url: string): Promise<readonly Gro
 
 interface DeferredCheck {
   title: string;
-  options: { timeout?: number };
   fn: TestFunction;
+  /** About how long the check waits by design (CheckOptions.waitsMs). */
+  waitsMs?: number;
 }
 
 /** How check() declares a test in the group being declared. */
 interface Declaring {
   concurrent: boolean;
   clock: DeferredCheck[];
+  /** The run's checks that mostly wait, taken out of their concurrent groups. */
+  waiting: DeferredCheck[];
+  /** The group's own tests, declared in its describe. */
+  tests: DeferredCheck[];
   /** IDs the suite's groups declared so far (a group body that throws leaves the rest undeclared). */
   declared: Set<string>;
 }
@@ -117,13 +124,21 @@ export function declareFailing(id: string, why: string): void {
 }
 
 /**
- * Declares the given suites' groups in the current vitest file: every group concurrent with the others,
- * then the clock-moving checks they deferred, one at a time, once every group has finished. A suite that
- * failed to load, or a group body that throws, errors that suite's undeclared checks with the (first)
- * reason; the other groups run.
+ * Declares the given suites' groups in the current vitest file: first the checks that mostly wait (below),
+ * then every group concurrent with the others, then the clock-moving checks they deferred, one at a time,
+ * once every group has finished. A suite that failed to load, or a group body that throws, errors that
+ * suite's undeclared checks with the (first) reason; the other groups run.
+ *
+ * The group bodies run here, before any describe: a check that mostly waits (CheckOptions.waitsMs: a watch
+ * for a run that must not appear, a key rotation to be picked up) is taken out of its concurrent group and
+ * started first, longest first, so that its waiting overlaps the other checks' work. Started in its
+ * group's turn, the waiting checks held most of the run's `--concurrency` at once while nothing else ran,
+ * and the last of them ended the run alone: a third of the embedded run's checks phase (BENCHMARKS.md).
  */
 export function declareSuites(suites: readonly SuiteToDeclare[]): void {
   const clock: DeferredCheck[] = [];
+  const waiting: DeferredCheck[] = [];
+  const groups: Array<{ title: string; concurrent: boolean; tests: DeferredCheck[] }> = [];
   // By group, the first reason kept: two bodies of one suite that throw must not declare its checks twice.
   const broken = new Map<string, { suite: SuiteToDeclare; declared: Set<string>; why: string }>();
   const fail = (suite: SuiteToDeclare, declared: Set<string>, why: string): void => {
@@ -133,19 +148,28 @@ export function declareSuites(suites: readonly SuiteToDeclare[]): void {
     const declared = new Set<string>();
     if (suite.loadError !== undefined) fail(suite, declared, suite.loadError);
     for (const declaration of suite.declarations) {
-      // Concurrent with its sibling groups; its own checks overlap only in a group.concurrent (check()
-      // declares them test.sequential otherwise). vitest runs describe bodies after this file is imported.
-      describe.concurrent(declaration.title, () => {
-        declaring = { concurrent: declaration.concurrent, clock, declared };
-        try {
-          declaration.body();
-        } catch (error) {
-          fail(suite, declared, `suite ${suite.group} failed while declaring "${declaration.title}": ${errorLine(error)}`);
-        } finally {
-          declaring = undefined;
-        }
-      });
+      const tests: DeferredCheck[] = [];
+      declaring = { concurrent: declaration.concurrent, clock, waiting, tests, declared };
+      try {
+        declaration.body();
+      } catch (error) {
+        fail(suite, declared, `suite ${suite.group} failed while declaring "${declaration.title}": ${errorLine(error)}`);
+      } finally {
+        declaring = undefined;
+      }
+      groups.push({ title: declaration.title, concurrent: declaration.concurrent, tests });
     }
+  }
+  if (waiting.length > 0) {
+    describe.concurrent('checks that mostly wait, started first', () => {
+      for (const deferred of [...waiting].sort((a, b) => (b.waitsMs ?? 0) - (a.waitsMs ?? 0))) test(deferred.title, deferred.fn);
+    });
+  }
+  for (const { title, concurrent, tests } of groups) {
+    // Concurrent with its sibling groups; its own checks overlap only in a group.concurrent.
+    describe.concurrent(title, () => {
+      for (const deferred of tests) (concurrent ? test : test.sequential)(deferred.title, deferred.fn);
+    });
   }
   // Its body runs after every group's (vitest collects in order), when the undeclared checks are known.
   describe.concurrent('checks of suites that failed to load or declare', () => {
@@ -158,18 +182,34 @@ export function declareSuites(suites: readonly SuiteToDeclare[]): void {
       const deadline = Date.now() + STRAY_CHECKS_WAIT_MS;
       while (checksInFlight() > 0 && Date.now() < deadline) await sleep(POLL_MS);
     }, STRAY_CHECKS_WAIT_MS + 5_000);
-    for (const deferred of clock) test.sequential(deferred.title, deferred.options, deferred.fn);
+    for (const deferred of clock) test.sequential(deferred.title, deferred.fn);
   });
 }
 
 /**
- * Declares one check's test: concurrent in a group.concurrent, one at a time otherwise, and after every
- * group when it moves the clock.
+ * Declares one check's test: concurrent in a group.concurrent, one at a time otherwise, after every group
+ * when it moves the clock, and before every group when it mostly waits (`waitsMs`) in a concurrent group
+ * (a group whose checks run one at a time keeps its order).
  */
-export function declareCheck(id: string, title: string, options: { timeout?: number }, movesClock: boolean, fn: TestFunction): void {
+export function declareCheck(id: string, title: string, movesClock: boolean, fn: TestFunction, waitsMs?: number): void {
   if (!declaring) throw new Error(`check "${title}" was declared outside a group()`);
   declaring.declared.add(id);
-  if (movesClock) declaring.clock.push({ title, options, fn });
-  else if (declaring.concurrent) test(title, options, fn);
-  else test.sequential(title, options, fn);
+  if (movesClock) declaring.clock.push({ title, fn: slotted(SLOT_PRIORITY.sequence, fn) });
+  else if (declaring.concurrent && waitsMs !== undefined) declaring.waiting.push({ title, fn: slotted(SLOT_PRIORITY.waits, fn), waitsMs });
+  else declaring.tests.push({ title, fn: slotted(declaring.concurrent ? SLOT_PRIORITY.other : SLOT_PRIORITY.sequence, fn) });
+}
+
+/** The test runs its check once the run gives it one of its `--concurrency` slots (check-slots.ts). */
+function slotted(priority: SlotPriority, fn: TestFunction): TestFunction {
+  return async (context) => {
+    const run = inject('acRun');
+    await inSlot(
+      runSlots(run),
+      priority,
+      async () => {
+        await fn(context);
+      },
+      context.signal,
+    );
+  };
 }

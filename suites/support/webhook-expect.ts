@@ -3,6 +3,7 @@
  * a guard that the client really sent the one defect a check is about (so a client quirk can never turn a
  * refusal of something else into a pass).
  */
+import { pause } from './check-slots.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { HookRun, HttpResponse, TargetClient } from '../../src/client/types.js';
 import { HarnessError } from '../../src/errors.js';
@@ -18,7 +19,8 @@ export const NO_RUN_WATCH_MS = 1_000;
 export const POLL_MS = 100;
 
 /** The one timer of the suites: a poll's pause (tests/suites/waits.test.ts keeps it so). */
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** A pause between two polls: the check's slot serves another check meanwhile (check-slots.ts). */
+export const sleep = (ms: number): Promise<void> => pause(ms);
 
 export function expectAccepted(res: HttpResponse, what: string): void {
   expectStatus(res, 200, what);

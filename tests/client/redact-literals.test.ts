@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { REDACTED, Redactor, secretShapes } from '../../src/client/index.js';
+import { RecentLiterals } from '../../src/client/redact.js';
 import { seededFaker } from '../../src/data/fake.js';
 
 function escapeRegExp(text: string): string {
@@ -64,5 +65,41 @@ describe('redaction of secret shapes', () => {
     const redactor = new Redactor(['s3cr3t-value', 'another-one']);
     expect(redactor.redact('nothing to see here')).toBe('nothing to see here');
     expect(redactor.redact('s3cr3t-valueanother-one!')).toBe(`${REDACTED}${REDACTED}!`);
+  });
+});
+
+describe('RecentLiterals (one-request values, the most recent N)', () => {
+  const value = (n: number): string => `v1=signature-number-${String(n).padStart(4, '0')}-of-one-request`;
+
+  test('redacts the last N values in every shape, forgets older ones, and keeps a value added again', () => {
+    const recent = new RecentLiterals(3);
+    for (let n = 1; n <= 5; n += 1) recent.add(value(n));
+    expect(recent.replaceAll(`${value(1)} ${value(2)}`)).toBe(`${value(1)} ${value(2)}`);
+    for (const n of [3, 4, 5]) {
+      expect(recent.replaceAll(`a ${value(n)} b`)).toBe(`a ${REDACTED} b`);
+      expect(recent.replaceAll(encodeURIComponent(value(n)))).toBe(REDACTED);
+      expect(recent.occursIn(`x${Buffer.from(value(n)).toString('base64')}`)).toBe(true);
+    }
+    expect(recent.occursIn(value(2))).toBe(false);
+    // 3 is the oldest; added again it is the most recent, so 4 goes when 6 comes.
+    recent.add(value(3));
+    recent.add(value(6));
+    expect(recent.occursIn(value(3))).toBe(true);
+    expect(recent.occursIn(value(4))).toBe(false);
+    expect(recent.occursIn(value(6))).toBe(true);
+  });
+
+  test('a shape two values share stays until both are gone', () => {
+    const recent = new RecentLiterals(2);
+    // A's URL-encoded shape is B's plain text.
+    const a = 'one value with spaces';
+    const b = encodeURIComponent(a);
+    recent.add(a);
+    recent.add(b);
+    recent.add(value(1)); // A goes
+    expect(recent.occursIn(a)).toBe(false);
+    expect(recent.occursIn(b)).toBe(true);
+    recent.add(value(2)); // B goes
+    expect(recent.occursIn(b)).toBe(false);
   });
 });

@@ -56,7 +56,7 @@ describe('a suite that cannot declare its checks', () => {
       { group: 'owners', url: pathToFileURL(join(work, 'owners.suite.ts')).href, ids: idsOf('owners') },
       { group: 'pagination', url: pathToFileURL(join(work, 'pagination.suite.ts')).href, ids: idsOf('pagination') },
     ];
-    const runner = await openSuiteRunner({ entry: discoverSuites(packageRoot(), 'source').entry, form: 'source', maxConcurrency: 4, testTimeoutMs: 10_000 });
+    const runner = await openSuiteRunner({ entry: discoverSuites(packageRoot(), 'source').entry, form: 'source', testTimeoutMs: 10_000 });
     const outcomes: string[] = [];
     try {
       // Never read: every selected check errors before it could reach a target.

@@ -6,11 +6,10 @@
  * engine is there): the container is simulated in a child process (support/jwks-listen-host-run.ts) whose
  * reference resolves host.docker.internal to 127.0.0.1, the listen host given here.
  */
-import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, ROOT } from '../cli/support.js';
+import { runChildJson } from './support/child-json.js';
 
 const SCRIPT = fileURLToPath(new URL('../../dist/tests/engine/support/jwks-listen-host-run.js', import.meta.url));
 
@@ -23,24 +22,7 @@ interface Outcome {
 }
 
 function runChild(listenHost: string): Promise<Outcome> {
-  assertBuilt();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT, listenHost], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('close', () => {
-      clearTimeout(timer);
-      const line = stdout.trim().split('\n').at(-1) ?? '';
-      try {
-        resolve(JSON.parse(line) as Outcome);
-      } catch {
-        reject(new Error(`no result from the child\n${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runChildJson<Outcome>(SCRIPT, [listenHost]);
 }
 
 const gatewayResolvesHere = await lookup('host.docker.internal').then(

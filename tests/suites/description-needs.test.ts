@@ -10,7 +10,7 @@ import { missingNeed } from '../../suites/support/needs.js';
 import { SMALL_YAML } from '../openapi/support.js';
 
 const profile = { apps: { entitlements: {} } } as unknown as RunContext['profile'];
-const run = (operations?: RunContext['operations']): RunContext => ({ runId: 'r', profile, client: {}, seed: 's', capabilities: { clock: false, runs: false }, ...(operations ? { operations } : {}) });
+const run = (operations?: RunContext['operations']): RunContext => ({ runId: 'r', profile, client: {}, concurrency: 8, checkTimeoutMs: 10_000, passedExchanges: true, seed: 's', capabilities: { clock: false, runs: false }, ...(operations ? { operations } : {}) });
 
 describe('DESC-* need an OpenAPI description', () => {
   for (const id of ['DESC-01', 'DESC-02', 'DESC-03', 'DESC-04'] as const) {

@@ -74,7 +74,7 @@ export const RUN_OPTIONS = {
     default: DEFAULT_CONCURRENCY,
     min: 1,
     max: 1024,
-    describe: 'Checks in flight at once (waiting checks overlap). Clock-moving checks always run alone, last. e.g. --concurrency 8',
+    describe: 'Checks in flight at once (a check pausing between two polls lends its place meanwhile). Clock-moving checks always run alone, last. e.g. --concurrency 8',
   }),
   'rate-limit': clientRow(
     customRow({

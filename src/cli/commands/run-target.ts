@@ -10,9 +10,9 @@ import { createRedact } from '../../reporters/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 import type { ImageTarget } from '../../containers/index.js';
 import { loadContainers } from '../../containers/load-containers.js';
-import { combineFaults } from '../../faults/index.js';
-import { resolveWrapper } from './served-wrappers.js';
 import { startSandbox } from '../../tenant/index.js';
+import type { combineFaults } from '../../faults/index.js';
+import type { resolveWrapper } from './served-wrappers.js';
 import type { TargetPlan } from './run-options.js';
 
 export interface StartedTarget {
@@ -50,6 +50,11 @@ function referenceLog(outDir: string): { logger: (line: string) => void; close()
   };
 }
 
+async function loadWrappers(): Promise<{ resolveWrapper: typeof resolveWrapper; combineFaults: typeof combineFaults }> {
+  const [wrappers, faults] = await Promise.all([import('./served-wrappers.js'), import('../../faults/index.js')]);
+  return { resolveWrapper: wrappers.resolveWrapper, combineFaults: faults.combineFaults };
+}
+
 /** The start-up phases of a target, as the run scope names them. */
 export type TargetPhase = 'profile' | 'embedded reference' | 'keys' | 'image';
 
@@ -60,8 +65,10 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     return { profile, close: async () => undefined };
   }
   if (plan.kind === 'embedded') {
-    const faults = plan.faults.map((name) => resolveWrapper(name));
-    const customize = faults.length > 0 ? combineFaults(faults) : undefined;
+    // Lazy: the fault and variant tables are some 300 modules; a run without --fault never loads them.
+    const wrappers = plan.faults.length > 0 ? await loadWrappers() : undefined;
+    const faults = wrappers ? plan.faults.map((name) => wrappers.resolveWrapper(name)) : [];
+    const customize = wrappers && faults.length > 0 ? wrappers.combineFaults(faults) : undefined;
     const log = referenceLog(outDir);
     await onPhase('embedded reference');
     const sandbox = await startSandbox({ seed, hooks: true, logger: log.logger, onKeys: () => onPhase('keys'), ...(customize ? { customize } : {}) });

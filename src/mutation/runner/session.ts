@@ -39,7 +39,7 @@ export function createSuiteSession(options: SessionOptions): SuiteSession {
   const session = openEngineSession({ concurrency: options.checksInFlight, client: { timeoutMs: options.timeoutMs } });
   return {
     async run(profile, ids, seed) {
-      const summary = await session.run({ profile, selection: { only: [...ids], skip: [] }, seed, strict: false, reporters: [], maxDurationMs: FAULT_RUN_DEADLINE_MS });
+      const summary = await session.run({ profile, selection: { only: [...ids], skip: [] }, seed, strict: false, reporters: [], passedExchanges: false, maxDurationMs: FAULT_RUN_DEADLINE_MS });
       const stopped = summary.aborted ? [`${summary.aborted.code}: ${summary.aborted.message}`] : [];
       return {
         results: summary.results,
