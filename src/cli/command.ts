@@ -34,10 +34,26 @@ export function commandWord(command: { command: string }): string {
   return command.command.split(' ')[0]!;
 }
 
-/** The command's yargs declaration: its table's options, its builder, its epilogue and its values' grammar. */
-export function declareCommand(yargs: Argv, command: AnyCommand): Argv {
-  const withOptions = yargs.options(yargsOptions(command.options, commandWord(command)));
-  const built = command.builder ? command.builder(withOptions) : withOptions;
+/** Whether the help being declared will be shown (withExamples declares its examples only then). */
+let helpShown = true;
+
+/**
+ * The command's yargs declaration: its table's options, its builder, its epilogue and its values' grammar.
+ * `forHelp` false (no --help on the command line): the texts only help shows are left out. yargs renders
+ * the whole help after a command's handler starts, to cache it: some 30 ms of the main thread per command
+ * for `run`'s fifty options and examples, for a text nobody reads. Usage errors are ours (main.ts), not
+ * yargs' help.
+ */
+export function declareCommand(yargs: Argv, command: AnyCommand, forHelp = true): Argv {
+  const withOptions = yargs.options(yargsOptions(command.options, commandWord(command), forHelp));
+  helpShown = forHelp;
+  let built: Argv;
+  try {
+    built = command.builder ? command.builder(withOptions) : withOptions;
+  } finally {
+    helpShown = true;
+  }
+  if (!forHelp) return built;
   const epilogue = [command.epilogue, grammarNote(command.options)].filter((text) => text !== undefined).join('\n\n');
   return epilogue === '' ? built : built.epilogue(epilogue);
 }
@@ -49,6 +65,7 @@ export function invokeCommand(command: AnyCommand, args: Readonly<Record<string,
 
 /** A command's `--help` examples, `[command, what it does]` rows of a table the help-examples test reads too. */
 export function withExamples(yargs: Argv, examples: ReadonlyArray<readonly [string, string]>): Argv {
+  if (!helpShown) return yargs;
   let built = yargs;
   for (const [command, description] of examples) built = built.example(command, description);
   return built;

@@ -111,6 +111,7 @@ async function parseAndRun(argv: string[]): Promise<number> {
       hint: `give it one (\`access-conformance ${commandWord(selected!)} --help\` says what it takes); a value that starts with - goes as ${missing.flag}=VALUE`,
     });
   }
+  const helpAsked = asksForHelp(args);
   const cli = yargs(args)
     .scriptName('access-conformance')
     .usage('$0 <command> [options]\n\nConformance harness and load tester for the access-governance service API.')
@@ -124,8 +125,8 @@ async function parseAndRun(argv: string[]): Promise<number> {
     // [string]); their text must still reach the row's parser as given ("08", "1e3" are the parser's to judge).
     .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false })
     // yargs renders the whole help text (cliui, wrap-ansi) after every command's handler starts, to cache it:
-    // 30-50 ms of the main thread in every run. Unwrapped it is a string split; wrapped only when shown.
-    .wrap(asksForHelp(args) ? Math.min(110, process.stdout.columns || 100) : null)
+    // wrapped, and with the option texts and examples (declareCommand), only when it is shown.
+    .wrap(helpAsked ? Math.min(110, process.stdout.columns || 100) : null)
     .epilogue('Exit codes: 0 conformant, 1 not conformant (a MUST failed, or a SHOULD with --strict), 2 harness or usage error, 130 / 143 interrupted by SIGINT / SIGTERM.')
     .fail((message, error) => {
       if (error) throw error;
@@ -142,7 +143,7 @@ async function parseAndRun(argv: string[]): Promise<number> {
     cli.command(
       command.command,
       command.describe,
-      (y) => declareCommand(y, command),
+      (y) => declareCommand(y, command, helpAsked),
       async (parsed) => {
         exitCode = await invokeCommand(command, parsed);
       },

@@ -68,12 +68,13 @@ export function describeRow(row: OptionRow<unknown>, command: string): string {
  * (applied by the row's parser). A kind yargs has no type for is declared without one (so yargs does not
  * tag it `[string]`); main() turns yargs' number parsing off, so its value still arrives as typed.
  */
-export function yargsOptions(table: OptionTable, command: string): Record<string, Options> {
+export function yargsOptions(table: OptionTable, command: string, described = true): Record<string, Options> {
   return Object.fromEntries(
     Object.entries(table).map(([name, row]) => {
       const shown = row.default === undefined || (Array.isArray(row.default) && row.default.length === 0) ? {} : { defaultDescription: String(row.default) };
       const { type, ...rest } = row.yargs;
       const typed = kindTag(row.kind) === undefined ? { type } : {};
+      if (!described) return [name, { ...rest, ...typed }];
       return [name, { ...rest, ...typed, describe: describeRow(row, command), ...shown }];
     }),
   );

@@ -6,7 +6,8 @@
  */
 import { DEFAULT_SECRET_DOMAIN } from '../defaults.js';
 import { isIP } from 'node:net';
-import { createLocalCa, issueServerCertificate, type PemPair } from '../crypto/certificates.js';
+import type { PemPair } from '../crypto/certificates.js';
+import { machineJwksCertificate, type CertificateNames, type JwksCertificate } from './certificate-cache.js';
 import { generateClientSecret } from '../crypto/client-secret.js';
 import { sha256Base64Url } from '../crypto/encoding.js';
 import { generateHmacSecret } from '../crypto/hmac.js';
@@ -69,7 +70,10 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
   // The slow key work starts first and goes on (libuv's thread pool, WebCrypto) while the seeded names
   // are drawn below; the faker's calls keep their order, so one seed still gives one tenant.
   const rsaKey = deferred(() => machineRsaSigningKey(RSA_KID_PLACEHOLDER));
-  const caReady = deferred(async () => options.ca ?? (await createLocalCa(`access-conformance sandbox CA (${options.seed})`)));
+  const jwksHost = options.jwksHost ?? '127.0.0.1';
+  const certificateNames = namesOf([jwksHost, '127.0.0.1', 'localhost']);
+  // The machine's kept pair (certificate-cache.ts), or a leaf from the CA given (serve --tls, a kept state).
+  const tlsReady = deferred(() => (options.ca ? issuedBy(options.ca, certificateNames) : machineJwksCertificate(certificateNames)));
   const faker = seededFaker(options.seed, 'tenant');
   const baseUrl = tenantBaseUrl(options);
   const tenantDomain = domainOf(baseUrl);
@@ -119,14 +123,10 @@ export async function generateTenant(options: GenerateTenantOptions): Promise<Te
     more: Array.from({ length: MORE_APPS }, () => app(0, [])),
   };
 
-  const jwksHost = options.jwksHost ?? '127.0.0.1';
   const jwksPort = options.jwksPort ?? (await pickFreePort());
   // A port that was free a moment ago on loopback: connecting to it is refused.
   const closedPort = await pickFreePort();
-  const ca = await caReady();
-  const localNames = ['127.0.0.1', 'localhost'];
-  const names = [...new Set([jwksHost, ...localNames])];
-  const leaf = await issueServerCertificate(ca, { ipAddresses: names.filter((n) => isIP(n) !== 0), dnsNames: names.filter((n) => isIP(n) === 0) });
+  const { ca, leaf } = await tlsReady();
   const jwks = { url: `https://${hostForUrl(jwksHost)}:${jwksPort}/jwks.json`, host: jwksHost, port: jwksPort, certPem: leaf.certPem, keyPem: leaf.keyPem, caPem: ca.certPem };
 
   const listenerId = (): string => uniqueId(() => `wh_${faker.string.alphanumeric({ length: 10, casing: 'upper' })}`);
@@ -196,6 +196,17 @@ const RSA_KID_PLACEHOLDER = 'rs256';
  * Starts `make` now and returns how to await it; a rejection is kept for that await (not unhandled while
  * other work runs first).
  */
+function namesOf(all: readonly string[]): CertificateNames {
+  const names = [...new Set(all)];
+  return { ipAddresses: names.filter((n) => isIP(n) !== 0), dnsNames: names.filter((n) => isIP(n) === 0) };
+}
+
+/** A leaf from a CA the caller holds: the certificate library is loaded for it only then. */
+async function issuedBy(ca: PemPair, names: CertificateNames): Promise<JwksCertificate> {
+  const { issueServerCertificate } = await import('../crypto/certificates.js');
+  return { ca, leaf: await issueServerCertificate(ca, names) };
+}
+
 function deferred<T>(make: () => Promise<T>): () => Promise<T> {
   const started = make();
   started.catch(() => undefined);

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isIP } from 'node:net';
-import { createLocalCa, issueServerCertificate, type PemPair } from '../crypto/certificates.js';
+import type { PemPair } from '../crypto/certificates.js';
 import { randomSeed } from '../data/fake.js';
 import { HarnessError } from '../errors.js';
 import type { ProfileDocument } from '../profile/document.js';
@@ -84,7 +84,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let handler: ReferenceHandler = async () => NOT_READY;
   let limitFor: (method: string, url: string) => number = () => 0;
   // The certificate names no port, so it is issued before the bind, for every name a client may use.
-  const ca = kept !== undefined ? kept.ca : options.tls ? await createLocalCa(`access-conformance sandbox CA (${seed})`) : undefined;
+  // The certificate library loads only for TLS (certificate-cache.ts keeps the plain sandbox's JWKS pair).
+  const ca = kept !== undefined ? kept.ca : options.tls ? await (await import('../crypto/certificates.js')).createLocalCa(`access-conformance sandbox CA (${seed})`) : undefined;
   // A kept tenant's URLs name the port it was served on: a restart binds that one again.
   const port = kept !== undefined ? kept.port : (options.port ?? 0);
   const server = createReferenceServer({
@@ -175,12 +176,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 /** A leaf for the API: loopback names, the bound host and the public URL's host. */
-function apiCertificate(ca: PemPair, host: string, options: SandboxOptions): Promise<PemPair> {
+async function apiCertificate(ca: PemPair, host: string, options: SandboxOptions): Promise<PemPair> {
   const names = new Set(['127.0.0.1', '::1', 'localhost']);
   if (host !== '0.0.0.0' && host !== '::') names.add(host);
   if (options.publicBaseUrl !== undefined) names.add(new URL(options.publicBaseUrl).hostname.replace(/^\[|\]$/g, ''));
   if (options.jwksHost !== undefined) names.add(options.jwksHost);
   const all = [...names];
+  const { issueServerCertificate } = await import('../crypto/certificates.js');
   return issueServerCertificate(ca, { ipAddresses: all.filter((n) => isIP(n) !== 0), dnsNames: all.filter((n) => isIP(n) === 0) });
 }
 

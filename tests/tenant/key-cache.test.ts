@@ -62,7 +62,9 @@ describe('the machine RSA key', () => {
   });
 
   it('gives a fresh key when there is no cache folder to keep it in', async () => {
-    const a = await machineRsaSigningKey('k', undefined);
+    const a = await machineRsaSigningKey('k', null);
+    const b = await machineRsaSigningKey('k', null);
     expect(checkSigningJwk(a)).toEqual([]);
+    expect(a.n).not.toBe(b.n);
   });
 });
