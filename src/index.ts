@@ -32,8 +32,9 @@ export { createTargetClient } from './client/index.js';
 
 /**
  * Creates an {@link ExchangeRecorder}: keeps every request and answer in order, bounded, with the given
- * secrets (and every token, assertion and webhook JWT the client builds) redacted before storing. Pass it
- * to several clients to collect one log.
+ * secrets (and every token, assertion and webhook JWT the client builds) redacted: an exchange is redacted
+ * when it is first read, and nothing of it can be read unredacted. Pass it to several clients to collect
+ * one log.
  */
 export { createRecorder } from './client/index.js';
 

@@ -46,7 +46,7 @@ export interface RecordedExchange {
   durationMs: number;
 }
 
-/** Keeps exchanges in order, redacting before storing. */
+/** Keeps exchanges in order, redacted (each when it is first read: nothing of it reads unredacted). */
 export interface ExchangeRecorder {
   /** Adds a value to redact from everything stored after this call (tokens obtained, assertions built). */
   addSecret(value: string): void;

@@ -35,6 +35,12 @@ export interface CheckMeta {
   /** The exchanges the check made (bounded). */
   exchanges: RecordedExchange[];
   /**
+   * When the check had its slot (epoch ms) and how long it took from then: vitest starts every test at
+   * once (suites/support/check-slots.ts), so its own times would count the wait for a slot.
+   */
+  startedAt?: number;
+  durationMs?: number;
+  /**
    * Lasting secrets the worker's client learned during the check (access tokens), for the run's redaction
    * registry; never shown. The run channel usually delivers them first; this is the path any pool has.
    */

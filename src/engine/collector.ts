@@ -22,6 +22,8 @@ interface GroupState {
   started: boolean;
   ended: boolean;
   startedAt: number;
+  /** When its first check had a slot (vitest starts every test at once, so the group "starts" early). */
+  firstCheckAt?: number;
   counts: GroupCounts;
   seen: Set<string>;
 }
@@ -124,6 +126,8 @@ export class RunCollector implements RunSink {
     // A title whose ID is defined twice counts once: the first result stands.
     if (!entry || this.has(entry.check.key)) return;
     this.startGroup(entry.state);
+    const slotAt = outcome.meta?.startedAt;
+    if (slotAt !== undefined && slotAt < (entry.state.firstCheckAt ?? Infinity)) entry.state.firstCheckAt = slotAt;
     const result = toCheckResult(entry.check, entry.state.phase, outcome);
     this.onResult?.(result);
     this.settle(this.gate.arrive(result), true);
@@ -163,7 +167,7 @@ export class RunCollector implements RunSink {
   heartbeat(now: number, runStartedAt: number): HeartbeatEvent {
     const running = [...this.groups.values()]
       .filter((state) => state.started && !state.ended)
-      .map((state) => ({ group: state.group, phase: state.phase, done: state.seen.size, checks: state.requirements.length, elapsedMs: now - state.startedAt }));
+      .map((state) => ({ group: state.group, phase: state.phase, done: state.seen.size, checks: state.requirements.length, elapsedMs: now - (state.firstCheckAt ?? state.startedAt) }));
     return { running, elapsedMs: now - runStartedAt };
   }
 
@@ -217,7 +221,7 @@ export class RunCollector implements RunSink {
       phase: state.phase,
       checks: state.requirements.length,
       counts: { ...state.counts },
-      durationMs: Date.now() - state.startedAt,
+      durationMs: Date.now() - (state.firstCheckAt ?? state.startedAt),
     });
   }
 }

@@ -100,7 +100,7 @@ export class BridgeReporter implements Reporter {
       meta,
       note: result.state === 'skipped' ? result.note : undefined,
       errors,
-      durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+      durationMs: meta?.durationMs ?? Math.round(testCase.diagnostic()?.duration ?? 0),
     });
   }
 
@@ -149,10 +149,11 @@ export function suiteVitestOptions(settings: SuiteVitestSettings): [VitestOption
       // the next run of the same process (the fault runner's session runs hundreds).
       pool: suitePool,
       maxWorkers: 1,
-      // vitest starts every test at once and times none: the suites hand out the run's --concurrency slots,
-      // the checks of a group that runs one at a time first, and a check's time limit starts when it has
-      // one (suites/support/check-slots.ts). vitest's own bound is one first-come queue, behind which such a
-      // group waited for every other check once per check. (vitest reads this once per thread.)
+      // vitest starts every test at once and times none: the suites hand out the run's --concurrency slots
+      // (checks that mostly wait first, then the next check of each group that runs one at a time), and a
+      // check's time limit starts when it has one (suites/support/check-slots.ts). vitest's own bound is one
+      // first-come queue, behind which such a group waited for every other check once per check. (vitest
+      // reads this once per thread.)
       maxConcurrency: VITEST_TESTS_AT_ONCE,
       testTimeout: 0,
       hookTimeout: settings.testTimeoutMs,

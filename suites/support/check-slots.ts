@@ -5,11 +5,12 @@
  * the moment the run starts; a group whose checks run one at a time queues its next check only when the
  * previous one ends, behind all of them. Such a group's checks therefore waited for the whole queue one
  * after another, and its last ones ran alone at the end (in the embedded run a JWT key rotation that waits
- * for the target's refetch: a third of the checks phase). Here the queue has three places: a check whose
- * group runs one at a time (or that moves the clock) goes first, then a check that mostly waits
- * (CheckOptions.waitsMs), then the rest in their order. vitest itself starts every test at once
- * (src/engine/vitest-bridge.ts) and times none: a check's time limit starts when it has its slot
- * (check.ts), so a check never times out for waiting its turn.
+ * for the target's refetch: a third of the checks phase). Here the queue has three places: a check that
+ * mostly waits (CheckOptions.waitsMs) goes first, then the next check of a group that runs one at a time
+ * (or one that moves the clock), then the rest in their order. vitest itself starts every test at once
+ * (src/engine/vitest-bridge.ts) and times none: a check's time limit starts when it first has its slot
+ * (check.ts), so a check never times out for waiting for its turn to start (a wait to take its slot back
+ * after a pause counts: it is first in line then).
  *
  * A check that only waits between two polls (a run that must not appear, a key rotation) sends nothing
  * meanwhile: it gives its slot back for the pause (`pause`) and queues first for one after it. Held through
@@ -124,7 +125,7 @@ export function runSlots(run: Pick<RunContext, 'runId' | 'concurrency' | 'channe
       run.channel === undefined
         ? undefined
         : joinRunChannel(run.channel, (message) => {
-            if (message.kind === 'stop') slots.stop(new HarnessError(message.code, `not started: ${message.reason}`));
+            if (message.kind === 'stop') slots.stop(new HarnessError(message.code, `the run stopped: ${message.reason}`));
           });
     current = { runId: run.runId, slots, channel };
   }
@@ -136,6 +137,10 @@ interface HeldSlot {
   slots: CheckSlots;
   signal: AbortSignal | undefined;
   release: (() => void) | undefined;
+  /** Pauses in progress: the slot is given back at the first and taken again when the last ends. */
+  pauses: number;
+  /** Taking the slot back after the last pause (one request at a time, whatever pauses end together). */
+  retaking: Promise<void> | undefined;
   /** The check's test is over (it ended, or its time ran out while its body still runs): it holds nothing more. */
   done: boolean;
 }
@@ -147,7 +152,7 @@ const held = new AsyncLocalStorage<HeldSlot>();
  * aborted: it leaves the queue, and a body that outlives its test takes no slot again.
  */
 export async function inSlot<T>(slots: CheckSlots, priority: SlotPriority, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  const slot: HeldSlot = { slots, signal, release: await slots.acquire(priority, signal), done: false };
+  const slot: HeldSlot = { slots, signal, release: await slots.acquire(priority, signal), pauses: 0, retaking: undefined, done: false };
   const { stopped, forget } = slots.whenStopped();
   try {
     // A stopped run ends its tests at once, as vitest's cancel would: a body waiting on a hung target goes
@@ -162,23 +167,38 @@ export async function inSlot<T>(slots: CheckSlots, priority: SlotPriority, work:
 }
 
 /**
- * Waits `ms`. In a check, its slot goes to another check meanwhile and is taken back first in line after;
- * elsewhere (a hook) it just waits.
+ * Waits `ms`. In a check, its slot goes to another check meanwhile and is taken back first in line after
+ * (a check pausing twice at once gives it back once and takes it back once); elsewhere (a hook) it just
+ * waits.
  */
 export async function pause(ms: number): Promise<void> {
   const slot = held.getStore();
-  slot?.release?.();
-  if (slot) slot.release = undefined;
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  if (!slot || slot.done || slot.signal?.aborted) return;
-  let release: () => void;
-  try {
-    release = await slot.slots.acquire(SLOT_PRIORITY.waits, slot.signal);
-  } catch {
-    // The run was cancelled meanwhile: the body goes on without a slot, as vitest has let go of its test.
-    return;
+  if (slot) {
+    // A pause that starts while the slot is being taken back waits for that first.
+    await slot.retaking;
+    slot.pauses += 1;
+    slot.release?.();
+    slot.release = undefined;
   }
-  // The test ended while this body waited (its time ran out): the slot is not kept.
-  if (slot.done) release();
-  else slot.release = release;
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  if (!slot) return;
+  slot.pauses -= 1;
+  if (slot.pauses > 0 || slot.done || slot.signal?.aborted) return;
+  slot.retaking = (async () => {
+    let release: () => void;
+    try {
+      release = await slot.slots.acquire(SLOT_PRIORITY.waits, slot.signal);
+    } catch {
+      // The run was cancelled meanwhile: the body goes on without a slot, as vitest has let go of its test.
+      return;
+    }
+    // The test ended while this body waited (its time ran out), or a pause began meanwhile: not kept.
+    if (slot.done || slot.pauses > 0) release();
+    else slot.release = release;
+  })();
+  try {
+    await slot.retaking;
+  } finally {
+    slot.retaking = undefined;
+  }
 }

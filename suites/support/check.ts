@@ -20,6 +20,7 @@ import { ConformanceFailure, isConformanceFailure, isHarnessError } from '../../
 import type { ResolvedProfile } from '../../src/profile/types.js';
 import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
 import { noOperationReason } from '../../src/requirements/operations.js';
+import { controlsOf } from '../../src/requirements/controls.js';
 import { operationChecks } from '../../src/engine/operation-keys.js';
 import type { SuiteOperation } from './operations.js';
 import { checkBodyRunning, declareCheck } from './group.js';
@@ -127,12 +128,13 @@ export function suiteClient(): TargetClient {
 }
 
 export interface CheckOptions {
-  /** Test timeout in ms; default vitest's configured timeout. */
+  /** The check's time limit in ms, from when it has its slot; default the run's (12 × --timeout). */
   timeout?: number;
   /**
    * About how long the check waits by design against a correct target (a watch for a run that must not
    * appear, a key rotation to be picked up): such a check in a group.concurrent starts before every group
-   * (group.ts), so that its wait overlaps the others' work. Only for waits of the order of a second.
+   * (group.ts), so that its wait overlaps the others' work. Only for waits of the order of a second; a
+   * check of a plain group keeps its place, and `checkEach` takes no `waitsMs`.
    */
   waitsMs?: number;
 }
@@ -176,7 +178,9 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
   const id = req.id;
   return async (vitestCtx: TestContext) => {
     const run = inject('acRun');
+    const startedAt = Date.now();
     const meta: CheckMeta = {
+      startedAt,
       requirementId: id,
       ...(operation ? { operation } : {}),
       level: req.level,
@@ -189,6 +193,7 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
     const reason = missingNeed(run, req.needs);
     if (reason) {
       meta.skipReason = reason;
+      meta.durationMs = Date.now() - startedAt;
       vitestCtx.skip(reason);
     }
 
@@ -246,13 +251,17 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
       }
       throw error;
     } finally {
+      meta.durationMs = Date.now() - startedAt;
       if (learned.length > 0) {
         meta.secrets = learned;
         learned = [];
       }
       // A passed check's exchanges go only to a report that shows them (html, har): otherwise they are
       // dropped here, never redacted (the recorder redacts on first read) nor shipped to the main thread.
-      meta.exchanges = threw || run.passedExchanges ? keptExchanges(run.runId, !threw, exchanges) : [];
+      // A refusal with a positive control keeps them: the engine turns it into `blocked` when its control
+      // did not pass, and every report shows a blocked check's exchanges.
+      const shown = threw || run.passedExchanges || controlsOf(id).length > 0;
+      meta.exchanges = shown ? keptExchanges(run.runId, !threw, exchanges) : [];
     }
   };
 }

@@ -7,6 +7,11 @@
 import { inject } from 'vitest';
 import { errorLine } from '../../src/errors.js';
 import { declareSuites, loadSuite, type SuiteToDeclare } from './group.js';
+import { runSlots } from './check-slots.js';
+
+// The run's slots listen on its channel from now: a stop the engine posts while the suites are collected
+// is heard before any check asks for a slot.
+runSlots(inject('acRun'));
 
 const suites: SuiteToDeclare[] = [];
 for (const { group, ids, url } of inject('acSuites')) {

@@ -18,8 +18,10 @@ export const NO_RUN_WATCH_MS = 1_000;
 /** Interval between two readings of the runs hook; no wait in the suites is a fixed sleep longer than this. */
 export const POLL_MS = 100;
 
-/** The one timer of the suites: a poll's pause (tests/suites/waits.test.ts keeps it so). */
-/** A pause between two polls: the check's slot serves another check meanwhile (check-slots.ts). */
+/**
+ * The one timer of the suites: a poll's pause (tests/suites/waits.test.ts keeps it so). The check's slot
+ * serves another check meanwhile (check-slots.ts).
+ */
 export const sleep = (ms: number): Promise<void> => pause(ms);
 
 export function expectAccepted(res: HttpResponse, what: string): void {

@@ -12,9 +12,9 @@ import { runChildJson } from './support/child-json.js';
 
 const SCRIPT = fileURLToPath(new URL('../../dist/tests/engine/support/passed-exchanges-run.js', import.meta.url));
 
-type Counts = { passed: number; passedWithExchanges: number; notPassedWithExchanges: number };
+type Counts = { passed: number; passedWithExchanges: number; passedWithoutControlWithExchanges: number; notPassedWithExchanges: number };
 
-function runChild(): Promise<Record<string, Counts> & { error?: string }> {
+function runChild(): Promise<Record<string, Counts> & { error?: string; blocked?: { count: number; withExchanges: number } }> {
   return runChildJson(SCRIPT);
 }
 
@@ -28,7 +28,11 @@ describe('passed checks\' exchanges', () => {
       expect(out[name]!.notPassedWithExchanges, name).toBeGreaterThan(0);
     }
     for (const name of ['reads', 'unsaid', 'none']) expect(out[name]!.passedWithExchanges, name).toBe(out[name]!.passed);
-    expect(out.doesNotRead!.passedWithExchanges).toBe(0);
+    expect(out.doesNotRead!.passedWithoutControlWithExchanges).toBe(0);
+    expect(out.doesNotRead!.passedWithExchanges).toBeLessThan(out.doesNotRead!.passed);
+    // Refusals blocked by a failed control keep what they sent, though no reporter reads passed checks'.
+    expect(out.blocked!.count).toBeGreaterThan(0);
+    expect(out.blocked!.withExchanges).toBe(out.blocked!.count);
   }, 160_000);
 
   it('are read by the html report and the HAR only, of the reporters the CLI has', () => {

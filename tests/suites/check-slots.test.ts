@@ -135,3 +135,20 @@ test('a check holding its slot when the run stops ends at once with the reason, 
   await expect(check).rejects.toThrow('interrupted by SIGINT');
   expect(bodyEnded).toBe(false);
 });
+
+test('a check pausing twice at once gives its slot back once and takes it back once', async () => {
+  const slots = new CheckSlots(1);
+  await inSlot(slots, SLOT_PRIORITY.other, async () => {
+    await Promise.all([pause(20), pause(30)]);
+    await pause(5);
+  });
+  // Exactly one slot again: one check gets it, a second waits.
+  const release = await slots.acquire(SLOT_PRIORITY.other);
+  let second = false;
+  void slots.acquire(SLOT_PRIORITY.other).then(() => (second = true));
+  await tick();
+  expect(second).toBe(false);
+  release();
+  await tick();
+  expect(second).toBe(true);
+});
