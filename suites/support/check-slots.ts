@@ -25,9 +25,57 @@ import { HarnessError } from '../../src/errors.js';
 export const SLOT_PRIORITY = { waits: 0, sequence: 1, other: 2 } as const;
 export type SlotPriority = (typeof SLOT_PRIORITY)[keyof typeof SLOT_PRIORITY];
 
+/** One check waiting for a slot. */
+interface Waiter {
+  grant: () => void;
+  /** Left the queue (its test was cancelled, the run stopped): skipped when its turn comes. */
+  left: boolean;
+  next: Waiter | undefined;
+}
+
+/**
+ * First in, first out, as a linked list: a run of a thousand operations queues 17,000 checks at once, and an
+ * array's shift() and indexOf() per check would make handing them out quadratic.
+ */
+class WaitQueue {
+  private head: Waiter | undefined;
+  private tail: Waiter | undefined;
+  /** Waiters that have not left. */
+  size = 0;
+
+  push(waiter: Waiter): void {
+    if (this.tail) this.tail.next = waiter;
+    else this.head = waiter;
+    this.tail = waiter;
+    this.size += 1;
+  }
+
+  /** The first waiter that has not left, taken off the queue. */
+  shift(): Waiter | undefined {
+    while (this.head) {
+      const waiter = this.head;
+      this.head = waiter.next;
+      if (!this.head) this.tail = undefined;
+      if (!waiter.left) {
+        this.size -= 1;
+        return waiter;
+      }
+    }
+    return undefined;
+  }
+
+  /** Marks a waiting waiter as gone; false when it was no longer waiting. */
+  remove(waiter: Waiter): boolean {
+    if (waiter.left) return false;
+    waiter.left = true;
+    this.size -= 1;
+    return true;
+  }
+}
+
 export class CheckSlots {
   private free: number;
-  private readonly queues: Array<Array<() => void>> = [[], [], []];
+  private readonly queues = [new WaitQueue(), new WaitQueue(), new WaitQueue()];
   /** Why the run stopped, once it did: no slot is handed out after. */
   private stoppedBy: Error | undefined;
   private readonly onStop = new Set<(reason: Error) => void>();
@@ -50,28 +98,30 @@ export class CheckSlots {
       }
       const queue = this.queues[priority]!;
       const leave = (reason: unknown): void => {
-        const at = queue.indexOf(grant);
-        if (at === -1) return;
-        queue.splice(at, 1);
+        if (!queue.remove(waiter)) return;
         this.onStop.delete(leave);
         signal?.removeEventListener('abort', onAbort);
         reject(reason);
       };
       const onAbort = (): void => leave(signal!.reason);
-      const grant = (): void => {
-        signal?.removeEventListener('abort', onAbort);
-        this.onStop.delete(leave);
-        let released = false;
-        resolve(() => {
-          if (released) return;
-          released = true;
-          this.free += 1;
-          this.next();
-        });
+      const waiter: Waiter = {
+        left: false,
+        next: undefined,
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          this.onStop.delete(leave);
+          let released = false;
+          resolve(() => {
+            if (released) return;
+            released = true;
+            this.free += 1;
+            this.next();
+          });
+        },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.onStop.add(leave);
-      queue.push(grant);
+      queue.push(waiter);
       this.next();
     });
   }
@@ -98,15 +148,15 @@ export class CheckSlots {
 
   /** Checks waiting for a slot. */
   get waiting(): number {
-    return this.queues.reduce((sum, queue) => sum + queue.length, 0);
+    return this.queues.reduce((sum, queue) => sum + queue.size, 0);
   }
 
   private next(): void {
     while (this.free > 0) {
-      const grant = this.queues.find((queue) => queue.length > 0)?.shift();
-      if (grant === undefined) return;
+      const waiter = this.queues.find((queue) => queue.size > 0)?.shift();
+      if (waiter === undefined) return;
       this.free -= 1;
-      grant();
+      waiter.grant();
     }
   }
 }
