@@ -5,8 +5,15 @@
 import type { ExchangeRecorder, RecordedExchange } from './types.js';
 import { CREDENTIAL_HEADERS, OPAQUE_HEADERS, REDACTED, RecentLiterals, Redactor, replaceShapes, shapesLongestFirst } from './redact.js';
 
-/** One-request values remembered for the texts a check builds after the exchange (failure messages). */
-const RECENT_EPHEMERAL = 64;
+/**
+ * One-request values remembered for the texts a check builds after the exchange (failure messages, the
+ * comparison of a header it sent). The recorder is the run's, shared by every check in flight, and the
+ * one-at-a-time groups now run beside the others: IDEM-X01 alone sends 300 webhooks, each with its own
+ * signature, and at 64 a signature could leave the set between a check's request and its next line (seen
+ * once: WH-HMAC-X04 compared its sent header with a redaction that no longer knew it). Values join and leave
+ * the index one at a time (RecentLiterals), so a larger bound costs memory only (about 0.7 MB of shapes).
+ */
+const RECENT_EPHEMERAL = 1024;
 
 export interface RecorderOptions {
   /** Values redacted for the recorder's life (the profile's `secrets`). */

@@ -104,4 +104,11 @@ describe('an exchange redacted when first read', () => {
     ];
     for (const text of samples) expect(recorder.carriesSecret(text), text).toBe(recorder.redact(text) !== text);
   });
+
+  it('still knows a request\'s signature after another check sent 300 webhooks meanwhile (IDEM-X01 does)', () => {
+    const recorder = createRecorder();
+    recorder.addEphemeralSecret(SIGNATURE);
+    for (let n = 0; n < 300; n += 1) recorder.addEphemeralSecret(`v1=another-signature-of-request-${String(n).padStart(4, '0')}`);
+    expect(recorder.redact(`sent ${SIGNATURE}`)).toBe(`sent ${REDACTED}`);
+  });
 });
