@@ -20,7 +20,6 @@ import {
 } from './support/webhook-expect.js';
 import {
   freshEventId,
-  hmacListener,
   NIL_UUID,
   notAUuid,
   sampleBody,
@@ -30,7 +29,6 @@ import {
   uuidV4WrongVariant,
   uuidV5,
   uuidV7,
-  validSignature,
 } from './support/webhook-values.js';
 
 /** Statuses ruling 13 allows for a body over the limit. */

@@ -5,7 +5,6 @@
  * way only, and expects 401. Where the client's options cannot express the mistake, the check computes the
  * signature itself from the exact timestamp, event ID and body it sends.
  */
-import { createHmac } from 'node:crypto';
 import { generateHmacSecret, type HmacPart } from '../src/crypto/hmac.js';
 import type { HmacOptions } from '../src/client/types.js';
 import type { Faker } from '../src/data/fake.js';

@@ -12,8 +12,8 @@ export interface CliCommand<T extends OptionTable = OptionTable> {
   describe: string;
   /** Every flag of the command, one row each. */
   options: T;
-  /** Positionals and examples; the epilogue is `epilogue` below. */
-  builder?: (yargs: Argv) => Argv;
+  /** Positionals and examples (declared only `forHelp`: withExamples); the epilogue is `epilogue` below. */
+  builder?: (yargs: Argv, forHelp: boolean) => Argv;
   /** Printed under the options in --help, before the value grammar. */
   epilogue?: string;
   /** Returns the exit code (0, 1 or 2; 130/143 when a signal stopped it). `args` holds the positionals. */
@@ -34,9 +34,6 @@ export function commandWord(command: { command: string }): string {
   return command.command.split(' ')[0]!;
 }
 
-/** Whether the help being declared will be shown (withExamples declares its examples only then). */
-let helpShown = true;
-
 /**
  * The command's yargs declaration: its table's options, its builder, its epilogue and its values' grammar.
  * `forHelp` false (no --help on the command line): the texts only help shows are left out. yargs renders
@@ -46,13 +43,7 @@ let helpShown = true;
  */
 export function declareCommand(yargs: Argv, command: AnyCommand, forHelp = true): Argv {
   const withOptions = yargs.options(yargsOptions(command.options, commandWord(command), forHelp));
-  helpShown = forHelp;
-  let built: Argv;
-  try {
-    built = command.builder ? command.builder(withOptions) : withOptions;
-  } finally {
-    helpShown = true;
-  }
+  const built = command.builder ? command.builder(withOptions, forHelp) : withOptions;
   if (!forHelp) return built;
   const epilogue = [command.epilogue, grammarNote(command.options)].filter((text) => text !== undefined).join('\n\n');
   return epilogue === '' ? built : built.epilogue(epilogue);
@@ -64,8 +55,8 @@ export function invokeCommand(command: AnyCommand, args: Readonly<Record<string,
 }
 
 /** A command's `--help` examples, `[command, what it does]` rows of a table the help-examples test reads too. */
-export function withExamples(yargs: Argv, examples: ReadonlyArray<readonly [string, string]>): Argv {
-  if (!helpShown) return yargs;
+export function withExamples(yargs: Argv, examples: ReadonlyArray<readonly [string, string]>, shown = true): Argv {
+  if (!shown) return yargs;
   let built = yargs;
   for (const [command, description] of examples) built = built.example(command, description);
   return built;

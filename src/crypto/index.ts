@@ -77,19 +77,5 @@ export { hasDuplicateMember } from '../json-duplicates.js';
 export { jwsHasDuplicateMember } from './jws-duplicates.js';
 export type { PemPair, SelfSignedSigningKey, ServerCertificateOptions } from './certificates.js';
 
-// The certificate functions load @peculiar/x509 (with reflect-metadata and tslib) on first use: every
-// process and suite worker that imports the client imports this module, and only a sandbox with TLS issues
-// certificates; loading x509 eagerly cost each of them ~20 MB and a good part of its start-up.
-type Certificates = typeof import('./certificates.js');
-
-export async function createLocalCa(...args: Parameters<Certificates['createLocalCa']>): ReturnType<Certificates['createLocalCa']> {
-  return (await import('./certificates.js')).createLocalCa(...args);
-}
-
-export async function issueServerCertificate(...args: Parameters<Certificates['issueServerCertificate']>): ReturnType<Certificates['issueServerCertificate']> {
-  return (await import('./certificates.js')).issueServerCertificate(...args);
-}
-
-export async function createSelfSignedSigningKey(...args: Parameters<Certificates['createSelfSignedSigningKey']>): ReturnType<Certificates['createSelfSignedSigningKey']> {
-  return (await import('./certificates.js')).createSelfSignedSigningKey(...args);
-}
+// Loaded on first use (certificates-lazy.ts says why).
+export { createLocalCa, createSelfSignedSigningKey, issueServerCertificate } from './certificates-lazy.js';

@@ -8,7 +8,6 @@ import { bearerHeader, belowTen, ruling, spec } from './authority.js';
  * `perOperation` says which of the called operations a requirement applies to ({@link appliesTo}); a
  * requirement that applies to none reports one skipped result saying why.
  */
-const paginated = spec('1', 'List and search operations are paginated with `page_size` and `page_token`.');
 const bodyForPost = spec('4.4', 'query for GET; body for POST');
 
 export const operationsRequirements = {

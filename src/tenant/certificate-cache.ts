@@ -15,6 +15,7 @@
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { PemPair } from '../crypto/certificates.js';
+import { createLocalCa, issueServerCertificate } from '../crypto/certificates-lazy.js';
 import { machineCachePath, readCachedJson, writeCachedJson } from './machine-cache.js';
 
 const FILE_NAME = 'sandbox-jwks-tls.json';
@@ -75,9 +76,8 @@ async function readCached(path: string, names: CertificateNames): Promise<JwksCe
   return unusable({ ca, leaf }, names) === undefined ? { ca, leaf } : undefined;
 }
 
-/** A fresh pair: the only path that loads the certificate library. */
+/** A fresh pair: the only path of a plain sandbox that loads the certificate library. */
 async function freshPair(names: CertificateNames): Promise<JwksCertificate> {
-  const { createLocalCa, issueServerCertificate } = await import('../crypto/certificates.js');
   const ca = await createLocalCa('access-conformance sandbox CA', VALID_DAYS);
   return { ca, leaf: await issueServerCertificate(ca, { ...names, days: VALID_DAYS }) };
 }

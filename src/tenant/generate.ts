@@ -7,6 +7,7 @@
 import { DEFAULT_SECRET_DOMAIN } from '../defaults.js';
 import { isIP } from 'node:net';
 import type { PemPair } from '../crypto/certificates.js';
+import { issueServerCertificate } from '../crypto/certificates-lazy.js';
 import { machineJwksCertificate, type CertificateNames, type JwksCertificate } from './certificate-cache.js';
 import { generateClientSecret } from '../crypto/client-secret.js';
 import { sha256Base64Url } from '../crypto/encoding.js';
@@ -201,9 +202,8 @@ function namesOf(all: readonly string[]): CertificateNames {
   return { ipAddresses: names.filter((n) => isIP(n) !== 0), dnsNames: names.filter((n) => isIP(n) === 0) };
 }
 
-/** A leaf from a CA the caller holds: the certificate library is loaded for it only then. */
+/** A leaf from a CA the caller holds (the certificate library loads for it only then). */
 async function issuedBy(ca: PemPair, names: CertificateNames): Promise<JwksCertificate> {
-  const { issueServerCertificate } = await import('../crypto/certificates.js');
   return { ca, leaf: await issueServerCertificate(ca, names) };
 }
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import type { PemPair } from '../crypto/certificates.js';
+import { createLocalCa, issueServerCertificate } from '../crypto/certificates-lazy.js';
 import { randomSeed } from '../data/fake.js';
 import { HarnessError } from '../errors.js';
 import type { ProfileDocument } from '../profile/document.js';
@@ -84,8 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let handler: ReferenceHandler = async () => NOT_READY;
   let limitFor: (method: string, url: string) => number = () => 0;
   // The certificate names no port, so it is issued before the bind, for every name a client may use.
-  // The certificate library loads only for TLS (certificate-cache.ts keeps the plain sandbox's JWKS pair).
-  const ca = kept !== undefined ? kept.ca : options.tls ? await (await import('../crypto/certificates.js')).createLocalCa(`access-conformance sandbox CA (${seed})`) : undefined;
+  const ca = kept !== undefined ? kept.ca : options.tls ? await createLocalCa(`access-conformance sandbox CA (${seed})`) : undefined;
   // A kept tenant's URLs name the port it was served on: a restart binds that one again.
   const port = kept !== undefined ? kept.port : (options.port ?? 0);
   const server = createReferenceServer({
@@ -176,13 +176,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 /** A leaf for the API: loopback names, the bound host and the public URL's host. */
-async function apiCertificate(ca: PemPair, host: string, options: SandboxOptions): Promise<PemPair> {
+function apiCertificate(ca: PemPair, host: string, options: SandboxOptions): Promise<PemPair> {
   const names = new Set(['127.0.0.1', '::1', 'localhost']);
   if (host !== '0.0.0.0' && host !== '::') names.add(host);
   if (options.publicBaseUrl !== undefined) names.add(new URL(options.publicBaseUrl).hostname.replace(/^\[|\]$/g, ''));
   if (options.jwksHost !== undefined) names.add(options.jwksHost);
   const all = [...names];
-  const { issueServerCertificate } = await import('../crypto/certificates.js');
   return issueServerCertificate(ca, { ipAddresses: all.filter((n) => isIP(n) !== 0), dnsNames: all.filter((n) => isIP(n) === 0) });
 }
 

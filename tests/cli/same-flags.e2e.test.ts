@@ -15,12 +15,10 @@ import { RUN_OPTIONS } from '../../src/cli/commands/run-options.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send-options.js';
 import { SERVE_OPTIONS } from '../../src/cli/commands/serve.js';
 import { parseOptions, type OptionTable } from '../../src/cli/option-grammar.js';
-import { SHARED_OPTIONS } from '../../src/cli/shared-options.js';
 import { startSandbox } from '../../src/tenant/index.js';
 import { runCli, startServe } from './support.js';
 
 const TABLES: Record<string, OptionTable> = { run: RUN_OPTIONS, serve: SERVE_OPTIONS, send: SEND_OPTIONS, load: LOAD_OPTIONS };
-const SHARED = Object.keys(SHARED_OPTIONS);
 
 /** The commands whose table takes `flag`. */
 function takers(flag: string): string[] {

@@ -4,7 +4,7 @@
  * token and signs webhooks, and every event ID it answered 200 before the kill answers 409 after it, also
  * when the kill lands in the middle of a load. A bad or busy directory is a clear exit 2.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';

@@ -53,12 +53,13 @@ export const diffCommand = defineCommand({
   command: 'diff <a> <b>',
   describe: 'Compare two json reports: what started failing, what started passing, what appeared or disappeared',
   options: DIFF_OPTIONS,
-  builder: (y) =>
+  builder: (y, forHelp) =>
     withExamples(
       y
         .positional('a', { type: 'string', demandOption: true, describe: 'the earlier json report' })
         .positional('b', { type: 'string', demandOption: true, describe: 'the later json report' }),
       DIFF_EXAMPLES,
+      forHelp,
     ),
   run: async (options, args) => {
     const a = String(args.a);

@@ -81,7 +81,7 @@ export const listCommand = defineCommand({
   command: 'list',
   describe: 'Print the requirement catalogue (IDs, levels, spec sections, sentences, needs, authorities), or with --openapi the operations of a description',
   options: LIST_OPTIONS,
-  builder: (y) => withExamples(y, LIST_EXAMPLES),
+  builder: (y, forHelp) => withExamples(y, LIST_EXAMPLES, forHelp),
   run: async (options) => {
     if (options.openapi !== undefined || options.profile !== undefined) {
       if (options.only.length > 0) throw usage('--only selects requirements; it does not apply to --openapi', '--only', 'drop --only, or drop --openapi');

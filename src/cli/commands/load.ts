@@ -14,7 +14,7 @@ export const loadCommand = defineCommand({
   command: 'load [action]',
   describe: 'Load-test the webhook hot path (open model, latency from intended send times); `load prepare` signs a JWT corpus for k6',
   options: LOAD_OPTIONS,
-  builder: (y) => withExamples(y.positional('action', { type: 'string', choices: ['prepare'], describe: 'prepare: sign a webhook-jwt corpus for load/webhook-jwt.js' }), LOAD_EXAMPLES),
+  builder: (y, forHelp) => withExamples(y.positional('action', { type: 'string', choices: ['prepare'], describe: 'prepare: sign a webhook-jwt corpus for load/webhook-jwt.js' }), LOAD_EXAMPLES, forHelp),
   epilogue:
     'Exit codes: 0 every --threshold held (--strict adds errors<=0% and dropped<=0%); 1 one was crossed; 2 usage or harness error; 130 / 143 interrupted by SIGINT / SIGTERM ' +
     '(never 0: the report, written on every way out, says interrupted).',

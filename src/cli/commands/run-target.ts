@@ -4,7 +4,6 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../../errors.js';
 import { loadProfile } from '../../profile/index.js';
 import { createRedact } from '../../reporters/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';

@@ -12,7 +12,7 @@ export const runCommand = defineCommand({
   command: 'run',
   describe: 'Check an implementation against the requirement catalogue (the embedded reference when no --profile or --image is given)',
   options: RUN_OPTIONS,
-  builder: (y) => withExamples(y, RUN_EXAMPLES),
+  builder: (y, forHelp) => withExamples(y, RUN_EXAMPLES, forHelp),
   epilogue:
     'Exit codes: 0 no MUST failed (and something was checked); 1 a MUST failed (or a SHOULD with --strict); 2 harness or usage error, ' +
     'including a check the harness could not decide when nothing failed; 130 / 143 interrupted by SIGINT / SIGTERM (the reports say so). ' +

@@ -4,7 +4,6 @@
  * the same spoiled rule, the credentials the profile given names. Exit 0 when the answer's status is the
  * one the run recorded (the failure reproduces), 1 when it is not.
  */
-import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { startProfileJwksServers } from '../../client/jwks-server.js';
 import { replay } from '../../client/replay.js';

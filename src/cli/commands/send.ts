@@ -16,7 +16,7 @@ export const sendCommand = defineCommand({
   command: 'send',
   describe: 'Sign and send one webhook to a listener of a profile (HMAC or JWT), print the answer',
   options: SEND_OPTIONS,
-  builder: (y) => withExamples(y, SEND_EXAMPLES),
+  builder: (y, forHelp) => withExamples(y, SEND_EXAMPLES, forHelp),
   epilogue: `Exit codes: 0 the target answered 2xx (or --dry-run); 1 another status; with --strict, 0 when the answer is the one service.md gives for the request sent (e.g. 401 for --break signature), else 1; 2 bad input, no answer or --max-duration reached. --break: ${Object.entries(BREAKS)
     .map(([name, what]) => `${name} (${what})`)
     .join('; ')}.`,

@@ -56,7 +56,7 @@ export const serveCommand = defineCommand({
   command: 'serve',
   describe: 'Run the reference implementation with a generated tenant and write its target profile',
   options: SERVE_OPTIONS,
-  builder: (y) => withExamples(y, SERVE_EXAMPLES),
+  builder: (y, forHelp) => withExamples(y, SERVE_EXAMPLES, forHelp),
   epilogue: 'Stops on SIGINT or SIGTERM (exit 0), or after --max-duration (exit 0). A signal while it starts (state folder, keys, listening) exits 130 / 143; a start-up that takes over 3 min, 2.',
   run: async (options) => (await import('./serve-handler.js')).serveHandler(options),
 });

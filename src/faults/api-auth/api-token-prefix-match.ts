@@ -1,5 +1,5 @@
 import { defineFault } from '../support/define.js';
-import { bearerToken, isObject, onRoute, readJson, routeOf, withHeaders } from '../support/http.js';
+import { bearerToken, isObject, readJson, routeOf, withHeaders } from '../support/http.js';
 
 /** How much of a token the faulty lookup compares. */
 const COMPARED = 16;

@@ -6,7 +6,6 @@
  * overrides. With no override the pages equal the reference's (tests/faults checks that).
  */
 import { parsePageSize } from '../../reference/api.js';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from '../../spec-numbers.js';
 import { createPageTokenCodec } from '../../reference/page-token.js';
 import type { ReferenceApp, ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
 import type { FaultDeclaration } from '../types.js';

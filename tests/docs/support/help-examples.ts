@@ -27,7 +27,7 @@ export async function helpExamples(programName = 'access-conformance'): Promise<
   for (const entry of COMMANDS) {
     const command: AnyCommand = isLoaded(entry) ? entry : await entry.load();
     const examples: Array<[string, string]> = [];
-    command.builder?.(recorder(examples) as never);
+    command.builder?.(recorder(examples) as never, true);
     const word = command.command.split(' ')[0]!;
     for (const [text, describe] of examples) out.push({ command: word, text: text.replaceAll('$0', programName), describe });
   }
