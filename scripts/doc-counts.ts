@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { FIGURES_FILE, type Figures } from '../bench/figures.js';
 import { listFaults } from '../src/faults/index.js';
 import { packageRoot } from '../src/package.js';
-import { allRequirements } from '../src/requirements.js';
+import { allRequirements } from '../src/requirements/catalogue.js';
 
 /** One total the docs may state, with the words that name what is counted. */
 export interface DocTotal {

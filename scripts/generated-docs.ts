@@ -12,7 +12,7 @@ import { renderFaultList, replaceFaultList } from '../src/mutation/fault-list.js
 import { listFaults } from '../src/faults/index.js';
 import { renderScoreTable } from '../src/mutation/score-table.js';
 import type { VerificationResult } from '../src/mutation/verify.js';
-import { allRequirements } from '../src/requirements.js';
+import { allRequirements } from '../src/requirements/catalogue.js';
 
 /** The seed of the self-verification whose result the docs show. */
 export const VERIFICATION_SEED = 'fault-verification';

@@ -10,7 +10,7 @@ import { basename, join, relative, sep } from 'node:path';
 import { displaySource } from '../openapi/index.js';
 import { packageRoot, toolVersion, TOOL_NAME } from '../package.js';
 import type { ResolvedProfile } from '../profile/types.js';
-import { allRequirements, CATALOGUE_VERSION } from '../requirements.js';
+import { allRequirements, CATALOGUE_VERSION } from '../requirements/catalogue.js';
 import { canonicalDigest, canonicalJson, sha256Hex } from './canonical.js';
 
 /** in-toto's ResourceDescriptor (spec/v1/resource_descriptor.md), the fields used here. */

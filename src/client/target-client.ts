@@ -12,11 +12,13 @@ import { tokenBucket, unlimited } from './rate-limit.js';
 import { profileSecrets } from './profile-secrets.js';
 import { createRecorder, isInternalRecorder, type InternalRecorder } from './recorder.js';
 import { TokenManager } from './tokens.js';
-import { createTransport, type TransportRequest } from './transport.js';
+import { createTransport } from './transport.js';
+import type { TransportRequest } from './transport-request.js';
 import type { ClientOptions, ExchangeRecorder, TargetClient, WebhookOptions } from './types.js';
 import { buildWebhook, type WebhookAuth } from './webhooks.js';
 import { RecipeContext } from './replay-context.js';
-import { requestRecipe, webhookRecipe, type ReplayRecipe, type WebhookRecipeInput } from './replay-recipe.js';
+import type { ReplayRecipe } from './replay-note.js';
+import { requestRecipe, webhookRecipe, type WebhookRecipeInput } from './replay-recipe.js';
 
 export { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';

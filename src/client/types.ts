@@ -7,10 +7,10 @@ import type { HarnessErrorCode } from '../errors.js';
 import type { CredentialKey, ResolvedProfile, SigningJwk } from '../profile/types.js';
 import type { ClientSettings } from './settings.js';
 import type { WebhookOptions } from './webhook-types.js';
-import type { ReplayNote } from './replay-recipe.js';
+import type { ReplayNote } from './replay-note.js';
 
 export type { ClientSettings };
-export type { ReplayNote, ReplayRecipe } from './replay-recipe.js';
+export type { ReplayNote, ReplayRecipe } from './replay-note.js';
 export type * from './webhook-types.js';
 
 /** One request and its answer (or transport error), secrets already redacted. */

@@ -3,7 +3,7 @@
  * {@link SandboxCustomize}: wrapping the handler (rewriting requests or responses) or replacing ports. The
  * reference itself never asks whether it is faulty.
  */
-import type { RequirementId } from '../requirements.js';
+import type { RequirementId } from '../requirements/catalogue.js';
 import type { SandboxCustomize } from '../tenant/types.js';
 
 /**

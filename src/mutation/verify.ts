@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { packageRoot } from '../package.js';
 import { DEFAULT_CONCURRENCY } from '../defaults.js';
 import type { CheckState } from '../engine/types.js';
-import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
+import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements/catalogue.js';
 import { parentsOf } from '../requirements/controls.js';
 import { listFaults } from '../faults/index.js';
 import type { FaultDefinition } from '../faults/types.js';

@@ -8,7 +8,7 @@
 import type { RecordedExchange } from '../client/types.js';
 import { resultKey, sentPathLine } from '../engine/result-key.js';
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
-import { describeAuthority } from '../requirements.js';
+import { describeAuthority } from '../requirements/catalogue.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { capText, escapeMarkup, moreBytesNote, oneLine, shortText } from '../escape.js';

@@ -5,7 +5,7 @@
  * (a MUST it fails would make it a fault, an INFO check never fails) and explains nothing away.
  */
 import type { FaultArea, FaultDeclaration } from '../faults/types.js';
-import { isRequirementId, requirement, type RequirementId } from '../requirements.js';
+import { isRequirementId, requirement, type RequirementId } from '../requirements/catalogue.js';
 import type { VariantDefinition } from './types.js';
 
 export interface Reading {

@@ -5,7 +5,7 @@
  * default run and, under --strict, fails exactly the SHOULD checks it declares.
  */
 import type { FaultArea } from '../faults/types.js';
-import type { RequirementId } from '../requirements.js';
+import type { RequirementId } from '../requirements/catalogue.js';
 import type { SandboxCustomize } from '../tenant/types.js';
 
 export interface VariantDefinition {

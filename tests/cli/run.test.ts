@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFaults } from '../../src/faults/index.js';
 import { loadProfile } from '../../src/profile/index.js';
-import { allRequirements } from '../../src/requirements.js';
+import { allRequirements } from '../../src/requirements/catalogue.js';
 import { controlsOf } from '../../src/requirements/controls.js';
 import type { JsonReport } from '../../src/reporters/json-report.js';
 import { runCli, startServe } from './support.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeContainer, startImageTarget, type ImageTarget } from '../../src/containers/index.js';
 import { listFaults } from '../../src/faults/index.js';
-import { requirement } from '../../src/requirements.js';
+import { requirement } from '../../src/requirements/catalogue.js';
 import { loadProfile } from '../../src/profile/index.js';
 import { readReport, runCli, runProcess } from './support/cli.js';
 import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, leftoverContainers, NO_EXEC_IMAGE, removeTestImages } from './support/images.js';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package.js';
-import { allRequirements } from '../../src/requirements.js';
+import { allRequirements } from '../../src/requirements/catalogue.js';
 import { listFaults } from '../../src/faults/index.js';
 import { benchFigures, countedDocs, docTotals, staleCounts, withCurrentCounts } from '../../scripts/doc-counts.js';
 import { readDoc, staleMessage } from '../../scripts/generated-docs.js';

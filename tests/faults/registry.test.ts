@@ -14,7 +14,7 @@ import { compactIds, renderScoreTable } from '../../src/mutation/score-table.js'
 import type { FaultDefinition } from '../../src/faults/types.js';
 import { judgeFault, judgeReference, scoreOf, type FinishedRun } from '../../src/mutation/verify.js';
 import { planFault, planReference, SMOKE_IDS } from '../../src/mutation/verify-plan.js';
-import { allRequirements, isRequirementId, type RequirementId } from '../../src/requirements.js';
+import { allRequirements, isRequirementId, type RequirementId } from '../../src/requirements/catalogue.js';
 
 const requirements = allRequirements();
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasUnsafeControls } from '../../src/escape.js';
 import { toJsonReport } from '../../src/reporters/json-report.js';
 import { MARKDOWN_MAX_BYTES } from '../../src/reporters/markdown.js';
-import { requirement, type RequirementId } from '../../src/requirements.js';
+import { requirement, type RequirementId } from '../../src/requirements/catalogue.js';
 import { runCli, type CliResult } from '../cli/support.js';
 import { result, summary } from '../engine/support/fixtures.js';
 import { fixtureDoc, material, writeJson } from '../profile/support.js';

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/package.js';
-import { allRequirements, describeAuthority, type Authority, type Level } from '../../src/requirements.js';
+import { allRequirements, describeAuthority, type Authority, type Level } from '../../src/requirements/catalogue.js';
 import { RFC_NAMES, reading, rfc, ruling, spec } from '../../src/requirements/authority.js';
 
 const root = packageRoot();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stackSubject } from '../../src/mutation/verify-variants.js';
-import { allRequirements } from '../../src/requirements.js';
+import { allRequirements } from '../../src/requirements/catalogue.js';
 import { getStack } from '../../src/variants/index.js';
 import { runCli, type CliResult, type StartedProcess } from '../cli/support.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/package.js';
 import { getFault, listFaults } from '../../src/faults/index.js';
-import { requirement } from '../../src/requirements.js';
+import { requirement } from '../../src/requirements/catalogue.js';
 import { getVariant, listVariants, STACKS, stackVariants } from '../../src/variants/index.js';
 import { defineVariant } from '../../src/variants/define.js';
 import { defineFault } from '../../src/faults/support/define.js';

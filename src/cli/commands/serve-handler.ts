@@ -16,7 +16,7 @@ import { resolveWrapper, type ServedWrapper } from './served-wrappers.js';
 import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
 import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
-import type { ServeOptions } from './serve.js';
+import type { ServeOptions } from './serve-options.js';
 import { SERVE_LISTS, renderServeList, type ServeListName } from './serve-lists.js';
 
 export async function serveHandler(args: ServeOptions): Promise<number> {

@@ -9,7 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { DEFAULT_TIMEOUT_MS } from '../../defaults.js';
 import { oneLine } from '../../escape.js';
 import { HarnessError } from '../../errors.js';
-import { CATALOGUE_VERSION } from '../../requirements.js';
+import { CATALOGUE_VERSION } from '../../requirements/catalogue.js';
 import { defineCommand } from '../command.js';
 import { choiceRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
 import { SHARED_OPTIONS } from '../shared-options.js';

@@ -4,7 +4,7 @@
  * generated tenant (`issue`). Each of them sees a {@link FaultEnv}: the tenant, and the ports the reference
  * really runs with, so a wrapper can mint a token or record a run the way a faulty service would.
  */
-import type { RequirementId } from '../../requirements.js';
+import type { RequirementId } from '../../requirements/catalogue.js';
 import type { ReferenceDeps, ReferenceHandler } from '../../reference/types.js';
 import type { Tenant } from '../../tenant/types.js';
 import type { FaultDeclaration } from '../types.js';

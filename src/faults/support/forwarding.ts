@@ -4,7 +4,7 @@
  * quotes of IPv6 nodes removed), `X-Real-IP` as is. Faults use it to let a claimed address through.
  */
 import type { ReferenceRequest } from '../../reference/types.js';
-import type { RequirementId } from '../../requirements.js';
+import type { RequirementId } from '../../requirements/catalogue.js';
 import type { FaultDeclaration } from '../types.js';
 import { webhookFault } from './webhook-faults.js';
 

@@ -1,6 +1,6 @@
 /** Fault and variant builders for services that read one line of a repeated Webhook-* header. */
 import type { ReferenceRequest } from '../../reference/types.js';
-import type { RequirementId } from '../../requirements.js';
+import type { RequirementId } from '../../requirements/catalogue.js';
 import { withHeaders } from './http.js';
 import { webhookFault } from './webhook-faults.js';
 

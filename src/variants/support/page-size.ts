@@ -6,7 +6,7 @@
 import { defineFault } from '../../faults/support/define.js';
 import { readingPageSize } from '../../faults/support/paging.js';
 import type { FaultDeclaration } from '../../faults/types.js';
-import type { RequirementId } from '../../requirements.js';
+import type { RequirementId } from '../../requirements/catalogue.js';
 
 export interface PageSizeReading {
   name: string;
