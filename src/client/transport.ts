@@ -7,13 +7,12 @@ import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { HarnessError } from '../errors.js';
 import { DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
+import { within } from '../stop/within.js';
+import { stopMs } from '../stop/timings.js';
 import { requestedRetryAfterMs, sleep } from './rate-limit.js';
 import { attempt, type AttemptContext } from './transport-attempt.js';
 import type { TransportOptions, TransportRequest } from './transport-request.js';
 import type { HttpResponse } from './types.js';
-
-/** How long close() lets answers in flight finish before it cuts them (close must not hang on a hung target). */
-const CLOSE_GRACE_MS = 1_000;
 
 export interface Transport {
   send(req: TransportRequest): Promise<HttpResponse>;
@@ -85,12 +84,7 @@ export function createTransport(options: TransportOptions): Transport {
       // The grace timer is cleared once the agent has closed: left running it held the process open for its
       // full second after every command's work was done (850 ms of a one-check run's 2 s).
       const closed = agent.close().then(() => true, () => true);
-      let grace: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<false>((resolve) => {
-        grace = setTimeout(() => resolve(false), CLOSE_GRACE_MS);
-      });
-      const finished = await Promise.race([closed, graceOver]);
-      clearTimeout(grace);
+      const finished = await within(closed, stopMs('clientCloseGrace'), () => false);
       if (!finished) {
         for (const cancel of inFlight) cancel();
         await closed;

@@ -53,6 +53,12 @@ export interface SessionRunOptions {
   /** Aborting it stops the run (reports still written); a `RunAbort` reason is kept (the CLI's signals). */
   interrupt?: AbortSignal;
   /**
+   * True when `interrupt` already carries the deadline `maxDurationMs` (the CLI's run scope, counted from the
+   * command's start): the engine then arms no deadline of its own for it, and only shows it in the header.
+   * A default deadline (no `maxDurationMs`) is always the engine's.
+   */
+  deadlineByCaller?: boolean;
+  /**
    * Address the harness's JWKS servers listen on instead of their URL's host: for a container behind a
    * mapped port, whose JWKS URL names host.docker.internal (not a name this machine can bind), the address
    * that name stands for when it is this machine's, else `0.0.0.0` (containers/image-target.ts).

@@ -71,9 +71,10 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const timeoutMs = settings.client.timeoutMs;
   let maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, timeoutMs);
   const maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
-  const guard = new RunGuard(maxConsecutiveFailures);
-  guard.follow(options.interrupt);
-  guard.startDeadline(maxDurationMs);
+  const guard = new RunGuard(maxConsecutiveFailures, options.interrupt);
+  // One deadline per run: the caller's when its signal carries it (the CLI's run scope, from the command's start).
+  const ownDeadline = !(options.deadlineByCaller && options.maxDurationMs !== undefined);
+  if (ownDeadline) guard.startDeadline(maxDurationMs);
   runSecrets().addAll(profileSecrets(options.profile));
   const channelName = newRunChannelName();
   const emitter = new HoldingEmitter(options.reporters);
@@ -131,7 +132,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     // operation counts, and each operation raises the ceiling (limits.ts). A given --max-duration stands.
     if (options.maxDurationMs === undefined && (operations?.called.length ?? 0) > 0) {
       maxDurationMs = defaultMaxDurationMs(keys.length, timeoutMs, operations!.called.length);
-      guard.startDeadline(Math.max(0, maxDurationMs - (Date.now() - startedAt)), maxDurationMs);
+      if (ownDeadline) guard.startDeadline(Math.max(0, maxDurationMs - (Date.now() - startedAt)), maxDurationMs);
     }
     header = {
       ...header,

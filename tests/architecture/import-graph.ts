@@ -18,7 +18,8 @@ export interface ImportEdge {
   lazy: boolean;
 }
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
+/** Every TypeScript module under `dir` (declaration files aside). */
+export function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) sourceFiles(path, out);
