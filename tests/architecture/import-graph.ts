@@ -16,7 +16,7 @@ export interface ImportEdge {
 const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?'([^']+)'/g;
 const DYNAMIC = /\bimport\(\s*'([^']+)'\s*\)/g;
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
+export function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) sourceFiles(path, out);
