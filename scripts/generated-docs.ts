@@ -40,7 +40,7 @@ export function readmeSection(text: string, name: string): string {
   const { start, end } = markers(name);
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`${SECTIONS_DOC} has no ${name} markers`);
+  if (from < 0 || to < from) throw new Error(`the document has no ${name} markers (<!-- ${name}:start --> … <!-- ${name}:end -->)`);
   return text.slice(from + start.length, to);
 }
 

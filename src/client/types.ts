@@ -244,6 +244,11 @@ export interface TargetClient {
   /** Present when the profile has `hooks`. */
   readonly hooks?: TestHooks;
 
+  /**
+   * A raw request, through the client's one way out (outbound.ts): a GET on the profile's origins, a POST
+   * to the token endpoint, a webhook listener or a read of the run's plan, the test hooks' own calls.
+   * Anything else (another method, another origin) is `REQUEST_REFUSED` and never sent.
+   */
   request(req: RawRequest): Promise<HttpResponse>;
 
   /** The raw token exchange. */

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestFirewall } from '../../src/client/firewall.js';
+import { descriptionOutbound, targetOutbound } from '../../src/client/outbound.js';
 import { createTargetClient } from '../../src/client/index.js';
 import { isHarnessError } from '../../src/errors.js';
 import { makeProfile, makeSecrets } from './support/fixtures.js';
@@ -99,12 +100,68 @@ describe('the client sends nothing the firewall refuses', () => {
       const elsewhere = `http://127.0.0.1:${(server.address() as AddressInfo).port === 1 ? 2 : 1}/x`;
       await expect(client.request({ method: 'GET', url: elsewhere, headers: { authorization: 'Bearer tok-12345678' } })).rejects.toMatchObject({
         code: 'REQUEST_REFUSED',
-        message: expect.stringMatching(/carries the run's access token to http:\/\/127\.0\.0\.1:\d+, not the profile's baseUrl origin/),
+        message: expect.stringMatching(/it would go to http:\/\/127\.0\.0\.1:\d+, not the profile's origin/),
       });
       // To the baseUrl's origin, a raw request with it goes (the checks send such requests).
       expect((await client.request({ method: 'GET', url: `${baseUrl}/y`, headers: { authorization: 'Bearer tok-12345678' } })).status).toBe(200);
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the one way out (outbound.ts): each rule of the table, and what no rule allows', () => {
+  const guard = targetOutbound({
+    baseUrl: 'http://127.0.0.1:4000/prefix',
+    hooks: { baseUrl: 'http://127.0.0.1:4001/__hooks/v1', token: 'hooks-token' },
+    isReadPost: (path) => path === '/api/v1/search/apps',
+    isAccessToken: (value) => value === 'access-1',
+  });
+  const check = (method: string, url: string, headers: Record<string, string> = {}): string => refusal(() => guard({ method, url, headers }));
+
+  it.each([
+    ['GET', 'http://127.0.0.1:4000/anything/at/all?x=1'],
+    ['GET', 'http://127.0.0.1:4001/elsewhere-on-the-hooks-origin'],
+    ['POST', 'http://127.0.0.1:4000/prefix/auth/v1/token?x=1'],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/webhooks/incoming/wh_1'],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/search/apps'],
+    ['GET', 'http://127.0.0.1:4001/__hooks/v1/clock'],
+    ['POST', 'http://127.0.0.1:4001/__hooks/v1/clock'],
+    ['GET', 'http://127.0.0.1:4001/__hooks/v1/runs?listenerId=a'],
+  ])('allows %s %s', (method, url) => {
+    expect(check(method, url, url.includes('__hooks') ? { authorization: 'Bearer hooks-token' } : {})).toBe('sent');
+  });
+
+  it.each([
+    ['DELETE', 'http://127.0.0.1:4000/prefix/api/v1/apps/1', /DELETE is never sent/],
+    ['PUT', 'http://127.0.0.1:4000/prefix/api/v1/apps/1', /PUT is never sent/],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/apps', /a POST to \/api\/v1\/apps is none the harness makes/],
+    ['POST', 'http://127.0.0.1:4000/auth/v1/token', /none the harness makes/],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/webhooks/incoming/a/b', /none the harness makes/],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/search/%2e%2e/apps', /none the harness makes/],
+    ['GET', 'http://127.0.0.1:9/x', /it would go to http:\/\/127\.0\.0\.1:9, not the profile's origin/],
+    ['POST', 'http://127.0.0.1:9/prefix/auth/v1/token', /it would go to/],
+    ['POST', 'http://127.0.0.1:4001/__hooks/v1/runs', /not a call of the test hooks/],
+    ['DELETE', 'http://127.0.0.1:4001/__hooks/v1/clock', /not a call of the test hooks/],
+    ['GET', 'not a url', /not an absolute URL/],
+  ])('refuses %s %s', (method, url, reason) => {
+    expect(check(method, url)).toMatch(new RegExp(`^REQUEST_REFUSED: .*${reason.source}`));
+  });
+
+  it('each credential goes only where it belongs', () => {
+    expect(check('GET', 'http://127.0.0.1:4001/__hooks/v1/clock', { authorization: 'Bearer access-1' })).toMatch(/not the hooks' own token/);
+    expect(check('GET', 'http://127.0.0.1:4000/prefix/api/v1/apps', { authorization: 'Bearer hooks-token' })).toMatch(/test hooks' token somewhere other/);
+    expect(check('GET', 'http://127.0.0.1:4001/other', { authorization: 'Bearer access-1' })).toMatch(/carries the run's access token to http:\/\/127\.0\.0\.1:4001/);
+    expect(check('GET', 'http://127.0.0.1:4000/prefix/api/v1/apps', { authorization: 'Bearer access-1' })).toBe('sent');
+  });
+
+  it('the description client: a GET of exactly the URL named, without a credential', () => {
+    const description = descriptionOutbound('https://docs.example/openapi.yaml');
+    const fetch = (method: string, url: string, headers: Record<string, string> = {}): string => refusal(() => description({ method, url, headers }));
+    expect(fetch('GET', 'https://docs.example/openapi.yaml')).toBe('sent');
+    expect(fetch('POST', 'https://docs.example/openapi.yaml')).toMatch(/GET only/);
+    expect(fetch('GET', 'https://docs.example/other.yaml')).toMatch(/the URL the user named and nothing else/);
+    expect(fetch('GET', 'https://docs.example/openapi.yaml', { authorization: 'Bearer x' })).toMatch(/without a credential/);
+    expect(fetch('GET', 'https://docs.example/openapi.yaml', { Cookie: 'a=b' })).toMatch(/without a credential/);
   });
 });

@@ -11,6 +11,7 @@ import { stoppedReport } from '../../src/stop/stopped-report.js';
 import { STOP_TIMINGS, stopMs } from '../../src/stop/timings.js';
 import { wrapperWatch } from '../../src/stop/wrapper.js';
 import { stopFlags } from '../../src/cli/stop-flags.js';
+import { describeWith } from '../support/capabilities.js';
 
 describe('the supervisor reads what it needs', () => {
   it('supervises run, load, send and serve; not list, diff, --help or a child', () => {
@@ -76,7 +77,7 @@ describe('the stop timings', () => {
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('the wrapper watch (Linux: /proc)', () => {
+describeWith('linux', process.platform === 'linux', 'the wrapper watch reads /proc', 'the wrapper watch (Linux: /proc)', () => {
   it('is off unless npm started the process', () => {
     expect(wrapperWatch({})).toBeUndefined();
   });
