@@ -122,10 +122,13 @@ export function applyScope(results: readonly CheckResult[], input: ScopeInput): 
   if (input.declared === undefined && missing.size === 0) return { results: scoped };
   const found = input.called.filter((op) => missing.has(operationName(op)));
   const sources: ScopeSource[] = [...(input.declared ? ['profile' as const] : []), ...(input.partial ? ['--partial' as const] : [])];
+  const notImplemented = (input.declared?.left.length ?? 0) + found.length;
+  const operations = input.called.length + (input.declared?.left.length ?? 0);
   const scope: RunScope = {
+    summary: `${operations - notImplemented} of ${operations} operations implemented and checked; ${notImplemented} not implemented (${scopeSources({ sources })})`,
     sources,
     ...(input.declared ? { declared: { kind: input.declared.kind, entries: input.declared.entries } } : {}),
-    operations: input.called.length + (input.declared?.left.length ?? 0),
+    operations,
     implemented: input.called.filter((op) => !missing.has(operationName(op))),
     notImplemented: [
       ...(input.declared?.left ?? []).map((operation) => ({ operation, source: 'profile' as const })),

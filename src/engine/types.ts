@@ -129,6 +129,8 @@ export type ScopeSource = '--partial' | 'profile';
  * declared or found missing (no `--partial`, no `"scope"`).
  */
 export interface RunScope {
+  /** One line, the same in every report: "5 of 39 operations implemented and checked; 34 not implemented (run --partial)". */
+  summary: string;
   /** What declared it: `--partial`, `profile` (its `"scope"`), or both. */
   sources: ScopeSource[];
   /** The profile's declaration as written, when it has one. */

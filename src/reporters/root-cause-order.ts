@@ -10,7 +10,6 @@ import { findRootCauses } from '../engine/root-causes.js';
 import { resultKey } from '../engine/result-key.js';
 import type { AbsentOperations, CheckResult, RootCause, RunScope, RunSummary } from '../engine/types.js';
 import { operationLabel, operationName } from '../engine/result-key.js';
-import { scopeSources } from '../engine/scope.js';
 import { shortText } from '../escape.js';
 import { groupFailures, type DisplayState, type FailureGroup } from './format.js';
 
@@ -177,7 +176,7 @@ export function ofAbsentOperation(result: CheckResult, absent: AbsentView): bool
 
 /** "5 of 39 operations implemented and checked; 34 not implemented (run --partial)": the scope in one line. */
 export function scopeLine(scope: RunScope): string {
-  return `${scope.implemented.length} of ${scope.operations} operations implemented and checked; ${scope.notImplemented.length} not implemented (${scopeSources(scope)})`;
+  return scope.summary;
 }
 
 /** One not-implemented operation: its label and why (the status its valid call got, or the profile's scope). */
