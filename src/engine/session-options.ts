@@ -42,6 +42,11 @@ export interface SessionRunOptions {
    * --allow-operation`): `METHOD path` or an operation ID. Never read from the profile or the description.
    */
   allowOperations?: readonly string[];
+  /**
+   * `run --partial`: an operation the profile's scope does not name whose valid first call answers 404 or
+   * 501 is reported not implemented (its checks neither pass nor fail) instead of failed (scope.ts).
+   */
+  partial?: boolean;
   /** Interval of heartbeat events while a group runs long; default 15 s. */
   heartbeatMs?: number;
   /** Deadline of the whole run; default derived from the selection and the timeout (defaultMaxDurationMs). */

@@ -18,6 +18,8 @@ import { operationsCostNote } from './operation-keys.js';
 import { refuseTooManyOperations } from './operation-bound.js';
 import { controlsNote, keepPulledInOperations, selectionWithControls } from './controls.js';
 import { findRootCauses } from './root-causes.js';
+import { groupAbsentOperations } from './absent-operations.js';
+import { applyScope, declareScope, scopedVerdict, type DeclaredScope } from './scope.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_OPERATIONS, defaultMaxDurationMs } from './limits.js';
 import { loadOperationPlan, operationsNote, runOperations } from './operations.js';
@@ -31,7 +33,8 @@ import { untilStopped } from '../stop/race.js';
 import type { EnginePhase, SessionRunOptions, SessionSettings } from './session-options.js';
 import { operationSelector, resolveSelection } from './selection.js';
 import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
-import type { CheckResult, RunSummary } from './types.js';
+import type { CheckResult, OperationRef, RunSummary } from './types.js';
+import { operationRef } from '../openapi/index.js';
 import { computeTotals } from './counts.js';
 import { abortedVerdict, computeVerdict, shouldWarnings } from './verdict.js';
 import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
@@ -107,6 +110,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
 
   let runStarted = false;
   let clockAt: ClockReading | undefined;
+  // The profile's "scope" matched against the plan, and the operations the run calls.
+  let declared: DeclaredScope | undefined;
+  let called: OperationRef[] = [];
   // The phase a stop happened in, for the report when the reason does not name one (the engine's deadline).
   let phase: EnginePhase = 'preflight';
   const enter = (next: EnginePhase): Promise<void> => {
@@ -120,7 +126,11 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     const { capabilities, notes } = checked;
     clockAt = checked.clockAt;
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
-    const operations = await untilStopped(loadOperationPlan(options.profile, settings.client, options.allowOperations), guard.signal);
+    const loaded = await untilStopped(loadOperationPlan(options.profile, settings.client, options.allowOperations), guard.signal);
+    // The profile's scope leaves its not-implemented operations out of the plan: they are never called.
+    declared = declareScope(loaded, options.profile.scope);
+    const operations = declared?.plan ?? loaded;
+    called = (operations?.called ?? []).map((op) => operationRef({ method: op.method, path: op.path, operationId: op.operationId, sentPath: op.sentPath }));
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
     // A pulled-in per-operation control (OPS-18) on the operations of the refusal checks it controls.
     const keepOperation = keepPulledInOperations(operationSelector(options.selection), pulledIn);
@@ -195,10 +205,13 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const clockMoved = clockAt && runStarted && requirements.some((req) => req.movesClock) ? await clockMovedSince(options.profile, clockAt) : undefined;
 
   // Every check of the run is in the results, the pulled-in controls too: the counts agree with the header's.
-  const ordered = collector.keys().map((key) => results.get(key)).filter((r): r is CheckResult => r !== undefined);
+  const collected = collector.keys().map((key) => results.get(key)).filter((r): r is CheckResult => r !== undefined);
+  // The scope first (an operation --partial finds not implemented is skipped), then everything on its results.
+  const { results: ordered, scope } = aborted ? { results: collected, scope: undefined } : applyScope(collected, { partial: options.partial === true, ...(declared ? { declared } : {}), called });
   const rootCauses = findRootCauses(ordered);
+  const absentOperations = groupAbsentOperations(ordered, rootCauses);
   const baseline = options.baseline ? applyBaseline(ordered, options.baseline, rootCauses) : undefined;
-  const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);
+  const verdict = scopedVerdict(computeVerdict(ordered, options.strict, outsideErrors.length), scope);
   const summary: RunSummary = {
     header,
     results: ordered,
@@ -212,6 +225,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     rootCauses,
     ...(uniformAnswer ? { uniformAnswer } : {}),
     ...(clockMoved ? { clockMoved } : {}),
+    ...(scope ? { scope } : {}),
+    ...(absentOperations.length > 0 ? { absentOperations } : {}),
   };
   // Reporting is not bounded by the deadline (it has passed when a deadline stopped the run); the CLI's
   // supervisor bounds it from outside.

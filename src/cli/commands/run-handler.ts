@@ -137,6 +137,7 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
       seed,
       client: plan.client,
       ...(plan.allowOperation.length > 0 ? { allowOperations: plan.allowOperation } : {}),
+      ...(plan.partial ? { partial: true } : {}),
       // The header shows the deadline given; it is the scope's, counted from the command's start, and stops
       // the engine through `interrupt` (code DEADLINE, with the phase): the engine arms none of its own.
       ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration, deadlineByCaller: true }),

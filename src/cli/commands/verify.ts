@@ -66,13 +66,36 @@ export function renderOutcome(outcome: VerifyOutcome, bundle: string): string {
     const ext = predicate.accessConformance;
     lines.push(
       '',
-      `  result ${predicate.result}: ${predicate.passedTests.length} passed, ${predicate.warnedTests.length} warned, ${predicate.failedTests.length} failed` +
+      `  result ${predicate.result}${ext?.scope ? ` (partial scope: ${oneLine(ext.scope.summary)})` : ''}: ${predicate.passedTests.length} passed, ${predicate.warnedTests.length} warned, ${predicate.failedTests.length} failed` +
         (ext ? `, ${ext.skippedTests.length} skipped, ${ext.blockedTests.length} blocked of ${ext.results} results (verdict: ${oneLine(ext.verdict.status)}, exit ${ext.verdict.exitCode})` : ''),
     );
   }
   const failed = outcome.checks.filter((c) => c.ok === false).map((c) => c.name);
-  lines.push('', outcome.valid ? `valid${outcome.signer ? `: signed by ${oneLine(outcome.signer)}` : ''}` : `INVALID: ${failed.join(', ')}`);
+  lines.push('', outcome.valid ? validLine(outcome) : `INVALID: ${failed.join(', ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The checks a flag turns on: left out, the last line says so, and which flag to give. */
+const OPTIONAL_CHECKS = [
+  { name: 'subject', flag: '--subject' },
+  { name: 'report', flag: '--report' },
+] as const;
+
+/**
+ * The last line of a valid attestation: what was checked, what was not and the flag that checks it ("signature
+ * and report valid (signed by key); subject not checked: give --subject"), and the scope of a partial run,
+ * so neither an unchecked subject nor a certificate of a subset reads as the whole.
+ */
+function validLine(outcome: VerifyOutcome): string {
+  const checked = ['signature', ...OPTIONAL_CHECKS.filter((c) => outcome.checks.some((k) => k.name === c.name && k.ok === true)).map((c) => c.name)];
+  const unchecked = OPTIONAL_CHECKS.filter((c) => !checked.includes(c.name)).map((c) => `${c.name} not checked: give ${c.flag}`);
+  const scope = outcome.statement?.predicate.accessConformance?.scope;
+  const parts = [
+    `${checked.length === 1 ? checked[0] : `${checked.slice(0, -1).join(', ')} and ${checked.at(-1)}`} valid${outcome.signer ? ` (signed by ${oneLine(outcome.signer)})` : ''}`,
+    ...unchecked,
+    scope ? `scope: ${oneLine(scope.summary)}, a certificate of those operations only` : 'scope: whole (no operation left out)',
+  ];
+  return parts.join('; ');
 }
 
 export const verifyCommand = defineCommand({
