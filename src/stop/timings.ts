@@ -78,6 +78,10 @@ export const STOP_TIMINGS = {
       "the deadline of one fault or variant run of the self-verification, instead of run's derived one (30 s and 0.5 s a check): on a loaded machine " +
       'a slow run is still judged rather than cut short, and it ends just inside the 5 min after which the pool ends a worker',
   },
+  faultWorker: {
+    ms: 5 * 60_000,
+    why: "how long the self-verification waits for one fault run's worker (or the reference's CLI run) before killing it: above faultRun, so a run that ends at its own deadline is still judged",
+  },
   loadInterruptDrain: {
     ms: 5_000,
     why: "after a signal, how long a load run's requests in flight may finish (at most --timeout) before they count as cancelled by the harness",
