@@ -98,6 +98,10 @@ export const STOP_TIMINGS = {
     ms: 1_500,
     why: "once an image target stopped, how long its log stream may take to end, so that its last lines are in the log file and in the error that quotes them",
   },
+  keptContainerLog: {
+    ms: 300,
+    why: "with --keep-container, how long the command waits for a kept container's last log lines to reach its log file: the container runs on, so its log never ends",
+  },
   syncRemove: {
     ms: 10_000,
     why: 'at process exit, how long the synchronous removal of a container (a child process asking the Docker API to delete it) may hold the exit',
