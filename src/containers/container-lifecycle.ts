@@ -86,7 +86,7 @@ export class ContainerLifecycle {
     if (this.kept || this.stopped) return;
     this.kept = true;
     this.removeFolder = false;
-    await this.log.ended(300);
+    await this.log.ended(stopMs('keptContainerLog'));
     this.log.close();
     process.stderr.write(
       `access-conformance: kept container ${this.shortId} (${this.options.image}); its log is ${this.log.filePath}, its profile folder ${this.folder.mountDir}.\n` +

@@ -78,6 +78,10 @@ export const STOP_TIMINGS = {
       "the deadline of one fault or variant run of the self-verification, instead of run's derived one (30 s and 0.5 s a check): on a loaded machine " +
       'a slow run is still judged rather than cut short, and it ends just inside the 5 min after which the pool ends a worker',
   },
+  faultWorker: {
+    ms: 5 * 60_000,
+    why: "how long the self-verification waits for one fault run's worker (or the reference's CLI run) before killing it: above faultRun, so a run that ends at its own deadline is still judged",
+  },
   loadInterruptDrain: {
     ms: 5_000,
     why: "after a signal, how long a load run's requests in flight may finish (at most --timeout) before they count as cancelled by the harness",
@@ -93,6 +97,10 @@ export const STOP_TIMINGS = {
   containerLogDrain: {
     ms: 1_500,
     why: "once an image target stopped, how long its log stream may take to end, so that its last lines are in the log file and in the error that quotes them",
+  },
+  keptContainerLog: {
+    ms: 300,
+    why: "with --keep-container, how long the command waits for a kept container's last log lines to reach its log file: the container runs on, so its log never ends",
   },
   syncRemove: {
     ms: 10_000,

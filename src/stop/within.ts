@@ -36,7 +36,8 @@ export async function within<T, L = never>(
   running.catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), Math.max(0, ms));
+    // Past 2^31 - 1 ms Node fires a timer at once (values.ts MAX_TIMER_MS): such a bound is "never" here.
+    timer = setTimeout(() => resolve('late'), Math.min(Math.max(0, ms), 2 ** 31 - 1));
     if (options.hold === false) timer.unref();
   });
   try {

@@ -1,9 +1,10 @@
 /**
- * Stopping lives in src/stop/ (issue 46): outside it, no module makes its own AbortController or installs a
- * signal, exit or parent-gone handler, but for the named exceptions below: the processes' own entry files
- * (each is a process of its own, with nobody above it to stop it) and the per-request controllers of the
- * HTTP transports (one per request, gone with it; composing those with a run's signal would keep every one
- * alive on Node 20). A new one fails here with its file and line; what it wants is in the stop room
+ * Stopping lives in src/stop/ (issue 46): outside it, no module makes its own AbortController, installs a
+ * signal, exit or parent-gone handler, or composes signals with `AbortSignal.any` (on Node 20 that keeps
+ * every signal composed with a long-lived one alive: the stop room composes run-level signals only), but
+ * for the named exceptions below: the processes' own entry files (each is a process of its own, with
+ * nobody above it to stop it) and the per-request controllers of the HTTP transports (one per request,
+ * gone with it). A new one fails here with its file and line; what it wants is in the stop room
  * (a run scope, `openStop`, `onStopSignals`, `registerFinalizer`, `within`).
  *
  * Read with TypeScript's parser, so a comment or a string that names one is none.
@@ -15,7 +16,7 @@ import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/package.js';
 import { sourceFiles } from './import-graph.js';
 
-type Kind = 'controller' | 'handler';
+type Kind = 'controller' | 'handler' | 'composed signal';
 
 /** The process events that stop or end something: a handler for one is stopping, and so the stop room's. */
 const STOP_EVENTS = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGBREAK', 'exit', 'beforeExit', 'disconnect']);
@@ -42,6 +43,9 @@ function stopMachinery(text: string): Array<{ kind: Kind; line: number; what: st
   const visit = (node: ts.Node): void => {
     if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'AbortController') {
       found.push({ kind: 'controller', line: at(node), what: 'new AbortController()' });
+    } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'AbortSignal' && node.name.text === 'any') {
+      // Node 20 keeps every signal composed with a long-lived one alive: only the stop room composes, run-level signals only.
+      found.push({ kind: 'composed signal', line: at(node), what: 'AbortSignal.any' });
     } else if (
       ts.isCallExpression(node) &&
       ts.isPropertyAccessExpression(node.expression) &&
@@ -68,7 +72,7 @@ describe('architecture: stopping stays in src/stop/', () => {
     stopMachinery(readFileSync(file, 'utf8')).map((hit) => ({ ...hit, file: relative(root, file) })),
   );
 
-  test('outside src/stop/, no module makes its own AbortController or installs a signal or exit handler, but the named exceptions', () => {
+  test('outside src/stop/, no module makes its own AbortController, installs a signal or exit handler or composes signals, but the named exceptions', () => {
     const wrong = found
       .filter((hit) => !hit.file.startsWith('src/stop/') && !(EXCEPTIONS[hit.file]?.kinds.includes(hit.kind) ?? false))
       .map((hit) => `${hit.file}:${hit.line} ${hit.what}`);
@@ -83,6 +87,7 @@ describe('architecture: stopping stays in src/stop/', () => {
   test('the scan sees what it is for, and not a comment or a string', () => {
     const text = [
       'const a = new AbortController();',
+      'const both = AbortSignal.any([a.signal, b]);',
       "process.on('SIGINT', stop);",
       "process.once('message', read);",
       "process.on('exit', last);",
@@ -93,10 +98,11 @@ describe('architecture: stopping stays in src/stop/', () => {
     ].join('\n');
     expect(stopMachinery(text).map((hit) => `${hit.line} ${hit.kind} ${hit.what}`)).toEqual([
       '1 controller new AbortController()',
-      "2 handler process.on('SIGINT')",
-      "3 handler process.once('message')",
-      "4 handler process.on('exit')",
-      '5 handler process.on(signal)',
+      '2 composed signal AbortSignal.any',
+      "3 handler process.on('SIGINT')",
+      "4 handler process.once('message')",
+      "5 handler process.on('exit')",
+      '6 handler process.on(signal)',
     ]);
   });
 });

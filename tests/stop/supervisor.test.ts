@@ -74,6 +74,11 @@ describe('the stop timings', () => {
     // A dead wrapper is noticed within a second (issue 39).
     expect(stopMs('watch')).toBeLessThanOrEqual(500);
     expect(stopMs('stall')).toBeGreaterThan(stopMs('frozen'));
+    // A fault run ends at its own deadline before its worker is killed, so it is judged.
+    expect(stopMs('faultRun')).toBeLessThan(stopMs('faultWorker'));
+    // A container's stop and the end of its log fit in a forced stop; a client's close in one cleanup step.
+    expect(stopMs('containerStop') + stopMs('containerLogDrain')).toBeLessThan(stopMs('forcedClose'));
+    expect(stopMs('clientCloseGrace')).toBeLessThan(stopMs('cleanup'));
   });
 });
 

@@ -46,6 +46,10 @@ describe('within', () => {
     }
   });
 
+  it('a bound past what a timer holds (2^31 - 1 ms) is not the next millisecond', async () => {
+    await expect(within(wait(30).then(() => 'done'), 2 ** 31 + 5, () => 'late')).resolves.toBe('done');
+  });
+
   it('clears its timer once the work ended: nothing of it keeps the process', async () => {
     const before = process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
     await within(Promise.resolve(1), 60_000, () => 0);

@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors.js';
 import { openRunScope } from '../../stop/scope.js';
 import { untilStopped } from '../../stop/race.js';
+import { openStop } from '../../stop/source.js';
 import { Stopped, stopExitCode } from '../../stop/reason.js';
 import type { StateDirHandle } from '../../state/index.js';
 import { formatDuration } from '../../values.js';
@@ -204,7 +205,9 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
  * `maxDurationMs` when given.
  */
 async function servingUntil(stopped: AbortSignal, maxDurationMs: number | undefined): Promise<'signal' | 'deadline'> {
-  const until = maxDurationMs === undefined ? stopped : AbortSignal.any([stopped, AbortSignal.timeout(maxDurationMs)]);
-  if (!until.aborted) await new Promise((resolve) => until.addEventListener('abort', resolve, { once: true }));
+  const until = openStop(stopped);
+  if (maxDurationMs !== undefined) until.deadline(maxDurationMs, () => ({ code: 'DEADLINE', message: `served for --max-duration ${formatDuration(maxDurationMs)}` }));
+  if (!until.signal.aborted) await new Promise((resolve) => until.signal.addEventListener('abort', resolve, { once: true }));
+  until.close();
   return stopped.aborted ? 'signal' : 'deadline';
 }
