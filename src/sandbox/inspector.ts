@@ -128,7 +128,7 @@ function feed(log: RequestLog, after: number, secrets: readonly NamedSecret[], l
       response: shown(piecesText(redacted.responseBody)),
       responseMoreBytes: redacted.responseMoreBytes,
       command: shown(curlCommand(exchange.method, redacted, reproduce)),
-      variables: placeholdersOf(redacted.target, redacted.body, ...redacted.headers.map(([, value]) => value)),
+      variables: placeholdersOf(redacted.target, ...redacted.headers.map(([, value]) => value), redacted.body),
     };
   });
   // `<` escaped as well: the feed is never markup, but nothing in it can end a script or start a tag.

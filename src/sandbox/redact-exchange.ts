@@ -126,9 +126,12 @@ function decodeFormName(name: string): string {
 function scrub(pieces: Pieces, secrets: readonly NamedSecret[]): Pieces {
   let out = splitBy(pieces, COMPACT_JWT, () => [{ secret: 'JWT' }]);
   for (const secret of secrets) {
-    for (const form of new Set([secret.value, encodeURIComponent(secret.value)])) {
+    // The percent-encoded form gets a name of its own: the command must send the bytes that arrived.
+    const encoded = encodeURIComponent(secret.value);
+    const forms: Array<[string, string]> = encoded === secret.value ? [[secret.value, secret.name]] : [[secret.value, secret.name], [encoded, `${secret.name}_URLENCODED`]];
+    for (const [form, name] of forms) {
       if (form.length === 0) continue;
-      out = out.flatMap((piece) => (typeof piece === 'string' && piece.includes(form) ? interleave(piece.split(form), { secret: secret.name }) : [piece]));
+      out = out.flatMap((piece) => (typeof piece === 'string' && piece.includes(form) ? interleave(piece.split(form), { secret: name }) : [piece]));
     }
   }
   return out.filter((piece) => piece !== '');
