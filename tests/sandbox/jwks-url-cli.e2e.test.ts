@@ -4,14 +4,15 @@
  * JWKS on 127.0.0.1 over http named at start is the one the `jwt` listener uses (the developer's key gets
  * 200), and the cheat-sheet says where it fetches from and the loopback rule.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, nowSeconds, sha256Url, signJwt, type Jwk } from '../reference/support/wire.js';
+import { newEd25519Jwk } from '../../src/crypto/ed25519.js';
+import { call, nowSeconds, publicJwk, sha256Url, signJwt, type Jwk } from '../reference/support/wire.js';
 import { serveRefused, startServeChild } from './support/serve-child.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ac-jwks-cli-'));
@@ -48,10 +49,8 @@ describe('serve --jwks-url http://127.0.0.1:…', () => {
   });
 
   it('the jwt listener fetches the developer\'s JWKS: their key gets 200; the cheat-sheet says so', async () => {
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const key = { ...(privateKey.export({ format: 'jwk' }) as Jwk), kid: 'mine', alg: 'EdDSA' };
-    const { d: _d, ...publicKey } = key;
-    server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [publicKey] })));
+    const key: Jwk = { ...newEd25519Jwk(), kid: 'mine', alg: 'EdDSA' };
+    server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [publicJwk(key)] })));
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
     const serve = await startServeChild(['--jwks-url', jwksUrl]);

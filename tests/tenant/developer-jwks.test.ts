@@ -5,32 +5,28 @@
  * the same kid refused; http anywhere but loopback refused; an https JWKS under a CA nobody named refused.
  * Real servers on 127.0.0.1 port 0; the sandbox composed as serve composes it (combineFaults).
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalCa, issueServerCertificate } from '../../src/crypto/certificates-lazy.js';
+import { newEd25519Jwk } from '../../src/crypto/ed25519.js';
 import { combineFaults } from '../../src/faults/index.js';
 import { developerJwks, jwksUrlProblem, JWKS_URL_HOOK } from '../../src/tenant/developer-jwks.js';
 import { startSandbox, type Sandbox } from '../../src/tenant/sandbox.js';
-import { call, nowSeconds, sha256Url, signJwt, type Jwk } from '../reference/support/wire.js';
+import { call, nowSeconds, publicJwk, sha256Url, signJwt, type Jwk } from '../reference/support/wire.js';
 
 const KID = 'developer-key-1';
 
+/** A fresh Ed25519 key (never a synchronous key-generation job: tests/architecture/no-sync-keygen.test.ts). */
 function ed25519(kid: string): Jwk {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  return { ...(privateKey.export({ format: 'jwk' }) as Jwk), kid, alg: 'EdDSA' };
+  return { ...newEd25519Jwk(), kid, alg: 'EdDSA' };
 }
 
 const developer = ed25519(KID);
 /** Another key under the developer's kid: its signatures must not verify. */
 const impostor = ed25519(KID);
-
-function publicOnly(jwk: Jwk): Jwk {
-  const { d: _d, ...rest } = jwk;
-  return rest as Jwk;
-}
 
 const servers: Server[] = [];
 
@@ -40,7 +36,7 @@ async function listen(server: Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-const jwksBody = (key: Jwk): string => JSON.stringify({ keys: [publicOnly(key)] });
+const jwksBody = (key: Jwk): string => JSON.stringify({ keys: [publicJwk(key)] });
 
 async function httpJwks(key: Jwk): Promise<string> {
   const port = await listen(createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwksBody(key))));
