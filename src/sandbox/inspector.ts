@@ -57,7 +57,7 @@ export function createInspector(options: InspectorOptions): Inspector {
     if (!timingSafeEqual(digest(given), tokenDigest)) return undefined;
     const rest = slash === -1 ? '' : path.slice(slash + 1);
     if (method !== 'GET' && method !== 'HEAD') return undefined;
-    if (rest === '') return page(inspectorPage({ feed: `${base}${FEED}`, cheatSheet: visibleControls(options.cheatSheet()) }), 'text/html; charset=utf-8');
+    if (rest === '') return page(inspectorPage({ feed: `${base}${FEED}`, cheatSheet: options.cheatSheet() }), 'text/html; charset=utf-8');
     if (rest === FEED) {
       const after = Number(new URLSearchParams(query ?? '').get('after') ?? '0');
       const reproduce: ReproduceContext = { baseUrl: options.tenant.baseUrl, curlArgs: options.curlArgs() };

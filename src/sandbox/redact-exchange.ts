@@ -126,13 +126,11 @@ function decodeFormName(name: string): string {
 function scrub(pieces: Pieces, secrets: readonly NamedSecret[]): Pieces {
   let out = splitBy(pieces, COMPACT_JWT, () => [{ secret: 'JWT' }]);
   for (const secret of secrets) {
-    // The percent-encoded form gets a name of its own: the command must send the bytes that arrived.
+    out = out.flatMap((piece) => (typeof piece === 'string' && piece.includes(secret.value) ? interleave(piece.split(secret.value), { secret: secret.name }) : [piece]));
+    // Percent-encoded, in either case of hex digit (`%3A`, `%3a`), under a name of its own: the command
+    // must send the bytes that arrived.
     const encoded = encodeURIComponent(secret.value);
-    const forms: Array<[string, string]> = encoded === secret.value ? [[secret.value, secret.name]] : [[secret.value, secret.name], [encoded, `${secret.name}_URLENCODED`]];
-    for (const [form, name] of forms) {
-      if (form.length === 0) continue;
-      out = out.flatMap((piece) => (typeof piece === 'string' && piece.includes(form) ? interleave(piece.split(form), { secret: name }) : [piece]));
-    }
+    if (encoded !== secret.value) out = splitBy(out, new RegExp(encoded.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), () => [{ secret: `${secret.name}_URLENCODED` }]);
   }
   return out.filter((piece) => piece !== '');
 }

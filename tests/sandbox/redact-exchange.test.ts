@@ -67,14 +67,14 @@ describe('redactExchange', () => {
       exchange({
         target: `/api/v1/apps?note=${encodeURIComponent(CLIENT_SECRET)}`,
         requestHeaders: { 'x-note': `key=${HMAC_SECRET};` },
-        body: `{"memo":"${HMAC_SECRET}","token":"${JWT}"}`,
+        body: `{"memo":"${HMAC_SECRET}","token":"${JWT}","lower":"${encodeURIComponent(CLIENT_SECRET).replace(/%3A/g, '%3a')}"}`,
         responseBody: `{"echo":"${CLIENT_SECRET}"}`,
       }),
     );
-    for (const secret of [CLIENT_SECRET, encodeURIComponent(CLIENT_SECRET), HMAC_SECRET, JWT]) expect(text).not.toContain(secret);
+    for (const secret of [CLIENT_SECRET, encodeURIComponent(CLIENT_SECRET), encodeURIComponent(CLIENT_SECRET).replace(/%3A/g, '%3a'), HMAC_SECRET, JWT]) expect(text).not.toContain(secret);
     expect(text).toContain('note=[CLIENT_SECRET_URLENCODED]');
     expect(text).toContain('x-note: key=[HMAC_SECRET];');
-    expect(text).toContain('{"memo":"[HMAC_SECRET]","token":"[JWT]"}');
+    expect(text).toContain('{"memo":"[HMAC_SECRET]","token":"[JWT]","lower":"[CLIENT_SECRET_URLENCODED]"}');
     expect(text).toContain('{"echo":"[CLIENT_SECRET]"}');
   });
 
