@@ -88,7 +88,7 @@ const SCRIPT = `(function () {
     details.appendChild(summary);
     var detail = el('div', 'detail');
     if (r.mistake !== null || r.error !== null) {
-      detail.appendChild(el('h3', '', 'Diagnosis'));
+      detail.appendChild(el('h3', '', r.mistake !== null ? 'Diagnosis' : 'Error code'));
       detail.appendChild(el('div', 'mistake', [r.error !== null ? 'error ' + r.error : '', r.mistake !== null ? 'mistake ' + r.mistake : ''].filter(Boolean).join(' \\u00b7 ')));
     }
     detail.appendChild(el('h3', '', 'Request headers'));

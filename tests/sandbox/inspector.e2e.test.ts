@@ -181,10 +181,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the inspector page in Chromium', () => {
     }
   });
 
-  it('a screenshot at 1280 px, a refused row opened', async () => {
+  it('a screenshot at 1280 px (and 390 px), a refused row opened, no wider than the window', async () => {
     await page.evaluate(`(function () { var row = Array.from(document.querySelectorAll('details.row')).find(function (r) { return r.textContent.indexOf('hmac-wrong-key') !== -1; }); row.open = true; row.scrollIntoView(); window.scrollTo(0, 0); })()`);
     await page.screenshot({ path: join(shots, 'inspector-1280.png') });
-    const width = (await page.evaluate('document.scrollingElement.scrollWidth')) as number;
-    expect(width).toBeLessThanOrEqual(1280);
+    expect((await page.evaluate('document.scrollingElement.scrollWidth')) as number).toBeLessThanOrEqual(1280);
+    // The opened row's answer and command, as a person scrolls to them.
+    await page.evaluate(`document.querySelector('details.row[open] .detail pre:last-of-type').scrollIntoView({ block: 'end' })`);
+    await page.screenshot({ path: join(shots, 'inspector-1280-row.png') });
+    // A phone's width: one column, nothing wider than the window (long paths, tokens and bodies wrap).
+    await page.setViewport({ width: 390, height: 844 });
+    await page.screenshot({ path: join(shots, 'inspector-390.png') });
+    expect((await page.evaluate('document.scrollingElement.scrollWidth')) as number).toBeLessThanOrEqual(390);
   });
 });
