@@ -30,7 +30,7 @@ describe('serve --jwks-url, refused at start', () => {
     expect(result.stdout).not.toMatch(/^\{/m);
   });
 
-  it('--jwks-ca naming a file that is not PEM, or no file: exit 2', async () => {
+  it('--jwks-ca naming a file that is not PEM, or no file, or without --jwks-url and --hooks: exit 2', async () => {
     const notPem = join(scratch, 'not-a-ca.txt');
     writeFileSync(notPem, 'hello');
     const wrong = await serveRefused(['--jwks-url', 'https://127.0.0.1:1/jwks.json', '--jwks-ca', notPem]);
@@ -39,6 +39,9 @@ describe('serve --jwks-url, refused at start', () => {
     const missing = await serveRefused(['--jwks-url', 'https://127.0.0.1:1/jwks.json', '--jwks-ca', join(scratch, 'absent.pem')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--jwks-ca: cannot read .*ENOENT/);
+    const alone = await serveRefused(['--jwks-ca', notPem]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--jwks-ca trusts a private CA for the JWKS of --jwks-url/);
   });
 });
 

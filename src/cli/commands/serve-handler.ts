@@ -127,6 +127,9 @@ function validate(args: ServeOptions): SandboxSettings {
   }
   const faults = args.fault.map((name) => resolveWrapper(name));
   if (args.stateRepair && args.stateDir === undefined) throw new HarnessError('USAGE', '--state-repair repairs the directory of --state-dir: name it', { field: '--state-repair' });
+  if (args.jwksCa !== undefined && args.jwksUrl === undefined && !args.hooks) {
+    throw new HarnessError('USAGE', '--jwks-ca trusts a private CA for the JWKS of --jwks-url (or of the x-jwks-url hook, with --hooks): name one', { field: '--jwks-ca' });
+  }
   return {
     seed: args.seed,
     port: args.port,
