@@ -31,6 +31,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   reference: ['crypto', 'spec-numbers'],
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults', 'spec-numbers'],
   state: ['reference', 'tenant', 'output-file', 'errors', 'spec-numbers'],
+  sandbox: ['reference', 'tenant', 'escape'],
   faults: ['reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   variants: ['faults', 'reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   stop: ['errors', 'values', 'debug', 'package', 'output-file'],
@@ -41,7 +42,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'stop', 'errors', 'package'],
   attest: ['requirements', 'openapi', 'profile', 'errors', 'package'],
-  cli: ['attest', 'containers', 'load', 'mutation', 'reporters', 'engine', 'stop', 'faults', 'variants', 'state', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'output-file', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
+  cli: ['attest', 'containers', 'load', 'mutation', 'reporters', 'engine', 'stop', 'faults', 'variants', 'state', 'sandbox', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'output-file', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
   action: ['errors', 'values'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };

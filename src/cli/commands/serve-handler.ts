@@ -15,6 +15,8 @@ import { shellLiteral } from '../../escape.js';
 import { combineFaults } from '../../faults/index.js';
 import { resolveWrapper, type ServedWrapper } from './served-wrappers.js';
 import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
+import { developerJwks, parseJwksUrlFlag, readJwksCaFlag } from '../../tenant/developer-jwks.js';
+import { createInspection } from '../../sandbox/inspection.js';
 import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
 import type { ServeOptions } from './serve-options.js';
@@ -45,11 +47,18 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
       state = await untilStopped(opening, scope.signal, (late) => void late.close());
     }
     await scope.enter('embedded reference');
-    const starting = startSandbox({ ...options, state, customize: options.faults.length > 0 ? combineFaults(options.faults) : undefined, onKeys: () => scope.enter('keys') });
+    const jwksCaPem = args.jwksCa === undefined ? undefined : await readJwksCaFlag(args.jwksCa);
+    // Outermost last: the inspector's page and observers see what the client got, faults included.
+    const inspection = createInspection({
+      cheatSheet: () => (sandbox === undefined ? '' : describeSandbox(sandbox, options.faults, inspection.inspector?.url)),
+      curlArgs: () => (sandbox?.tenant.apiTls ? ['--cacert', shellLiteral(join(dirname(sandbox.profilePath), sandboxProfileFiles(sandbox.profilePath).caFile))] : []),
+    });
+    const customize = combineFaults([{ customize: developerJwks({ url: options.jwksUrl, caPem: jwksCaPem }) }, ...options.faults, { customize: inspection.customize }]);
+    const starting = startSandbox({ ...options, state, customize, onKeys: () => scope.enter('keys') });
     sandbox = await untilStopped(starting, scope.signal, (late) => void late.close());
     scope.startedUp();
     await scope.enter('serving');
-    process.stdout.write(describeSandbox(sandbox, options.faults));
+    process.stdout.write(`${describeSandbox(sandbox, options.faults, inspection.inspector?.url)}Press Ctrl-C to stop.\n${readyLine(sandbox, inspection.inspector?.url)}`);
     const why = await servingUntil(scope.signal, args.maxDuration);
     if (why === 'deadline') process.stdout.write(`--max-duration reached after ${formatDuration(args.maxDuration ?? 0)}\n`);
     process.stdout.write('Stopping the sandbox...\n');
@@ -83,6 +92,8 @@ interface SandboxSettings {
   faults: ServedWrapper[];
   /** --state-dir: the database directory, absolute. */
   stateDir?: string;
+  /** --jwks-url, checked: the `jwt` listener's JWKS URL. */
+  jwksUrl?: string;
 }
 
 function validate(args: ServeOptions): SandboxSettings {
@@ -117,6 +128,9 @@ function validate(args: ServeOptions): SandboxSettings {
   }
   const faults = args.fault.map((name) => resolveWrapper(name));
   if (args.stateRepair && args.stateDir === undefined) throw new HarnessError('USAGE', '--state-repair repairs the directory of --state-dir: name it', { field: '--state-repair' });
+  if (args.jwksCa !== undefined && args.jwksUrl === undefined && !args.hooks) {
+    throw new HarnessError('USAGE', '--jwks-ca trusts a private CA for the JWKS of --jwks-url (or of the x-jwks-url hook, with --hooks): name one', { field: '--jwks-ca' });
+  }
   return {
     seed: args.seed,
     port: args.port,
@@ -131,6 +145,7 @@ function validate(args: ServeOptions): SandboxSettings {
     tls: args.tls,
     faults,
     ...(args.stateDir === undefined ? {} : { stateDir: stateDirPath(args.stateDir) }),
+    ...(args.jwksUrl === undefined ? {} : { jwksUrl: parseJwksUrlFlag(args.jwksUrl) }),
   };
 }
 
@@ -139,8 +154,16 @@ function stateDirPath(value: string): string {
   return resolve(value);
 }
 
+/**
+ * The line scripts read (the only stdout line that starts with `{`, docs/sandbox.md): where the sandbox is,
+ * its inspector and its profile (absolute). The inspector's token is in its URL; no secret is.
+ */
+export function readyLine(sandbox: Sandbox, inspector: string | undefined): string {
+  return `${JSON.stringify({ ready: true, baseUrl: sandbox.baseUrl, inspector: inspector ?? null, profile: sandbox.profilePath })}\n`;
+}
+
 /** What a user needs to start talking to the sandbox: addresses and IDs, never a secret. */
-export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper[] = []): string {
+export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper[] = [], inspector?: string): string {
   const { tenant } = sandbox;
   const l = tenant.listeners;
   const a = tenant.apps;
@@ -153,6 +176,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     `  base URL:  ${sandbox.baseUrl}\n`,
     `  secrets:   service domain "${tenant.secretDomain}" (--secret-domain to change)\n`,
     `  profile:   ${shownProfile}  (holds this sandbox's secrets)\n`,
+    ...(inspector === undefined ? [] : [`  inspector: ${inspector}  (the latest requests, live; keep the address to yourself)\n`]),
     `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
     ...(sandbox.statePath === undefined ? [] : [`  state:     ${sandbox.statePath} (tenant, records, runs and clock kept across restarts)\n`]),
     `  faults:    ${faults.length > 0 ? faults.map((f) => (f.kind === 'fault' ? f.name : `${f.name} (legitimate ${f.kind})`)).join(', ') : 'none'}\n`,
@@ -161,7 +185,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     `Webhook listeners: POST ${sandbox.baseUrl}/api/v1/webhooks/incoming/<listener ID>\n`,
     row('hmac', l.hmac.listenerId, 'HMAC'),
     row('hmacSecond', l.hmacSecond.listenerId, 'HMAC (event IDs are per listener)'),
-    row('jwt', l.jwt.listenerId, `JWT; JWKS fetched from ${tenant.jwks.url}: serve it yourself with the cert/key files next to the profile`),
+    row('jwt', l.jwt.listenerId, jwtListenerNote(tenant)),
     row('jwtUnreachableJwks', l.jwtUnreachableJwks.listenerId, 'JWT; JWKS URL is a closed port (always 401)'),
     row('ipRestricted', l.ipRestricted.listenerId, `HMAC; allowed CIDRs ${UNREACHABLE_CIDRS.join(', ')} (403 from here)`),
     row('inactive', l.inactive.listenerId, 'HMAC; trigger disabled (422, the automation does not run)'),
@@ -169,9 +193,15 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     `Lists and searches: GET /api/v1/apps, POST /api/v1/search/apps, /entitlements, /users (page size and token in the JSON body); description at ${sandbox.openapiUrl}\n`,
     ...(tenant.apiTls ? [`TLS: the API speaks HTTPS; trust the local CA ${caPath(sandbox, shownProfile)}\n`] : []),
     sdkSnippet(sandbox, shownProfile),
-    'Press Ctrl-C to stop.\n',
   ];
   return lines.join('');
+}
+
+/** Where the `jwt` listener fetches its JWKS: the tenant's (the harness serves it) or the developer's own. */
+function jwtListenerNote(tenant: Sandbox['tenant']): string {
+  const url = tenant.listeners.jwt.config.jwksUrl;
+  if (url === tenant.jwks.url) return `JWT; JWKS fetched from ${url}: serve it yourself with the cert/key files next to the profile, or your own with --jwks-url (https; plain http only on loopback)`;
+  return `JWT; JWKS fetched from your ${url} (--jwks-url; https, or plain http on a loopback address only); the profile's JWT keys are not in it`;
 }
 
 function caPath(sandbox: Sandbox, shownProfile: string): string {

@@ -19,6 +19,11 @@ export const SERVE_OPTIONS = {
   hooks: booleanRow({ describe: 'Offer the test hooks (clock, runs) under /__hooks/v1' }),
   'public-url': textRow({ describe: 'Base URL written to the profile when clients reach the server at another address (NAT, container)' }),
   'jwks-host': textRow({ describe: "Host in the JWT listener's JWKS URL, as this server reaches the machine serving it (default 127.0.0.1)" }),
+  'jwks-url': textRow({
+    describe:
+      "JWKS URL of the JWT listener (`jwt`): your own, so webhooks signed with your keys are accepted. https (system CAs, the sandbox's local CA and --jwks-ca); plain http only on a loopback address (127.0.0.1, [::1], localhost), else a usage error",
+  }),
+  'jwks-ca': textRow({ describe: 'PEM file of a private CA to trust for --jwks-url (and the x-jwks-url hook) besides the system CAs' }),
   'secret-domain': textRow({
     default: DEFAULT_SECRET_DOMAIN,
     describe: 'Service-domain segment of the Client Secrets (the official TypeScript and Python SDKs refuse any other than the default)',
