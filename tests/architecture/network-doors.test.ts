@@ -22,6 +22,7 @@ const DOORS: Record<string, string> = {
   'src/faults/tokens/assertion-jku-followed.ts': 'a faulty target following a `jku`: the behaviour under test, aimed by the checks at the harness\'s own bait server',
   'src/faults/webhook-jwt/jwt-jku-followed.ts': 'a faulty target following a `jku`: the behaviour under test, aimed by the checks at the harness\'s own bait server',
   'src/client/jwks-control.ts': 'a suite worker asking the harness\'s own JWKS control endpoint on 127.0.0.1 (PUT with its random token), never a target',
+  'src/sandbox/inspector-page.ts': 'not the harness: the inspector page\'s own script, run in the developer\'s browser, polling the page\'s own feed on the sandbox that served it (its CSP allows connections to its own origin only)',
   'src/containers/sync-remove.ts': 'the container engine: a child that DELETEs the harness\'s own container through the engine\'s API on exit',
 };
 
