@@ -11,11 +11,9 @@ import type { JWK, VerifyResult } from '../../crypto/types.js';
 import { signWebhookJwt, type WebhookJwtRefusal } from '../../crypto/webhook-jwt.js';
 import type { ReferenceRequest } from '../../reference/types.js';
 import type { TenantJwtListener } from '../../tenant/types.js';
-import type { FaultDeclaration } from '../types.js';
-import type { FaultEnv } from './define.js';
-import { withHeaders } from './http.js';
-import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
-import { bearerJwt, jwtVerdict, signedJwt } from './reauthenticate.js';
+import type { FaultBehaviour, FaultEnv } from '../types.js';
+import { bearerToken, withHeaders } from './http.js';
+import { jwtVerdict, signedJwt, webhookFault } from './webhook-faults.js';
 
 export interface JwtCheck {
   env: FaultEnv;
@@ -31,13 +29,12 @@ export interface JwtCheck {
 /** `accept`: let through; `refuse`: 401; `reference`: leave the decision to the reference. */
 export type JwtDecision = 'accept' | 'refuse' | 'reference';
 
-export function jwtRule(spec: Omit<WebhookFaultSpec, 'handle'> & { decide: (check: JwtCheck) => Promise<JwtDecision> | JwtDecision }): FaultDeclaration {
-  const { decide, ...rest } = spec;
+/** `decide`: what the faulty rule does with the request's JWT. */
+export function jwtRule({ decide }: { decide: (check: JwtCheck) => Promise<JwtDecision> | JwtDecision }): FaultBehaviour {
   return webhookFault({
-    ...rest,
     handle: async ({ request, known, next, env }) => {
       if (known?.method !== 'JWT') return next(request);
-      const jwt = bearerJwt(request);
+      const jwt = bearerToken(request);
       const check: JwtCheck = {
         env,
         listener: known.listener,
