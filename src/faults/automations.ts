@@ -10,6 +10,7 @@ import type { FaultTable } from './types.js';
 // real runner it starts them with.
 const started = new WeakMap<Tenant, { early: Set<string>; inner: Runner }>();
 
+/** The precision of C's `%g`: six significant digits. */
 const SIGNIFICANT_DIGITS = 6;
 
 /** A character outside the BMP, raw or as an escaped surrogate pair. */

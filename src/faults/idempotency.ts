@@ -35,6 +35,7 @@ function slidingEventStore(): EventStore {
   };
 }
 
+/** The request's body, for an event store that keys records on it. */
 const bodyScope = createScope();
 
 /** Records per listener the faulty cache holds: fewer than the few hundred events IDEM-X01 sends. */
@@ -76,6 +77,7 @@ function lruEventStore(): EventStore {
 /** The round trip to a remote store between the read and the write. */
 const GAP_MS = 250;
 
+/** Whether the automation already ran for this request, for a runner that runs before the claim. */
 const runScope = createScope();
 
 export const FAULTS: FaultTable = [

@@ -3,8 +3,10 @@ import { defaultItems, defaultNext, paginationFault, parsePageSize } from './sup
 import { readingPageSize } from './support/paging.js';
 import type { FaultTable } from './types.js';
 
+/** Why a walk's later checks fail when the next-page token is misnamed. */
 const WALKS = 'the token is under another name, so the walk stops after the first page';
 
+/** Why the end-of-list checks fail when the last page omits the token. */
 const END = 'the page carries no nextPageToken at all, so it is not ""';
 
 export const FAULTS: FaultTable = [

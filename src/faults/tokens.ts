@@ -20,10 +20,13 @@ function hostOf(aud: string): string | undefined {
   }
 }
 
+/** The only JOSE header parameters a strict verifier lets through. */
 const KNOWN = new Set(['alg', 'kid', 'typ']);
 
+/** How long the faulty service waits for a `jku` document. */
 const FETCH_TIMEOUT_MS = 2_000;
 
+/** The `exp` a presence-only reader treats a non-number `exp` as: valid for another minute. */
 const VALID_FOR_SECONDS = 60;
 
 /** Ed25519 signatures are 64 bytes (RFC 8032 §5.1.6). */
@@ -32,8 +35,10 @@ const ED25519_SIGNATURE_BYTES = 64;
 /** Signatures of assertions that verified: the faulty service's "already checked" cache (bounded, oldest out). */
 const verified = new Set<string>();
 
+/** How many verified signatures the faulty "already checked" cache keeps. */
 const CACHE_SIZE = 10_000;
 
+/** The form fields that carry client credentials. */
 const CREDENTIAL_FIELDS = ['client_id', 'client_secret', 'client_assertion_type', 'client_assertion'];
 
 export const FAULTS: FaultTable = [

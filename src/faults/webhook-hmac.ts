@@ -1,10 +1,12 @@
 import type { HmacPart } from '../crypto/hmac.js';
 import { WEBHOOK_TIMESTAMP_WINDOW_SECONDS } from '../spec-numbers.js';
+import { reserialisedBody } from './support/events.js';
 import { hmacRule, NEEDS_VALID_HMAC } from './support/hmac-faults.js';
 import { errorResponse } from './support/http.js';
 import { webhookFault } from './support/webhook-faults.js';
 import type { FaultTable } from './types.js';
 
+/** Every order of the three signed parts. */
 const ORDERS: HmacPart[][] = [
   ['timestamp', 'eventId', 'body'],
   ['timestamp', 'body', 'eventId'],
@@ -13,14 +15,6 @@ const ORDERS: HmacPart[][] = [
   ['body', 'timestamp', 'eventId'],
   ['body', 'eventId', 'timestamp'],
 ];
-
-function reserialised(body: Buffer): string | undefined {
-  try {
-    return JSON.stringify(JSON.parse(body.toString('utf8')));
-  } catch {
-    return undefined;
-  }
-}
 
 /** `v1,` (Standard Webhooks), `sha256=` (GitHub), `t=…,v1=` style labels: a word and `=` or `,`. */
 const SCHEME = /^[A-Za-z0-9]+[=,]/;
@@ -97,7 +91,7 @@ export const FAULTS: FaultTable = [
     breaks: ['WH-HMAC-16'],
     ...hmacRule({
       accepts: ({ signature, parts, sign }) => {
-        const body = reserialised(parts.body);
+        const body = reserialisedBody(parts.body);
         return signature === (body === undefined ? sign() : sign({ body }));
       },
     }),

@@ -4,30 +4,26 @@ import { P256_ORDER } from '../crypto/jws-tamper.js';
 import { buildJwks, toPublicJwk } from '../crypto/signing-keys.js';
 import type { JWK } from '../crypto/types.js';
 import type { Jwks, JwksFetcher } from '../reference/types.js';
+import { reserialisedBody } from './support/events.js';
 import { header, listenerUrl } from './support/http.js';
 import { acceptIfSignedAndClaimsPass, claimsVerdict, firstWinsObject, hs256Signature, ignoring, jwtRule, listedKey, signatureValid } from './support/jwt-faults.js';
 import { presenceOnlyClaims } from './support/numeric-dates.js';
 import { jwtVerdict } from './support/webhook-faults.js';
 import type { FaultTable } from './types.js';
 
+/** The audience comparison of a service that lower-cases URLs and drops trailing slashes. */
 const normalise = (url: string): string => url.toLowerCase().replace(/\/+$/, '');
-
-function reserialised(body: Buffer): Buffer | undefined {
-  try {
-    return Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))), 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 /** How long the faulty service waits for a `jku` document. */
 const FETCH_TIMEOUT_MS = 2_000;
 
+/** The `exp` a presence-only reader treats a non-number `exp` as: valid for another minute. */
 const VALID_FOR_SECONDS = 60;
 
 /** Signatures of JWTs that verified: the faulty service's "already checked" cache (bounded, oldest out). */
 const verified = new Set<string>();
 
+/** How many verified signatures the faulty "already checked" cache keeps. */
 const CACHE_SIZE = 10_000;
 
 export const FAULTS: FaultTable = [
@@ -311,7 +307,7 @@ export const FAULTS: FaultTable = [
     breaks: ['WH-JWT-24'],
     ...jwtRule({
       decide: async (check) => {
-        const body = reserialised(check.request.body);
+        const body = reserialisedBody(check.request.body);
         if (check.jwt === undefined || body === undefined || ignoring(({ reason }) => reason === 'htb-mismatch')(check) !== 'accept') return 'reference';
         return (await jwtVerdict(check.env, check.listener, check.request, check.jwt, { body })).ok ? 'accept' : 'reference';
       },
