@@ -82,7 +82,10 @@ export interface FaultEntry extends FaultBehaviour {
   explains?: Partial<Record<RequirementId, string>>;
 }
 
-/** An area's faults: the one place each of them is declared. */
+/**
+ * An area's faults, the one place each of them is declared: `src/faults/<area>.ts` exports one as `FAULTS`, and
+ * the area's row in all.ts registers the whole table. Helpers an entry needs stand above the table.
+ */
 export type FaultTable = readonly FaultEntry[];
 
 /** A registered fault: its declaration, the area its table names, and its behaviour as a sandbox customisation. */
