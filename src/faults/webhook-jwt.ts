@@ -6,9 +6,9 @@ import type { JWK } from '../crypto/types.js';
 import type { Jwks, JwksFetcher } from '../reference/types.js';
 import { reserialisedBody } from './support/events.js';
 import { header, listenerUrl } from './support/http.js';
-import { acceptIfSignedAndClaimsPass, claimsVerdict, firstWinsObject, hs256Signature, ignoring, jwtRule, listedKey, signatureValid } from './support/jwt-faults.js';
+import { acceptIfSignedAndClaimsPass, claimsVerdict, firstWinsObject, hs256Signature, ignoring, jwtRule, signatureValid } from './support/jwt-faults.js';
 import { presenceOnlyClaims } from './support/numeric-dates.js';
-import { jwtVerdict } from './support/webhook-faults.js';
+import { jwtVerdict, listedKey } from './support/webhook-faults.js';
 import type { FaultTable } from './types.js';
 
 /** The audience comparison of a service that lower-cases URLs and drops trailing slashes. */

@@ -6,14 +6,13 @@
  */
 import { createHmac, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { decodeJwtParts, type DecodedJwt } from '../../crypto/decode.js';
-import { toPublicJwk } from '../../crypto/signing-keys.js';
 import type { JWK, VerifyResult } from '../../crypto/types.js';
 import { signWebhookJwt, type WebhookJwtRefusal } from '../../crypto/webhook-jwt.js';
 import type { ReferenceRequest } from '../../reference/types.js';
 import type { TenantJwtListener } from '../../tenant/types.js';
 import type { FaultBehaviour, FaultEnv } from '../types.js';
 import { bearerToken, withHeaders } from './http.js';
-import { jwtVerdict, signedJwt, webhookFault } from './webhook-faults.js';
+import { jwtVerdict, listedKey, signedJwt, webhookFault } from './webhook-faults.js';
 
 export interface JwtCheck {
   env: FaultEnv;
@@ -68,12 +67,6 @@ export async function claimsVerdict(check: JwtCheck, payload = check.decoded?.pa
   if (key === undefined) return undefined;
   const resigned = await signWebhookJwt({ key, claims: payload });
   return jwtVerdict(check.env, check.listener, check.request, resigned);
-}
-
-/** The listener's public key with this kid. */
-export function listedKey(listener: TenantJwtListener, kid: unknown): JWK | undefined {
-  const key = listener.signingKeys.find((candidate) => candidate.kid === kid);
-  return key === undefined ? undefined : toPublicJwk(key);
 }
 
 /** HS256 over the JWT's signing input keyed with `key`, base64url: for algorithm-confusion faults. */

@@ -40,7 +40,8 @@ export function signedHmac(listener: TenantHmacListener, request: ReferenceReque
   return withHeaders(request, { 'webhook-signature': hmacSign({ secret: listener.secret, ...parts }) });
 }
 
-function publicKey(listener: TenantJwtListener, kid: string): JWK | undefined {
+/** The listener's public key with this kid. */
+export function listedKey(listener: TenantJwtListener, kid: unknown): JWK | undefined {
   const key = listener.signingKeys.find((candidate) => candidate.kid === kid);
   return key === undefined ? undefined : toPublicJwk(key);
 }
@@ -56,7 +57,7 @@ export async function jwtVerdict(
   jwt: string,
   options: { getKey?: (kid: string) => Promise<JWK | undefined>; body?: Buffer } = {},
 ): Promise<VerifyResult<WebhookJwtRefusal>> {
-  return verifyWebhookJwt(jwt, options.getKey ?? (async (kid) => publicKey(listener, kid)), {
+  return verifyWebhookJwt(jwt, options.getKey ?? (async (kid) => listedKey(listener, kid)), {
     baseUrl: env.tenant.baseUrl,
     webhookUrl: listenerUrl(env.tenant, listener.listenerId),
     eventId: header(request, 'webhook-event-id') ?? '',
