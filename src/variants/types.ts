@@ -24,11 +24,11 @@ export interface VariantDefinition {
 }
 
 /** A mainstream stack: the variants that together stand for its default behaviour where the spec is open. */
-export interface StackDefinition {
+export interface StackDefinition<VariantName extends string = string> {
   /** kebab-case; runs as one combined variant. */
   name: string;
   /** e.g. "Go net/http + encoding/json". */
   title: string;
   /** Variant names, innermost first (the last wraps the others: the stack's header parsing comes first). */
-  variants: string[];
+  variants: VariantName[];
 }
