@@ -36,6 +36,8 @@ mkdirSync(outDir, { recursive: true });
 let failed = false;
 for (const bench of selected) {
   process.stdout.write(`\n== ${bench.name}: ${bench.description}\n`);
+  // The commit is read as the bench starts (what it measures); the machine's load as it ends.
+  const { commit } = measuredHere();
   try {
     const report = await bench.run();
     for (const metric of report.metrics) {
@@ -45,7 +47,7 @@ for (const bench of selected) {
     const at = new Date().toISOString();
     writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify({ ...report, at }, null, 2)}\n`);
     // Read again for each bench: a long bench may overlap another writer's; only this bench's entry changes.
-    writeFigures(withFigures(readFigures(), report, at, measuredHere(report.notes)));
+    writeFigures(withFigures(readFigures(), report, at, { ...measuredHere(report.notes), ...(commit ? { commit } : {}) }));
   } catch (error) {
     failed = true;
     process.stderr.write(`  bench ${bench.name} failed: ${(error as Error).stack ?? String(error)}\n`);

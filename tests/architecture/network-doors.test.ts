@@ -16,7 +16,7 @@ import { sourceFiles } from './import-graph.js';
 /** Each module allowed to open a connection or send a request itself, and the rule it keeps. */
 const DOORS: Record<string, string> = {
   'src/client/transport.ts': 'the one way out to a target: one undici Agent per client object; the guard (client/outbound.ts) allows or refuses every request before each attempt',
-  'src/client/load-fetch.ts': 'the load driver\'s unmeasured requests: an undici Pool fixed to the load run\'s target origin when made, given paths only',
+  'src/client/load-fetch.ts': 'the load driver\'s unmeasured requests: an undici Pool fixed to the load run\'s target origin when made, given paths only; GET, or POST to the token endpoint or a webhook listener (tests/client/firewall.test.ts)',
   'src/load/load-transport.ts': 'the load driver\'s wire: its own HTTP/1.1 over node:net/tls, to the one origin of the load run, the requests its sources build',
   'src/reference/jwks.ts': 'the reference (a target, not the harness) fetching the JWKS its JWT listener names, over https, bounded',
   'src/faults/support/jku-fetch.ts': 'a faulty target following a `jku` (the faults assertion-jku-followed and jwt-jku-followed): the behaviour under test, aimed by the checks at the harness\'s own bait server',

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestFirewall } from '../../src/client/firewall.js';
 import { descriptionOutbound, targetOutbound } from '../../src/client/outbound.js';
+import { createPrimingClient } from '../../src/client/load-fetch.js';
 import { createTargetClient } from '../../src/client/index.js';
 import { isHarnessError } from '../../src/errors.js';
 import { makeProfile, makeSecrets } from './support/fixtures.js';
@@ -163,5 +164,38 @@ describe('the one way out (outbound.ts): each rule of the table, and what no rul
     expect(fetch('GET', 'https://docs.example/other.yaml')).toMatch(/the URL the user named and nothing else/);
     expect(fetch('GET', 'https://docs.example/openapi.yaml', { authorization: 'Bearer x' })).toMatch(/without a credential/);
     expect(fetch('GET', 'https://docs.example/openapi.yaml', { Cookie: 'a=b' })).toMatch(/without a credential/);
+  });
+});
+
+describe('the load driver\'s priming client (client/load-fetch.ts): its own rule, nothing else sent', () => {
+  it('refuses a write, a POST elsewhere and a path off the origin before any byte; GET, the token and a webhook go', async () => {
+    const lines: string[] = [];
+    const server = createServer((req, res) => {
+      lines.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const priming = createPrimingClient(origin, { connectTimeoutMs: 2000, timeoutMs: 2000, insecureSkipVerify: false });
+    const send = (method: string, path: string): Promise<string> =>
+      priming.fetch({ method: method as 'GET', path, headers: {} }, { origin, timeoutMs: 2000, connectTimeoutMs: 2000, maxBytes: 1024 }).then(
+        (answer) => `sent ${answer.status}`,
+        (error: unknown) => (isHarnessError(error) ? error.code : String(error)),
+      );
+    try {
+      expect(await send('DELETE', '/api/v1/apps/1')).toBe('REQUEST_REFUSED');
+      expect(await send('PUT', '/api/v1/webhooks/incoming/wh_1')).toBe('REQUEST_REFUSED');
+      expect(await send('POST', '/api/v1/apps')).toBe('REQUEST_REFUSED');
+      expect(await send('GET', '//127.0.0.1:1/x')).toBe('REQUEST_REFUSED');
+      expect(lines).toEqual([]);
+      expect(await send('GET', '/api/v1/apps')).toBe('sent 200');
+      expect(await send('POST', '/prefix/auth/v1/token')).toBe('sent 200');
+      expect(await send('POST', '/api/v1/webhooks/incoming/wh_1')).toBe('sent 200');
+      expect(lines).toEqual(['GET /api/v1/apps', 'POST /prefix/auth/v1/token', 'POST /api/v1/webhooks/incoming/wh_1']);
+    } finally {
+      await priming.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

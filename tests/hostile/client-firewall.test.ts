@@ -132,4 +132,23 @@ describe('every request through the client\'s firewall (issue 47)', () => {
       expect(lines(catcher), name).toEqual([]);
     }
   }, 120_000);
+
+  it('send --replay of a recorded search page (a POST to a read of the profile\'s plan) is sent, and reproduces', async () => {
+    const recipe = {
+      kind: 'request',
+      method: 'POST',
+      url: `${proxy.url}/api/v1/search/apps`,
+      headers: { 'content-type': 'application/json', authorization: { $concat: ['Bearer ', { $token: 'primary:secret' }] } },
+      body: '{"pageSize":10}',
+    };
+    const file = writeIn(target, 'search.reproduction.json', JSON.stringify({
+      format: 'access-conformance.reproduction', version: 1, check: 'OPS-01', level: 'MUST',
+      recorded: { status: 200, method: 'POST', url: 'x' }, recipe,
+    }));
+    proxy.seen.length = 0;
+    const result = await runCli(['send', '--profile', profilePath, '--replay', file, '--out', join(target.dir, 'out-search')], target.dir);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    expect(lines(proxy)).toContain('POST /api/v1/search/apps');
+    expect(lines(catcher)).toEqual([]);
+  }, 60_000);
 });
