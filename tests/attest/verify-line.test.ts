@@ -11,7 +11,7 @@ import { renderOutcome } from '../../src/cli/commands/verify.js';
 const ok = (name: VerifyCheck['name']): VerifyCheck => ({ name, ok: true, detail: 'fine' });
 const unchecked = (name: VerifyCheck['name']): VerifyCheck => ({ name, ok: undefined, detail: 'not checked' });
 
-function outcome(checks: VerifyCheck[], scope?: { summary: string }): VerifyOutcome {
+function outcome(checks: VerifyCheck[], scope?: { summary: string; notImplemented: unknown[] }): VerifyOutcome {
   const statement = {
     predicate: {
       result: scope ? 'WARNED' : 'PASSED',
@@ -41,8 +41,11 @@ describe('verify: the last line of a valid attestation', () => {
 
   it('a partial scope: in the last line, and beside the result', () => {
     const summary = '5 of 39 operations implemented and checked; 34 not implemented (run --partial)';
-    const text = renderOutcome(outcome([ok('subject'), ok('report')], { summary }), 'a.json');
+    const text = renderOutcome(outcome([ok('subject'), ok('report')], { summary, notImplemented: [{ operation: 'GET /api/v1/webhooks', source: '--partial', answered: 404 }] }), 'a.json');
     expect(lastLine(text)).toBe(`signature, subject and report valid (signed by key ab12); scope: ${summary}, a certificate of those operations only`);
     expect(text).toContain(`result WARNED (partial scope: ${summary}): 1 passed`);
+    // A declared scope that leaves nothing out certifies the whole.
+    const whole = renderOutcome(outcome([ok('subject'), ok('report')], { summary: '5 of 5 operations implemented and checked; 0 not implemented', notImplemented: [] }), 'a.json');
+    expect(lastLine(whole)).toMatch(/; scope: whole \(no operation left out\)$/);
   });
 });
