@@ -268,7 +268,7 @@ export function buildStatement(input: StatementInput): TestResultStatement {
     subject: [{ name: attestation.subject.name, digest: { sha256 } }],
     predicateType: TEST_RESULT_PREDICATE_TYPE,
     predicate: {
-      result: overallResult(lists, report.verdict.exitCode, report.scope !== undefined),
+      result: overallResult(lists, report.verdict.exitCode, (report.scope?.notImplemented.length ?? 0) > 0),
       configuration: input.configuration,
       ...(input.url === undefined ? {} : { url: input.url }),
       passedTests: lists.passedTests,

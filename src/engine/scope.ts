@@ -95,7 +95,7 @@ export interface ScopeInput {
   /** `run --partial`. */
   partial: boolean;
   declared?: DeclaredScope;
-  /** The operations the run called (after the profile's scope), plan order. */
+  /** The operations the run called (after the profile's scope), plan order; those without a result are left out. */
   called: readonly OperationRef[];
 }
 
@@ -106,6 +106,9 @@ export interface ScopeInput {
  */
 export function applyScope(results: readonly CheckResult[], input: ScopeInput): { results: CheckResult[]; scope?: RunScope } {
   if (!input.partial && input.declared === undefined) return { results: [...results] };
+  // Only the operations the run has results for were checked (--only may keep a few of the plan's).
+  const withResults = new Set(results.filter((r) => r.operation).map((r) => operationName(r.operation!)));
+  const called = input.called.filter((op) => withResults.has(operationName(op)));
   const missing = input.partial ? missingOperations(results, input.declared?.named ?? new Set()) : new Map<string, number>();
   const scoped = results.map((result) => {
     const answered = result.operation ? missing.get(operationName(result.operation)) : undefined;
@@ -120,16 +123,16 @@ export function applyScope(results: readonly CheckResult[], input: ScopeInput): 
   });
   // --partial that finds every operation there changes nothing: the run certifies the whole, as without it.
   if (input.declared === undefined && missing.size === 0) return { results: scoped };
-  const found = input.called.filter((op) => missing.has(operationName(op)));
+  const found = called.filter((op) => missing.has(operationName(op)));
   const sources: ScopeSource[] = [...(input.declared ? ['profile' as const] : []), ...(input.partial ? ['--partial' as const] : [])];
   const notImplemented = (input.declared?.left.length ?? 0) + found.length;
-  const operations = input.called.length + (input.declared?.left.length ?? 0);
+  const operations = called.length + (input.declared?.left.length ?? 0);
   const scope: RunScope = {
     summary: `${operations - notImplemented} of ${operations} operations implemented and checked; ${notImplemented} not implemented (${scopeSources({ sources })})`,
     sources,
     ...(input.declared ? { declared: { kind: input.declared.kind, entries: input.declared.entries } } : {}),
     operations,
-    implemented: input.called.filter((op) => !missing.has(operationName(op))),
+    implemented: called.filter((op) => !missing.has(operationName(op))),
     notImplemented: [
       ...(input.declared?.left ?? []).map((operation) => ({ operation, source: 'profile' as const })),
       ...found.map((operation) => ({ operation, source: '--partial' as const, answered: missing.get(operationName(operation))! })),

@@ -132,6 +132,12 @@ describe('run --partial', () => {
     expect(applyScope(whole, { partial: true, called: [APPS] })).toEqual({ results: whole });
   });
 
+  it('counts only the operations the run has results for (--only may keep a few of the plan\'s)', () => {
+    const { scope } = applyScope(results, { partial: true, called: [APPS, USERS, TASKS, ROLES] });
+    expect(scope!.operations).toBe(3);
+    expect(scope!.summary).toBe('1 of 3 operations implemented and checked; 2 not implemented (run --partial)');
+  });
+
   it('the snippet is valid JSON in printable ASCII that reads back every name exactly, a hostile ID included', () => {
     const hostile = 'x"]}\u001b[2J\u202e\u2028😀';
     const { scope } = applyScope(results, { partial: true, called: [op('GET', '/api/v1/apps', hostile), USERS, TASKS] });
