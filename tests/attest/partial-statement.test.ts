@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildStatement, readAttestedReport, type AttestedReport } from '../../src/attest/statement.js';
-import { CATALOGUE_VERSION } from '../../src/requirements.js';
+import { CATALOGUE_VERSION } from '../../src/requirements/catalogue.js';
 
 const HEX = 'cd'.repeat(32);
 const SCOPE: NonNullable<AttestedReport['scope']> = {
