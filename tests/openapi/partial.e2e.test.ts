@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../cli/support.js';
 import { keyPair, statementOf, type SerializedBundle } from '../attest/support.js';
 import { startServe, type Serve } from '../hostile/serve-support.js';
+import { describeWith } from '../support/capabilities.js';
 import { HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, REAL_DESCRIPTION, REAL_DESCRIPTION_RELATIVE } from './support.js';
 
 interface Report {
@@ -42,7 +43,7 @@ function printedSnippet(stdout: string): unknown {
 }
 const title = (text: string): string => `${text}${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`;
 
-describe.skipIf(!HAS_REAL_DESCRIPTION)('the real description against the sandbox', () => {
+describeWith('real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, 'the real description against the sandbox', () => {
   const real = ['--openapi', REAL_DESCRIPTION_RELATIVE, '--only', 'OPS-*', '--seed', '5eed0048'];
   let whole: CliResult & { out: string };
   let partial: CliResult & { out: string };

@@ -13,13 +13,13 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, clientAssertion, hmacSignature, nowSeconds, uuid, type WireResponse } from '../reference/support/wire.js';
 import { startServeChild, type ServeChild } from './support/serve-child.js';
+import { describeWith } from '../support/capabilities.js';
 
 const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`inspector: SKIPPED, no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_BIN)`);
 
 /** A request the test sent, by the tag header the page shows back, and what it got. */
 interface Sent {
@@ -37,7 +37,7 @@ const READ_ROWS = `function () {
   });
 }`;
 
-describe.skipIf(!HAVE_CHROMIUM)('the inspector page in Chromium', () => {
+describeWith('chromium', HAVE_CHROMIUM, `no Chromium at ${CHROMIUM} (Debian package chromium, or set CHROMIUM_BIN)`, 'the inspector page in Chromium', () => {
   let serve: ServeChild;
   let browser: Browser;
   let page: Page;
