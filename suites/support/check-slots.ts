@@ -146,6 +146,11 @@ export class CheckSlots {
     return { stopped, forget: () => listener && this.onStop.delete(listener) };
   }
 
+  /** The run stopped: no slot is handed out any more. */
+  get stopped(): boolean {
+    return this.stoppedBy !== undefined;
+  }
+
   /** Checks waiting for a slot. */
   get waiting(): number {
     return this.queues.reduce((sum, queue) => sum + queue.size, 0);
