@@ -1,7 +1,7 @@
 /** The engine: runs the suites against a target and emits events to reporters. */
 export { runConformance, CHECK_TIMEOUT_FACTOR, type RunOptions } from './run-conformance.js';
 export { openEngineSession, type EnginePhase, type EngineSession, type SessionRunOptions, type SessionSettings } from './session.js';
-export { preloadVitest } from './vitest-bridge.js';
+export { preloadSuites } from './suite-runner.js';
 export { reportUnstartedRun, NOT_STARTED, type UnstartedRunOptions } from './unstarted.js';
 export { loadBaseline, parseBaseline, type Baseline } from './baseline.js';
 export { resolveSelection, splitPatterns, nearMatches, testNamePattern } from './selection.js';

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { isatty } from 'node:tty';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { createVitest, Reporter, TestCase, TestModule } from 'vitest/node';
-import type { CheckMeta, RunContext, SuiteToLoad } from './check-meta.js';
+import type { RunSink } from './check-meta.js';
+import type { SuiteRunner } from './suite-runner.js';
 import { errorLine } from '../errors.js';
 import { packageRoot } from '../package.js';
 import { idFromTitle, testNamePattern } from './selection.js';
@@ -21,36 +22,8 @@ import { Stopped } from '../stop/reason.js';
 /** Tests vitest runs at once: all of them (the suites bound the checks in flight themselves). */
 const VITEST_TESTS_AT_ONCE = Number.MAX_SAFE_INTEGER;
 
-/** What one finished test case said, before the engine maps it onto the catalogue. */
-
-export interface RawCheckOutcome {
-  id: string;
-  state: 'passed' | 'failed' | 'skipped';
-  meta?: CheckMeta;
-  /** vitest's skip note. */
-  note?: string;
-  errors: Array<{ name?: string; message: string; code?: unknown }>;
-  durationMs: number;
-}
-
-/** Where a run's outcomes go (the engine's collector). */
-export interface RunSink {
-  /** A selected check's test started. */
-  checkStarted(id: string): void;
-  check(outcome: RawCheckOutcome): void;
-  /** The run's test file failed outside any check (import error, failing hook): why, as messages. */
-  runFailed(errors: string[]): void;
-}
-
-export interface SuiteRunRequest {
-  /** IDs to run; only these test titles run. */
-  ids: string[];
-  /** The suite files the entry imports, with their selected checks. */
-  suites: SuiteToLoad[];
-  context: RunContext;
-  /** Stops the run: vitest cancels, its workers are ended within a bound, whatever they were waiting for. */
-  signal?: AbortSignal;
-}
+export type { RawCheckOutcome, RunSink } from './check-meta.js';
+export type { SuiteRunner, SuiteRunRequest } from './suite-runner.js';
 
 /** How long a stopped run may take to close vitest before the engine goes on without it. */
 const STOP_CLOSE_MS = 5_000;
@@ -256,13 +229,6 @@ export interface SuiteRunnerSettings {
   entry: string;
   form: SuiteForm;
   testTimeoutMs: number;
-}
-
-/** One vitest instance that runs target after target (the fault runner's session), in one worker thread. */
-export interface SuiteRunner {
-  /** Runs the selected checks: every group at once, then the clock-moving checks alone. */
-  run(request: SuiteRunRequest, sink: RunSink): Promise<{ unhandled: string[] }>;
-  close(): Promise<void>;
 }
 
 /** Creates vitest once; its instance (and its worker thread) serves every run that follows. */
