@@ -54,9 +54,9 @@ export interface CheckMeta {
  */
 export const CHECKS_IN_FLIGHT = 'access-conformance.checksInFlight';
 
-/** Values the engine provides to every suite worker (vitest `provide` / `inject`). */
+/** What the engine gives the suites for a run (suites/support/run-context.ts; under vitest, `provide` / `inject`). */
 export interface RunContext {
-  /** Unique per run: a worker thread serves run after run, and its per-run state (the client) follows this. */
+  /** Unique per run: the suites' modules serve run after run, and their per-run state (the client) follows this. */
   runId: string;
   profile: ResolvedProfile;
   /** The run's client settings, as the option values gave them: the suites' client is built with them whole. */

@@ -1,5 +1,6 @@
 /**
- * The suites' vitest pool: one worker thread that runs vitest's own worker loop (the public `vitest/worker`
+ * The suites' vitest pool, for a session whose runner is vitest (`runner: 'vitest'`; the engine's own
+ * scheduler needs no thread, suite-runner.ts): one worker thread that runs vitest's own worker loop (the public `vitest/worker`
  * entry: init, runBaseTests, setupEnvironment) and is kept between runs.
  *
  * vitest ends a pool's workers when a run is over. Here a run is one target, and the fault self-verification
