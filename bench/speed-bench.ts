@@ -4,7 +4,11 @@
  * node_modules, build), in interleaved pairs so both share the machine's conditions, medians and ratios:
  *
  * - the embedded `run` (387 results): wall, CPU of the process tree, peak RSS;
- * - `run --only WH-HMAC-01` (one check): wall;
+ * - `run --only WH-HMAC-01` (one check): wall, CPU, peak RSS; and its timeline (issue 46), from
+ *   `DEBUG=access-conformance` in separate interleaved pairs: the process's spawn to its first phase, the
+ *   keys phase, and the checks phase;
+ * - whether the embedded runs of both builds gave the same results (every result key with its state and
+ *   message);
  * - the scale runs: `run --profile <scale target> --openapi <N generated operations>` against the reference
  *   behind a path rewrite (bench/scale-target.ts, a fresh one per run), N from BENCH_SCALE_OPERATIONS
  *   (default 100,1000,20000): exit code, wall, wall per operation, peak RSS, whether report.json was written
@@ -110,6 +114,69 @@ function scaleRun(bin: string, count: number, dir: string, target: { profilePath
   });
 }
 
+
+/** A one-check run's timeline, from its `DEBUG=access-conformance` lines (epoch ms, spawn to each phase). */
+interface Timeline {
+  startToFirstPhaseMs: number;
+  keysMs: number;
+  checksMs: number;
+}
+
+/** `[room hh:mm:ss.mmm] phase: NAME` lines as epoch ms, the day taken from `spawnedAt` (UTC). */
+function phaseTimes(stderr: string, spawnedAt: number): Array<{ phase: string; at: number }> {
+  const day = new Date(spawnedAt).toISOString().slice(0, 10);
+  const times: Array<{ phase: string; at: number }> = [];
+  for (const match of stderr.matchAll(/^\[\w+ (\d\d:\d\d:\d\d\.\d{3})\] phase: ([\w ]+?)(?: \(\+\d+ ms\))?$/gm)) {
+    let at = Date.parse(`${day}T${match[1]}Z`);
+    // A run that crosses midnight UTC.
+    if (at < spawnedAt - 60_000) at += 86_400_000;
+    times.push({ phase: match[2]!, at });
+  }
+  return times;
+}
+
+/** One `run --only WH-HMAC-01` with DEBUG on: its phases' times. */
+function timelineRun(bin: string, dir: string, seed: string): Promise<Timeline> {
+  return new Promise((resolve, reject) => {
+    const spawnedAt = Date.now();
+    const child = spawn(process.execPath, [bin, 'run', '--only', 'WH-HMAC-01', '--seed', seed, '--reporter', 'json', '--out', dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', DEBUG: 'access-conformance' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const times = phaseTimes(stderr, spawnedAt);
+      const at = (phase: string): number | undefined => times.find((time) => time.phase === phase)?.at;
+      const after = (phase: string): number | undefined => times[times.findIndex((time) => time.phase === phase) + 1]?.at;
+      const keys = at('keys');
+      const checks = at('checks');
+      if (code !== 0 || times.length === 0 || keys === undefined || checks === undefined) {
+        reject(new Error(`one-check timeline run exited with ${code}; phases seen: ${times.map((time) => time.phase).join(', ')}`));
+        return;
+      }
+      resolve({ startToFirstPhaseMs: times[0]!.at - spawnedAt, keysMs: (after('keys') ?? keys) - keys, checksMs: (after('checks') ?? checks) - checks });
+    });
+  });
+}
+
+/** Every result of a run's report.json as `key state message`, sorted: two runs agree when these are equal. */
+function resultLines(dir: string): string[] {
+  type Result = { id: string; operation?: { method?: string; path?: string }; state: string; failure?: { message: string }; harnessError?: { message: string }; reason?: string };
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { results: Result[] };
+  return report.results
+    .map((r) => `${r.id}${r.operation ? `@${r.operation.method} ${r.operation.path}` : ''} ${r.state} ${r.failure?.message ?? r.harnessError?.message ?? r.reason ?? ''}`)
+    .sort();
+}
+
+/** How many of `a`'s lines `b` lacks, and the other way round. */
+function differing(a: readonly string[], b: readonly string[]): number {
+  const inB = new Set(b);
+  const inA = new Set(a);
+  return a.filter((line) => !inB.has(line)).length + b.filter((line) => !inA.has(line)).length;
+}
+
 const ratio = (a: number, b: number): string => (b > 0 ? (a / b).toFixed(2) : 'n/a');
 
 export const speedBench: Bench = {
@@ -122,6 +189,9 @@ export const speedBench: Bench = {
     const embedded = new Map<string, RunCost[]>(list.map((b) => [b.name, []]));
     const oneCheck = new Map<string, RunCost[]>(list.map((b) => [b.name, []]));
     const scale = new Map<string, ScaleRun[]>(list.map((b) => [b.name, []]));
+    const timelines = new Map<string, Timeline[]>(list.map((b) => [b.name, []]));
+    /** The embedded runs' results (same seed for both builds in a pair): lines no other build's run of that seed has. */
+    const resultDiffs: number[] = [];
     try {
       for (let i = 0; i < REPEATS; i += 1) {
         // Alternating which build goes first, so neither always runs on the warmer cache.
@@ -133,7 +203,11 @@ export const speedBench: Bench = {
           const oneDir = join(dir, `${build.name}-one-${i}`);
           mkdirSync(oneDir, { recursive: true });
           oneCheck.get(build.name)!.push(await spawnCli(build.bin, ['run', '--only', 'WH-HMAC-01', '--seed', `bench-${i}`], oneDir));
+          const lineDir = join(dir, `${build.name}-timeline-${i}`);
+          mkdirSync(lineDir, { recursive: true });
+          timelines.get(build.name)!.push(await timelineRun(build.bin, lineDir, `bench-${i}`));
         }
+        if (list.length === 2) resultDiffs.push(differing(...(list.map((build) => resultLines(join(dir, `${build.name}-embedded-${i}`))) as [string[], string[]])));
       }
       for (const count of SCALE_SIZES) {
         for (let i = 0; i < SCALE_REPEATS; i += 1) {
@@ -167,6 +241,14 @@ export const speedBench: Bench = {
         { label: `${build.name}: embedded run results passed`, value: e.at(-1)!.passed, unit: `/ ${e.at(-1)!.checks}` },
         { label: `${build.name}: run --only WH-HMAC-01 wall (median)`, value: med(o, 'wallMs'), unit: 'ms' },
         { label: `${build.name}: run --only WH-HMAC-01 CPU (median)`, value: med(o, 'cpuMs'), unit: 'ms' },
+        { label: `${build.name}: run --only WH-HMAC-01 peak RSS (median)`, value: med(o, 'peakRssMB'), unit: 'MB' },
+      );
+      const t = timelines.get(build.name)!;
+      const tmed = (key: keyof Timeline): number => Math.round(median(t.map((line) => line[key])));
+      metrics.push(
+        { label: `${build.name}: run --only WH-HMAC-01 spawn to first phase (median)`, value: tmed('startToFirstPhaseMs'), unit: 'ms' },
+        { label: `${build.name}: run --only WH-HMAC-01 keys phase (median)`, value: tmed('keysMs'), unit: 'ms' },
+        { label: `${build.name}: run --only WH-HMAC-01 checks phase (median)`, value: tmed('checksMs'), unit: 'ms' },
       );
       for (const run of scale.get(build.name)!) {
         metrics.push(
@@ -183,6 +265,15 @@ export const speedBench: Bench = {
     ];
     if (list.length === 2) {
       const [base, mine] = list.map((b) => b.name) as [string, string];
+      const share = (key: 'wallMs' | 'cpuMs' | 'peakRssMB', runs: Map<string, RunCost[]>): number => Number(ratio(med(runs.get(mine)!, key), med(runs.get(base)!, key)));
+      metrics.push(
+        { label: 'this / base: embedded run wall', value: share('wallMs', embedded), unit: 'ratio of medians' },
+        { label: 'this / base: embedded run CPU', value: share('cpuMs', embedded), unit: 'ratio of medians' },
+        { label: 'this / base: run --only WH-HMAC-01 wall', value: share('wallMs', oneCheck), unit: 'ratio of medians' },
+        { label: 'this / base: run --only WH-HMAC-01 CPU', value: share('cpuMs', oneCheck), unit: 'ratio of medians' },
+        { label: 'embedded results differing from base (key, state, message)', value: Math.max(0, ...resultDiffs), unit: `lines, most in one pair of ${resultDiffs.length}` },
+        { label: 'load average (1 min) before / after', value: Number(loadBefore.toFixed(1)), unit: `before; ${loadavg()[0]!.toFixed(1)} after` },
+      );
       notes.push(
         `ratios this / base (medians): embedded wall ${ratio(med(embedded.get(mine)!, 'wallMs'), med(embedded.get(base)!, 'wallMs'))}, CPU ${ratio(med(embedded.get(mine)!, 'cpuMs'), med(embedded.get(base)!, 'cpuMs'))}, peak RSS ${ratio(med(embedded.get(mine)!, 'peakRssMB'), med(embedded.get(base)!, 'peakRssMB'))}; one-check wall ${ratio(med(oneCheck.get(mine)!, 'wallMs'), med(oneCheck.get(base)!, 'wallMs'))}, CPU ${ratio(med(oneCheck.get(mine)!, 'cpuMs'), med(oneCheck.get(base)!, 'cpuMs'))}`,
         `per pair (wall ms, base/this): embedded ${embedded.get(base)!.map((r, i) => `${r.wallMs}/${embedded.get(mine)![i]?.wallMs}`).join(' ')}; one-check ${oneCheck.get(base)!.map((r, i) => `${r.wallMs}/${oneCheck.get(mine)![i]?.wallMs}`).join(' ')}`,

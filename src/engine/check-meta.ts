@@ -1,6 +1,7 @@
 /**
- * What a check hands its reporter beyond pass/fail: carried from the vitest worker to the CLI process in
- * vitest's task meta. Everything here is already redacted by the client's recorder.
+ * What a check hands its reporter beyond pass/fail, and what passes between the engine and the suites'
+ * runner (the project's scheduler, or vitest, whose task meta carries the meta). Everything in a meta is
+ * already redacted by the client's recorder.
  */
 import type { JwksControl } from '../client/jwks-control.js';
 import type { ClientSettings } from '../client/settings.js';
@@ -53,9 +54,9 @@ export interface CheckMeta {
  */
 export const CHECKS_IN_FLIGHT = 'access-conformance.checksInFlight';
 
-/** Values the engine provides to every suite worker (vitest `provide` / `inject`). */
+/** What the engine gives the suites for a run (suites/support/run-context.ts; under vitest, `provide` / `inject`). */
 export interface RunContext {
-  /** Unique per run: a worker thread serves run after run, and its per-run state (the client) follows this. */
+  /** Unique per run: the suites' modules serve run after run, and their per-run state (the client) follows this. */
   runId: string;
   profile: ResolvedProfile;
   /** The run's client settings, as the option values gave them: the suites' client is built with them whole. */
@@ -87,6 +88,44 @@ export interface SuiteToLoad {
   /** file: URL of the suite module (compiled or source form). */
   url: string;
   ids: string[];
+}
+
+/** What one finished check said, before the engine maps it onto the catalogue. */
+export interface RawCheckOutcome {
+  /** The result key: the requirement ID, or `ID@METHOD path`. */
+  id: string;
+  state: 'passed' | 'failed' | 'skipped';
+  meta?: CheckMeta;
+  /** The skip's note (the reason a check gave). */
+  note?: string;
+  errors: Array<{ name?: string; message: string; code?: unknown }>;
+  durationMs: number;
+}
+
+/** Where a run's outcomes go (the engine's collector). */
+export interface RunSink {
+  /** A selected check started (it may still wait for a slot). */
+  checkStarted(id: string): void;
+  check(outcome: RawCheckOutcome): void;
+  /** The run failed outside any check (import error, failing hook): why, as messages. */
+  runFailed(errors: string[]): void;
+}
+
+/** One run for the suites' scheduler (suites/support/scheduler.ts): the run, its suites and the checks selected. */
+export interface ScheduledRun {
+  context: RunContext;
+  suites: SuiteToLoad[];
+  /** Result keys to run; the suites' other checks are not run. */
+  ids: readonly string[];
+  /** Aborted when the run stops: no check starts after, and the run returns without waiting for the checks in flight. */
+  signal?: AbortSignal;
+}
+
+/** The suites' scheduler module, as the engine imports it by URL (the engine never imports suites/ statically). */
+export interface SuiteSchedulerModule {
+  runChecks(run: ScheduledRun, sink: RunSink): Promise<void>;
+  /** Ends what the last run left open (its client's sockets). */
+  close(): Promise<void>;
 }
 
 declare module 'vitest' {

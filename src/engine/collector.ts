@@ -12,7 +12,7 @@ import { ControlGate } from './controls.js';
 import { expandPerOperation, type ExpectedCheck, type OperationFilter, type OperationLike } from './operation-keys.js';
 import { abortedResult, toCheckResult, unreportedResult } from './outcome.js';
 import type { CheckResult, GroupCounts, HeartbeatEvent, Phase, RunAbort } from './types.js';
-import type { RawCheckOutcome, RunSink } from './vitest-bridge.js';
+import type { RawCheckOutcome, RunSink } from './check-meta.js';
 
 interface GroupState {
   group: string;

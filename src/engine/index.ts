@@ -2,7 +2,7 @@
 export { runConformance, CHECK_TIMEOUT_FACTOR, type RunOptions } from './run-conformance.js';
 export { openEngineSession, type EngineSession } from './session.js';
 export type { EnginePhase, SessionRunOptions, SessionSettings } from './session-options.js';
-export { preloadVitest } from './vitest-bridge.js';
+export { preloadSuites } from './suite-runner.js';
 export { reportUnstartedRun, NOT_STARTED, type UnstartedRunOptions } from './unstarted.js';
 export { loadBaseline, parseBaseline, type Baseline } from './baseline.js';
 export { resolveSelection, splitPatterns, nearMatches, testNamePattern } from './selection.js';

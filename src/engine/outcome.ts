@@ -7,7 +7,7 @@ import { HARNESS_ERROR_CODES, SUITE_BUG_HINT, type HarnessErrorCode } from '../e
 import type { Requirement } from '../requirements/catalogue.js';
 import type { ExpectedCheck } from './operation-keys.js';
 import type { CheckResult, Phase, RunAbort } from './types.js';
-import type { RawCheckOutcome } from './vitest-bridge.js';
+import type { RawCheckOutcome } from './check-meta.js';
 
 const KNOWN_CODES = new Set<string>(HARNESS_ERROR_CODES);
 

@@ -17,6 +17,11 @@ export interface SessionSettings {
    * engine reads only the timeout (preflight, a check's limit, the default deadline).
    */
   client: ClientSettings & { timeoutMs: number };
+  /**
+   * What runs the checks: the suites' own scheduler in this thread (the default), or vitest in its worker
+   * thread (vitest-bridge.ts), which runs the same plan: kept so the suites stay runnable under vitest.
+   */
+  runner?: 'scheduler' | 'vitest';
 }
 
 /** One run of a session: the target and everything that may change from one target to the next. */

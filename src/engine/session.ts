@@ -1,14 +1,14 @@
 /**
  * The engine session: the one place that runs the suites against a target. A run is selection → run guard
  * (deadline, give-up, interruption) → preflight (does the target answer, which hooks) → JWKS servers → one
- * vitest run (phase 1, every check that leaves the clock alone, all groups at once with `concurrency` checks
- * in flight; phase 2, the clock-moving checks one at a time) → verdict. Reporters see events throughout and
+ * run of the suites' scheduler (suite-runner.ts; phase 1, every check that leaves the clock alone, all groups
+ * at once with `concurrency` checks in flight; phase 2, the clock-moving checks one at a time) → verdict. Reporters see events throughout and
  * the summary at the end, on every exit path: a target that does not answer, the deadline, giving up after
  * consecutive failures, an interruption or a harness error all end with a summary whose `aborted` says why.
  *
  * `run` opens a session for one run (runConformance); the fault and variant runner opens one per worker
- * process and runs target after target through it: vitest, its worker thread and the modules it imported
- * are created once, which is most of the cost of a short run, and every run gets the same rate limit,
+ * process and runs target after target through it: the suites' modules are imported once, and every run
+ * gets the same rate limit,
  * Retry-After cap and run channel as `run` gives it.
  */
 import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/index.js';
@@ -37,24 +37,25 @@ import type { CheckResult, OperationRef, RunSummary } from './types.js';
 import { operationRef } from '../openapi/index.js';
 import { computeTotals } from './counts.js';
 import { abortedVerdict, computeVerdict, shouldWarnings } from './verdict.js';
-import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
+import { openSchedulerRunner, type SuiteRunner } from './suite-runner.js';
 
 export interface EngineSession {
   run(options: SessionRunOptions): Promise<RunSummary>;
-  /** Ends the suite thread and vitest; the session runs nothing after. */
+  /** Ends the session's runner (under vitest, its thread); the session runs nothing after. */
   close(): Promise<void>;
 }
 
 export function openEngineSession(settings: SessionSettings): EngineSession {
   const suites = discoverSuites();
-  // vitest is created on the first run that has checks to run: a target that does not answer never needs it.
+  // The runner is made on the first run that has checks to run: a target that does not answer never needs it.
   let runner: Promise<SuiteRunner> | undefined;
   const suiteRunner = (): Promise<SuiteRunner> => {
-    runner ??= openSuiteRunner({
-      entry: suites.entry,
-      form: suites.form,
-      testTimeoutMs: settings.client.timeoutMs * CHECK_TIMEOUT_FACTOR,
-    });
+    runner ??=
+      settings.runner === 'vitest'
+        ? import('./vitest-bridge.js').then(({ openSuiteRunner }) =>
+            openSuiteRunner({ entry: suites.entry, form: suites.form, testTimeoutMs: settings.client.timeoutMs * CHECK_TIMEOUT_FACTOR }),
+          )
+        : Promise.resolve(openSchedulerRunner(suites.scheduler));
     return runner;
   };
   return {
@@ -100,11 +101,11 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const outsideErrors: RunSummary['harnessErrors'] = [];
   const collector = new RunCollector(requirements, results, emitter, new Set(suites.byGroup.keys()), new Map(pulledIn.map((check) => [check.id, check.controlOf])));
   collector.onResult = (result) => guard.checkOutcome(result.state, result.harnessError);
-  // At once, not after the run closes: vitest ends the cancelled checks first, and a check it never
-  // reported must read "not finished", not "not implemented".
+  // At once, not after the runner returns: a check it never reported must read "not finished", not "not
+  // implemented".
   guard.signal.addEventListener('abort', () => {
     if (guard.reason) collector.abort(guard.reason);
-    // The checks still waiting for a slot leave instead of starting (vitest's cancel does not reach them all).
+    // The checks still waiting for a slot leave instead of starting (under vitest, its cancel does not reach them all).
     channel.post({ kind: 'stop', code: guard.reason?.code ?? 'INTERRUPTED', reason: guard.reason?.message ?? 'the run stopped' });
   }, { once: true });
 

@@ -20,10 +20,13 @@ export interface SuiteFiles {
   byGroup: Map<string, string>;
   /** The run's one vitest test file, which imports the selected suite files (suites/support/run-entry). */
   entry: string;
+  /** The suites' own scheduler (suites/support/scheduler), which the engine runs the checks with. */
+  scheduler: string;
 }
 
 const SUFFIX: Record<SuiteForm, string> = { compiled: '.suite.js', source: '.suite.ts' };
 const ENTRY: Record<SuiteForm, string> = { compiled: 'run-entry.js', source: 'run-entry.ts' };
+const SCHEDULER: Record<SuiteForm, string> = { compiled: 'scheduler.js', source: 'scheduler.ts' };
 
 /** `compiled` when this module itself was loaded from the build (dist/src/engine/), else `source`. */
 export function engineForm(moduleUrl: string = import.meta.url): SuiteForm {
@@ -50,11 +53,12 @@ export function discoverSuites(root = packageRoot(), form: SuiteForm = engineFor
   const dir = suiteDir(root, form);
   const byGroup = new Map<string, string>();
   const entry = join(dir, 'support', ENTRY[form]);
+  const scheduler = join(dir, 'support', SCHEDULER[form]);
   if (!existsSync(dir)) {
     if (form === 'compiled') {
       throw new HarnessError('INTERNAL', `the compiled suites are missing (${dir})`, { hint: 'run `npm run build` in the package folder' });
     }
-    return { form, byGroup, entry };
+    return { form, byGroup, entry, scheduler };
   }
   const entries = readdirSync(dir, { recursive: true }).map(String).sort();
   for (const entry of entries) {
@@ -62,7 +66,7 @@ export function discoverSuites(root = packageRoot(), form: SuiteForm = engineFor
     const group = groupOfModule(entry);
     if (!byGroup.has(group)) byGroup.set(group, join(dir, entry));
   }
-  return { form, byGroup, entry };
+  return { form, byGroup, entry, scheduler };
 }
 
 /** The suite files a run imports, with the checks selected from each (the entry's `acSuites`). */

@@ -1,5 +1,6 @@
 /**
- * The suites' vitest pool: one worker thread that runs vitest's own worker loop (the public `vitest/worker`
+ * The suites' vitest pool, for a session whose runner is vitest (`runner: 'vitest'`; the engine's own
+ * scheduler needs no thread, suite-runner.ts): one worker thread that runs vitest's own worker loop (the public `vitest/worker`
  * entry: init, runBaseTests, setupEnvironment) and is kept between runs.
  *
  * vitest ends a pool's workers when a run is over. Here a run is one target, and the fault self-verification
@@ -21,7 +22,6 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from 'vitest/node';
 import { CHECKS_IN_FLIGHT } from './check-meta.js';
-import { debugLine } from '../debug.js';
 
 /** Young-generation size of a suite worker thread (MB). */
 export const SUITE_WORKER_YOUNG_MB = 4;
@@ -81,10 +81,6 @@ import(workerData.vitestWorker).then(({ init, runBaseTests, setupEnvironment }) 
     },
   });
   listen();
-  // A thread started ahead of its run (prestartSuiteThread) imports what the suites will, while the
-  // target starts: Node keeps one module instance per thread, so the suites find them loaded. A failure
-  // shows again, with its cause, when the suite imports the module itself.
-  for (const url of workerData.warm ?? []) import(url).catch(() => undefined);
 });
 `;
 
@@ -143,8 +139,6 @@ interface ThreadSettings {
   distPath: string;
   env: Record<string, string | undefined>;
   execArgv: string[];
-  /** Modules the thread imports as soon as it listens (file URLs). */
-  warm: readonly string[];
 }
 
 function startThread(settings: ThreadSettings): Worker {
@@ -152,7 +146,7 @@ function startThread(settings: ThreadSettings): Worker {
   return new Worker(THREAD_PROGRAM, {
     eval: true,
     // A URL: import() takes no Windows path.
-    workerData: { vitestWorker: pathToFileURL(resolve(settings.distPath, 'worker.js')).href, checksInFlight: CHECKS_IN_FLIGHT, discard: DISCARD, warm: settings.warm },
+    workerData: { vitestWorker: pathToFileURL(resolve(settings.distPath, 'worker.js')).href, checksInFlight: CHECKS_IN_FLIGHT, discard: DISCARD },
     env: settings.env,
     execArgv: settings.execArgv,
     resourceLimits: { maxYoungGenerationSizeMb: SUITE_WORKER_YOUNG_MB, maxOldGenerationSizeMb: SUITE_WORKER_OLD_MB },
@@ -160,63 +154,6 @@ function startThread(settings: ThreadSettings): Worker {
     stdout: false,
     stderr: false,
   });
-}
-
-/** A thread started before vitest asked for one, with the settings it was started with. */
-let prestarted: { thread: Worker; settings: ThreadSettings; forget: () => void } | undefined;
-
-/**
- * Starts the suite thread now, while the target starts (a `run`'s embedded reference makes its keys, an
- * image starts): the thread loads vitest's worker loop and `warm` (the suites' support modules, and with
- * them the client, jose, faker, undici) on the other core, instead of after the preflight. vitest takes it
- * when its first run starts, provided it asks for a thread with the same environment and node options
- * (`expected`: what vitest's pool passes, vitest/node's resolveOptions); otherwise the thread is ended and
- * vitest's own started, as without a prestart. Unreferenced until taken: a run that never gets to its
- * checks (a target that does not answer) does not wait for it.
- */
-export function prestartSuiteThread(expected: ThreadSettings): void {
-  if (prestarted !== undefined || parked.length > 0) return;
-  const thread = startThread(expected);
-  thread.unref();
-  const forget = (): void => {
-    if (prestarted?.thread === thread) prestarted = undefined;
-  };
-  thread.once('error', forget);
-  thread.once('exit', forget);
-  prestarted = {
-    thread,
-    settings: expected,
-    forget: () => {
-      thread.off('error', forget);
-      thread.off('exit', forget);
-    },
-  };
-}
-
-/** What differs between two threads' settings (names only: environment values are never shown), or undefined. */
-function settingsDiffer(a: Pick<ThreadSettings, 'distPath' | 'env' | 'execArgv'>, b: Pick<ThreadSettings, 'distPath' | 'env' | 'execArgv'>): string | undefined {
-  if (resolve(a.distPath) !== resolve(b.distPath)) return 'vitest folder';
-  if (a.execArgv.join('\0') !== b.execArgv.join('\0')) return `node options ${JSON.stringify(b.execArgv)}`;
-  const names = new Set([...Object.keys(a.env), ...Object.keys(b.env)]);
-  const differ = [...names].filter((name) => a.env[name] !== b.env[name]);
-  return differ.length === 0 ? undefined : `environment variables ${differ.join(', ')}`;
-}
-
-/** The prestarted thread, when vitest asks for one like it; otherwise it is ended. */
-function adoptPrestarted(options: PoolOptions): Worker | undefined {
-  const taken = prestarted;
-  if (taken === undefined) return undefined;
-  prestarted = undefined;
-  taken.forget();
-  const wanted = { distPath: options.distPath, env: options.env as Record<string, string | undefined>, execArgv: options.execArgv };
-  const differ = settingsDiffer(taken.settings, wanted);
-  if (differ !== undefined) {
-    debugLine('engine', `the prestarted suite thread differs from what vitest asked for (${differ}): started another`);
-    void taken.thread.terminate();
-    return undefined;
-  }
-  taken.thread.ref();
-  return taken.thread;
 }
 
 /** Counted for tests: how many suite threads this process started. */
@@ -292,11 +229,11 @@ class SuiteThreadWorker implements PoolWorker {
     // vitest calls start again when it reuses this runner for another file of the same run.
     if (this.thread) return;
     await awaitStops();
-    const reused = unpark() ?? adoptPrestarted(this.options);
+    const reused = unpark();
     if (reused) {
       this.thread = reused;
     } else {
-      this.thread = startThread({ distPath: this.options.distPath, env: this.options.env, execArgv: this.options.execArgv, warm: [] });
+      this.thread = startThread({ distPath: this.options.distPath, env: this.options.env, execArgv: this.options.execArgv });
     }
     this.stoppedCleanly = false;
     this.discard = false;
@@ -349,11 +286,7 @@ export function discardSuiteThreads(): void {
  * bounded after a stopped run, or a stop of vitest's own that timed out and never reached the worker).
  */
 export async function closeSuiteThreads(): Promise<void> {
-  const unused = prestarted;
-  prestarted = undefined;
-  unused?.forget();
   await Promise.all([
-    ...(unused ? [unused.thread.terminate()] : []),
     ...parked.splice(0).map((entry) => {
       entry.unwatch();
       return entry.thread.terminate();

@@ -2,18 +2,16 @@
  * Runs suite files through vitest's Node API and turns each finished test case into a raw check outcome.
  * vitest stays behind this module: the rest of the engine sees groups and checks, never tasks.
  */
-import { readdirSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
-import { isatty } from 'node:tty';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { createVitest, Reporter, TestCase, TestModule } from 'vitest/node';
-import type { CheckMeta, RunContext, SuiteToLoad } from './check-meta.js';
+import type { RunSink } from './check-meta.js';
+import type { SuiteRunner } from './suite-runner.js';
 import { errorLine } from '../errors.js';
 import { packageRoot } from '../package.js';
 import { idFromTitle, testNamePattern } from './selection.js';
-import { discoverSuites, type SuiteForm } from './suite-files.js';
-import { closeSuiteThreads, discardSuiteThreads, prestartSuiteThread, suitePool } from './suite-pool.js';
+import type { SuiteForm } from './suite-files.js';
+import { closeSuiteThreads, discardSuiteThreads, suitePool } from './suite-pool.js';
 import { debugLine } from '../debug.js';
 import { untilStopped } from '../stop/race.js';
 import { Stopped } from '../stop/reason.js';
@@ -21,36 +19,8 @@ import { Stopped } from '../stop/reason.js';
 /** Tests vitest runs at once: all of them (the suites bound the checks in flight themselves). */
 const VITEST_TESTS_AT_ONCE = Number.MAX_SAFE_INTEGER;
 
-/** What one finished test case said, before the engine maps it onto the catalogue. */
-
-export interface RawCheckOutcome {
-  id: string;
-  state: 'passed' | 'failed' | 'skipped';
-  meta?: CheckMeta;
-  /** vitest's skip note. */
-  note?: string;
-  errors: Array<{ name?: string; message: string; code?: unknown }>;
-  durationMs: number;
-}
-
-/** Where a run's outcomes go (the engine's collector). */
-export interface RunSink {
-  /** A selected check's test started. */
-  checkStarted(id: string): void;
-  check(outcome: RawCheckOutcome): void;
-  /** The run's test file failed outside any check (import error, failing hook): why, as messages. */
-  runFailed(errors: string[]): void;
-}
-
-export interface SuiteRunRequest {
-  /** IDs to run; only these test titles run. */
-  ids: string[];
-  /** The suite files the entry imports, with their selected checks. */
-  suites: SuiteToLoad[];
-  context: RunContext;
-  /** Stops the run: vitest cancels, its workers are ended within a bound, whatever they were waiting for. */
-  signal?: AbortSignal;
-}
+export type { RawCheckOutcome, RunSink } from './check-meta.js';
+export type { SuiteRunner, SuiteRunRequest } from './suite-runner.js';
 
 /** How long a stopped run may take to close vitest before the engine goes on without it. */
 const STOP_CLOSE_MS = 5_000;
@@ -191,78 +161,11 @@ function loadVitest(): Promise<typeof import('vitest/node')> {
   return vitestNode;
 }
 
-/**
- * Starts loading vitest now, so that it loads while the caller waits on something else (the embedded
- * sandbox generating its keys in libuv's thread pool); openSuiteRunner then finds it loaded.
- */
-export function preloadVitest(): void {
-  // A failure shows again, with its cause, when openSuiteRunner loads it.
-  loadVitest().catch(() => undefined);
-  try {
-    prestartSuiteThread(expectedThread());
-  } catch (error) {
-    // Only time is lost: vitest starts its thread when the checks start, as without a prestart.
-    debugLine('engine', `no prestarted suite thread: ${errorLine(error)}`);
-  }
-}
-
-/**
- * The suite thread vitest's pool will ask for (vitest/node resolveOptions and resolveConditions, for this
- * engine's options: no config, no project execArgv or env), with the suites' support modules to import
- * ahead. Compiled suites only: source suites go through vite's module runner, which imports them itself.
- * Should vitest ask for anything else (another version, NODE_ENV=production), the pool starts its own.
- */
-function expectedThread(): Parameters<typeof prestartSuiteThread>[0] {
-  const { entry, form } = discoverSuites();
-  if (form !== 'compiled') throw new Error('the suites run from source');
-  const distPath = dirname(fileURLToPath(import.meta.resolve('vitest/node')));
-  // vite, when vitest creates it in mode "test", sets NODE_ENV (unless set) and its own MODE, BASE_URL,
-  // PROD and DEV on process.env; vitest's pool copies process.env into the thread's.
-  const nodeEnv = process.env.NODE_ENV || 'development';
-  const production = nodeEnv === 'production';
-  const support = dirname(entry);
-  return {
-    distPath,
-    env: {
-      ...process.env,
-      NODE_ENV: nodeEnv,
-      MODE: 'test',
-      BASE_URL: '/',
-      PROD: production ? '1' : '',
-      DEV: production ? '' : '1',
-      TEST: 'true',
-      VITEST: 'true',
-      VITEST_MODE: 'RUN',
-      FORCE_TTY: isatty(1) ? 'true' : '',
-    },
-    execArgv: [
-      ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof') || arg.startsWith('--heap-prof') || arg.startsWith('--diagnostic-dir')),
-      '--experimental-import-meta-resolve',
-      '--require',
-      join(distPath, '..', 'suppress-warnings.cjs'),
-      '--conditions',
-      'node',
-      '--conditions',
-      production ? 'production' : 'development',
-    ],
-    warm: readdirSync(support)
-      .filter((name) => name.endsWith('.js') && name !== basename(entry))
-      .map((name) => pathToFileURL(join(support, name)).href),
-  };
-}
-
 export interface SuiteRunnerSettings {
   /** The run's one test file (discoverSuites().entry). */
   entry: string;
   form: SuiteForm;
   testTimeoutMs: number;
-}
-
-/** One vitest instance that runs target after target (the fault runner's session), in one worker thread. */
-export interface SuiteRunner {
-  /** Runs the selected checks: every group at once, then the clock-moving checks alone. */
-  run(request: SuiteRunRequest, sink: RunSink): Promise<{ unhandled: string[] }>;
-  close(): Promise<void>;
 }
 
 /** Creates vitest once; its instance (and its worker thread) serves every run that follows. */

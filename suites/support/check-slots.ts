@@ -1,5 +1,6 @@
 /**
- * The run's checks in flight (`--concurrency`), handed out by the suites rather than by vitest.
+ * The run's checks in flight (`--concurrency`), handed out by the suites themselves, whichever runner starts
+ * them: the project's scheduler (scheduler.ts) or vitest (run-entry.ts).
  *
  * vitest bounds the tests in flight with one first-come queue. Every check of a concurrent group is queued
  * the moment the run starts; a group whose checks run one at a time queues its next check only when the
@@ -7,8 +8,8 @@
  * after another, and its last ones ran alone at the end (in the embedded run a JWT key rotation that waits
  * for the target's refetch: a third of the checks phase). Here the queue has three places: a check that
  * mostly waits (CheckOptions.waitsMs) goes first, then the next check of a group that runs one at a time
- * (or one that moves the clock), then the rest in their order. vitest itself starts every test at once
- * (src/engine/vitest-bridge.ts) and times none: a check's time limit starts when it first has its slot
+ * (or one that moves the clock), then the rest in their order. The runner starts every check of the plan at
+ * once (under vitest: src/engine/vitest-bridge.ts) and times none: a check's time limit starts when it first has its slot
  * (check.ts), so a check never times out for waiting for its turn to start (a wait to take its slot back
  * after a pause counts: it is first in line then).
  *
@@ -144,6 +145,11 @@ export class CheckSlots {
     });
     stopped.catch(() => undefined);
     return { stopped, forget: () => listener && this.onStop.delete(listener) };
+  }
+
+  /** The run stopped: no slot is handed out any more. */
+  get stopped(): boolean {
+    return this.stoppedBy !== undefined;
   }
 
   /** Checks waiting for a slot. */

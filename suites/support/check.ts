@@ -1,5 +1,5 @@
 /**
- * `check(id, fn)`: one vitest test per requirement. The title starts with the stable ID; the body gets a
+ * `check(id, fn)`: one check per requirement, run by the project's scheduler (scheduler.ts) or by vitest. The title starts with the stable ID; the body gets a
  * client for the target and a context whose helpers turn a wrong answer into a ConformanceFailure with
  * expected vs actual. Needs missing from the profile (or hooks the target does not offer) skip the test
  * with the reason, never pass it.
@@ -10,7 +10,6 @@
  * check instead of both agreeing on it (tests/architecture/rooms.test.ts keeps it so).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { inject, type TestContext } from 'vitest';
 import { createRecorder, createTargetClient, profileSecrets, type InternalRecorder } from '../../src/client/index.js';
 import type { RecordedExchange, TargetClient } from '../../src/client/types.js';
 import type { CheckMeta, RunContext } from '../../src/engine/check-meta.js';
@@ -23,6 +22,7 @@ import { controlsOf } from '../../src/requirements/controls.js';
 import { noOperationReason, operationChecks } from '../../src/engine/operation-keys.js';
 import type { SuiteOperation } from './operations.js';
 import { checkBodyRunning, declareCheck } from './group.js';
+import { CheckSkipped, currentRun, type CheckRunContext } from './run-context.js';
 import { missingNeed } from './needs.js';
 import { isControlNotAccepted } from './expect.js';
 import { keptExchanges } from './exchange-budget.js';
@@ -90,7 +90,7 @@ function attributing(inner: InternalRecorder): InternalRecorder {
 
 /** One client per run: token cache and rate limit are shared by the run's checks. */
 export function suiteClient(): TargetClient {
-  const run = inject('acRun');
+  const run = currentRun();
   if (sharedClient?.runId !== run.runId) {
     // The previous run's client (another target) holds idle keep-alive sockets: closed, not leaked.
     sharedClient?.client.close().catch(() => undefined);
@@ -126,6 +126,18 @@ export function suiteClient(): TargetClient {
   return sharedClient.client;
 }
 
+/**
+ * Closes the run's client: requests not yet sent fail at once, those in flight get a moment and are then cut
+ * (client/transport.ts). The scheduler calls it when a run stops, so that the stopped checks' bodies, which go
+ * on alone in the engine's thread, end within a second instead of walking a slow target to the end (each held
+ * the process open after its reports were written), and when its runner closes (idle keep-alive sockets).
+ */
+export async function closeSuiteClient(): Promise<void> {
+  const shared = sharedClient;
+  sharedClient = undefined;
+  await shared?.client.close();
+}
+
 export interface CheckOptions {
   /** The check's time limit in ms, from when it has its slot; default the run's (12 × --timeout). */
   timeout?: number;
@@ -157,7 +169,7 @@ export function checkEach(id: RequirementId, body: (ctx: CheckContext, op: Suite
   const req = requirement(id);
   const kind = req.perOperation;
   if (kind === undefined) throw new Error(`${id} is not a per-operation requirement (no perOperation in the catalogue)`);
-  const run = inject('acRun');
+  const run = currentRun();
   // The engine's own expansion (its expected results are the same list): one test per operation check.
   const checks = operationChecks(req, run.operations?.called as readonly SuiteOperation[] | undefined);
   if (checks.length === 0) {
@@ -173,10 +185,10 @@ export function checkEach(id: RequirementId, body: (ctx: CheckContext, op: Suite
  * The body of one check's test: meta, needs, the client, the time limit, and the errors classified into the
  * meta. It runs once the check has its slot (group.ts, check-slots.ts): its time limit starts here.
  */
-function checkTest(req: Requirement, key: string, operation: CheckMeta['operation'], body: (ctx: CheckContext) => Promise<void>, timeoutMs?: number): (vitestCtx: TestContext) => Promise<void> {
+function checkTest(req: Requirement, key: string, operation: CheckMeta['operation'], body: (ctx: CheckContext) => Promise<void>, timeoutMs?: number): (runner: CheckRunContext) => Promise<void> {
   const id = req.id;
-  return async (vitestCtx: TestContext) => {
-    const run = inject('acRun');
+  return async (runner: CheckRunContext) => {
+    const run = currentRun();
     const startedAt = Date.now();
     const meta: CheckMeta = {
       startedAt,
@@ -187,13 +199,13 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
       observations: [],
       exchanges: [],
     };
-    vitestCtx.task.meta.check = meta;
+    runner.setMeta(meta);
 
     const reason = missingNeed(run, req.needs);
     if (reason) {
       meta.skipReason = reason;
       meta.durationMs = Date.now() - startedAt;
-      vitestCtx.skip(reason);
+      runner.skip(reason);
     }
 
     const client = suiteClient();
@@ -212,7 +224,7 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
       note: (text) => meta.observations.push(client.recorder.redact(text)),
       skip: (why) => {
         meta.skipReason = why;
-        return vitestCtx.skip(why);
+        return runner.skip(why);
       },
     };
     checkBodyRunning(+1);
@@ -229,7 +241,7 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
     } catch (error) {
       threw = true;
       if (error instanceof CheckTimedOut) {
-        // Left to vitest to report: the engine reads "timed out in N ms" as a TIMEOUT harness error.
+        // Left to the runner to report: the engine reads "timed out in N ms" as a TIMEOUT harness error.
       } else if (isControlNotAccepted(error)) {
         meta.blocked = { message: client.recorder.redact(`${error.message} (got ${error.actual})`) };
       } else if (isConformanceFailure(error)) {
@@ -241,10 +253,10 @@ function checkTest(req: Requirement, key: string, operation: CheckMeta['operatio
         // with it cannot say anything more, so they are skipped with that reason rather than errored.
         const why = `the profile's credential is malformed (${error.message}); see the CRED checks`;
         meta.skipReason = why;
-        vitestCtx.skip(why);
+        runner.skip(why);
       } else if (isHarnessError(error)) {
         meta.harnessError = { code: error.code, message: client.recorder.redact(error.message), hint: error.hint };
-      } else if (error instanceof Error && error.name !== 'PendingError' && !('code' in error && error.code === 'VITEST_PENDING')) {
+      } else if (error instanceof Error && !(error instanceof CheckSkipped) && error.name !== 'PendingError' && !('code' in error && error.code === 'VITEST_PENDING')) {
         // A plain assertion error from expect(): still the target's fault, described by vitest's message.
         meta.failure = { message: client.recorder.redact(error.message), expected: '', actual: '' };
       }

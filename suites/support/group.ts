@@ -1,25 +1,26 @@
 /**
  * `group(title, body)` and `group.concurrent(title, body)`: a suite file's block of checks, h2spec style (one
- * group per spec section). A suite file records its groups when it is first imported; the engine's one test
- * file (run-entry.ts) declares them for each run. Why not vitest's `describe` at the top of the file:
+ * group per spec section). A suite file records its groups when it is first imported; each run plans them
+ * again (planSuites) for the runner that runs it: the project's scheduler (scheduler.ts, what the engine
+ * uses) or vitest (run-entry.ts with vitest-declare.ts). Why not vitest's `describe` at the top of the file:
  *
  * - vitest runs the files of one worker one after another, so the checks that only wait (a run that must
- *   not appear, a key rotation) would wait group after group. Declared in one file, every group runs at
- *   once, within the run's `--concurrency`.
- * - the worker thread stays for the next run (another target: the fault self-verification runs hundreds),
- *   and Node imports a module once: what the file recorded is declared again, nothing is imported again.
+ *   not appear, a key rotation) would wait group after group. Planned together, every group runs at once,
+ *   within the run's `--concurrency`.
+ * - a process runs run after run (another target: the fault self-verification runs hundreds), and Node
+ *   imports a module once: what the file recorded is planned again, nothing is imported again.
  *
  * Checks of a `group` run one at a time (each may send many requests at once); checks of a
  * `group.concurrent` overlap. A check that moves the target's clock is declared last of all, alone, after
  * every group has finished (check.ts declares through `declareCheck`). Which check runs when, within the
- * run's `--concurrency`, is check-slots.ts's to say: vitest starts every test at once.
+ * run's `--concurrency`, is check-slots.ts's to say: the runner starts every check of the plan at once.
  */
-import { beforeAll, describe, inject, test, type TestFunction } from 'vitest';
 import { errorLine, HarnessError, SUITE_BUG_HINT } from '../../src/errors.js';
 import { requirement, type RequirementId } from '../../src/requirements/catalogue.js';
 import { CHECKS_IN_FLIGHT, type SuiteToLoad } from '../../src/engine/check-meta.js';
 import { POLL_MS, sleep } from './webhook-expect.js';
 import { inSlot, runSlots, SLOT_PRIORITY, type SlotPriority } from './check-slots.js';
+import { currentRun, type CheckFn } from './run-context.js';
 
 interface GroupDeclaration {
   title: string;
@@ -65,9 +66,25 @@ export async function loadSuite(name: string, url: string): Promise<readonly Gro
   return recorded.get(name)!;
 }
 
-interface DeferredCheck {
+/** The selected suites, each imported (once per process) or with why it could not be. */
+export async function loadSuites(suites: readonly SuiteToLoad[]): Promise<SuiteToDeclare[]> {
+  const loaded: SuiteToDeclare[] = [];
+  for (const { group, ids, url } of suites) {
+    try {
+      loaded.push({ group, ids, declarations: await loadSuite(group, url) });
+    } catch (error) {
+      loaded.push({ group, ids, declarations: [], loadError: `suite ${group} failed to load: ${errorLine(error)}` });
+    }
+  }
+  return loaded;
+}
+
+export interface DeferredCheck {
+  /** The result key: the requirement ID, or `ID@METHOD path` for one operation's check. */
+  key: string;
   title: string;
-  fn: TestFunction;
+  /** The check's body, run once it has its slot. */
+  fn: CheckFn;
   /** About how long the check waits by design (CheckOptions.waitsMs). */
   waitsMs?: number;
 }
@@ -78,7 +95,7 @@ interface Declaring {
   clock: DeferredCheck[];
   /** The run's checks that mostly wait, taken out of their concurrent groups. */
   waiting: DeferredCheck[];
-  /** The group's own tests, declared in its describe. */
+  /** The group's own checks. */
   tests: DeferredCheck[];
   /** IDs the suite's groups declared so far (a group body that throws leaves the rest undeclared). */
   declared: Set<string>;
@@ -99,9 +116,9 @@ export interface SuiteToDeclare extends Pick<SuiteToLoad, 'group' | 'ids'> {
 const STRAY_CHECKS_WAIT_MS = 15_000;
 
 /**
- * Check bodies still running. vitest fails a check at its timeout but cannot stop its body: the engine's
- * thread reads this count (src/engine/suite-pool.ts) and is not kept for another target while one still
- * runs, and the clock-moving checks wait for it.
+ * Check bodies still running. A check fails at its time limit but nothing can stop its body: the clock-moving
+ * checks wait for it, and under vitest the engine's thread reads this count (src/engine/suite-pool.ts) and is
+ * not kept for another target while one still runs.
  */
 const IN_FLIGHT = Symbol.for(CHECKS_IN_FLIGHT);
 type InFlightCounter = { [IN_FLIGHT]?: number };
@@ -116,29 +133,46 @@ function checksInFlight(): number {
   return (globalThis as InFlightCounter)[IN_FLIGHT] ?? 0;
 }
 
-/** A test for a selected check that cannot run: it errors with the reason (a harness error, exit 2). */
-export function declareFailing(id: string, why: string): void {
-  test(`${id} ${requirement(id as RequirementId).text}`, () => {
-    throw new HarnessError('INTERNAL', why, { hint: SUITE_BUG_HINT });
-  });
+/** A selected check that cannot run: it errors with the reason (a harness error, exit 2). */
+function failingCheck(key: string, why: string): DeferredCheck {
+  return {
+    key,
+    title: `${key} ${requirement(key as RequirementId).text}`,
+    fn: async () => {
+      throw new HarnessError('INTERNAL', why, { hint: SUITE_BUG_HINT });
+    },
+  };
 }
 
 /**
- * Declares the given suites' groups in the current vitest file: first the checks that mostly wait (below),
- * then every group concurrent with the others, then the clock-moving checks they deferred, one at a time,
- * once every group has finished. A suite that failed to load, or a group body that throws, errors that
- * suite's undeclared checks with the (first) reason; the other groups run.
- *
- * The group bodies run here, before any describe: a check that mostly waits (CheckOptions.waitsMs: a watch
- * for a run that must not appear, a key rotation to be picked up) is taken out of its concurrent group and
- * started first, longest first, so that its waiting overlaps the other checks' work. Started in its
- * group's turn, the waiting checks held most of the run's `--concurrency` at once while nothing else ran,
- * and the last of them ended the run alone: a third of the embedded run's checks phase (BENCHMARKS.md).
+ * A run's checks in the order they are started, whichever runner runs them (scheduler.ts, or vitest through
+ * vitest-declare.ts): first the checks that mostly wait, longest first, each started at once; then every
+ * group, side by side (the checks of a `group.concurrent` started at once, those of a `group` one after the
+ * other); then the checks of suites that failed to load or declare; and once all of them have ended, the
+ * clock-moving checks, one at a time. Which of the started checks runs when, within `--concurrency`, is
+ * check-slots.ts's to say.
  */
-export function declareSuites(suites: readonly SuiteToDeclare[]): void {
+export interface RunPlan {
+  waiting: DeferredCheck[];
+  groups: Array<{ title: string; concurrent: boolean; checks: DeferredCheck[] }>;
+  failing: DeferredCheck[];
+  clock: DeferredCheck[];
+}
+
+/**
+ * The given suites' groups as a run plan. A suite that failed to load, or a group body that throws, errors
+ * that suite's undeclared checks with the (first) reason; the other groups run.
+ *
+ * The group bodies run here: a check that mostly waits (CheckOptions.waitsMs: a watch for a run that must
+ * not appear, a key rotation to be picked up) is taken out of its concurrent group and started first,
+ * longest first, so that its waiting overlaps the other checks' work. Started in its group's turn, the
+ * waiting checks held most of the run's `--concurrency` at once while nothing else ran, and the last of them
+ * ended the run alone: a third of the embedded run's checks phase (BENCHMARKS.md).
+ */
+export function planSuites(suites: readonly SuiteToDeclare[]): RunPlan {
   const clock: DeferredCheck[] = [];
   const waiting: DeferredCheck[] = [];
-  const groups: Array<{ title: string; concurrent: boolean; tests: DeferredCheck[] }> = [];
+  const groups: RunPlan['groups'] = [];
   // By group, the first reason kept: two bodies of one suite that throw must not declare its checks twice.
   const broken = new Map<string, { suite: SuiteToDeclare; declared: Set<string>; why: string }>();
   const fail = (suite: SuiteToDeclare, declared: Set<string>, why: string): void => {
@@ -157,59 +191,45 @@ export function declareSuites(suites: readonly SuiteToDeclare[]): void {
       } finally {
         declaring = undefined;
       }
-      groups.push({ title: declaration.title, concurrent: declaration.concurrent, tests });
+      groups.push({ title: declaration.title, concurrent: declaration.concurrent, checks: tests });
     }
   }
-  if (waiting.length > 0) {
-    describe.concurrent('checks that mostly wait, started first', () => {
-      for (const deferred of [...waiting].sort((a, b) => (b.waitsMs ?? 0) - (a.waitsMs ?? 0))) test(deferred.title, deferred.fn);
-    });
-  }
-  for (const { title, concurrent, tests } of groups) {
-    // Concurrent with its sibling groups; its own checks overlap only in a group.concurrent.
-    describe.concurrent(title, () => {
-      for (const deferred of tests) (concurrent ? test : test.sequential)(deferred.title, deferred.fn);
-    });
-  }
-  // Its body runs after every group's (vitest collects in order), when the undeclared checks are known.
-  describe.concurrent('checks of suites that failed to load or declare', () => {
-    for (const { suite, declared, why } of broken.values()) for (const id of suite.ids) if (!declared.has(id)) declareFailing(id, why);
-  });
-  // Not concurrent: vitest starts it only when the concurrent groups before it have all finished.
-  describe('checks that move the target clock, one at a time', () => {
-    // A check that timed out may still be sending: the clock does not move under it (bounded wait).
-    beforeAll(async () => {
-      const deadline = Date.now() + STRAY_CHECKS_WAIT_MS;
-      while (checksInFlight() > 0 && Date.now() < deadline) await sleep(POLL_MS);
-    }, STRAY_CHECKS_WAIT_MS + 5_000);
-    for (const deferred of clock) test.sequential(deferred.title, deferred.fn);
-  });
+  const failing = [...broken.values()].flatMap(({ suite, declared, why }) => suite.ids.filter((id) => !declared.has(id)).map((id) => failingCheck(id, why)));
+  return { waiting: [...waiting].sort((a, b) => (b.waitsMs ?? 0) - (a.waitsMs ?? 0)), groups, failing, clock };
 }
+
+/**
+ * Before the clock-moving checks: a check that timed out may still be sending, and the clock does not move
+ * under it (bounded wait). A stopped run moves no clock: its bodies still sending against a slow target
+ * (every stopped check's, since a stop ends the checks, not their bodies) must not hold the run's end for
+ * this wait's whole bound.
+ */
+export async function waitForStrayChecks(): Promise<void> {
+  const slots = runSlots(currentRun());
+  const deadline = Date.now() + STRAY_CHECKS_WAIT_MS;
+  // stop: within()
+  while (checksInFlight() > 0 && Date.now() < deadline && !slots.stopped) await sleep(POLL_MS);
+}
+
+/** The bound of waitForStrayChecks, for a runner that bounds its hooks itself (vitest). */
+export const STRAY_CHECKS_BOUND_MS = STRAY_CHECKS_WAIT_MS + 5_000;
 
 /**
  * Declares one check's test: concurrent in a group.concurrent, one at a time otherwise, after every group
  * when it moves the clock, and before every group when it mostly waits (`waitsMs`) in a concurrent group
  * (a group whose checks run one at a time keeps its order).
  */
-export function declareCheck(id: string, title: string, movesClock: boolean, fn: TestFunction, waitsMs?: number): void {
+export function declareCheck(id: string, title: string, movesClock: boolean, fn: CheckFn, waitsMs?: number): void {
   if (!declaring) throw new Error(`check "${title}" was declared outside a group()`);
   declaring.declared.add(id);
-  if (movesClock) declaring.clock.push({ title, fn: slotted(SLOT_PRIORITY.sequence, fn) });
-  else if (declaring.concurrent && waitsMs !== undefined) declaring.waiting.push({ title, fn: slotted(SLOT_PRIORITY.waits, fn), waitsMs });
-  else declaring.tests.push({ title, fn: slotted(declaring.concurrent ? SLOT_PRIORITY.other : SLOT_PRIORITY.sequence, fn) });
+  if (movesClock) declaring.clock.push({ key: id, title, fn: slotted(SLOT_PRIORITY.sequence, fn) });
+  else if (declaring.concurrent && waitsMs !== undefined) declaring.waiting.push({ key: id, title, fn: slotted(SLOT_PRIORITY.waits, fn), waitsMs });
+  else declaring.tests.push({ key: id, title, fn: slotted(declaring.concurrent ? SLOT_PRIORITY.other : SLOT_PRIORITY.sequence, fn) });
 }
 
-/** The test runs its check once the run gives it one of its `--concurrency` slots (check-slots.ts). */
-function slotted(priority: SlotPriority, fn: TestFunction): TestFunction {
+/** The check runs once the run gives it one of its `--concurrency` slots (check-slots.ts). */
+function slotted(priority: SlotPriority, fn: CheckFn): CheckFn {
   return async (context) => {
-    const run = inject('acRun');
-    await inSlot(
-      runSlots(run),
-      priority,
-      async () => {
-        await fn(context);
-      },
-      context.signal,
-    );
+    await inSlot(runSlots(currentRun()), priority, () => fn(context), context.signal);
   };
 }

@@ -3,7 +3,8 @@
  * (which reads as skipped) and never declares one twice; a group without a suite file stays "not
  * implemented". Two broken suite files, written for this test, run through the engine's runner and
  * collector: one throws when imported, one has two groups whose bodies both throw. No check reaches a
- * target, so the run context is never read.
+ * target, so the run context is never read. Under both runners: the suites' own scheduler (what the engine
+ * runs) and vitest (which still runs the suites).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { resolveSelection } from '../../src/engine/selection.js';
 import { discoverSuites } from '../../src/engine/suite-files.js';
 import type { CheckResult } from '../../src/engine/types.js';
 import { openSuiteRunner } from '../../src/engine/vitest-bridge.js';
+import { openSchedulerRunner, type SuiteRunner } from '../../src/engine/suite-runner.js';
 import { packageRoot } from '../../src/package.js';
 
 const SUPPORT = pathToFileURL(join(packageRoot(), 'suites', 'support')).href;
@@ -45,7 +47,12 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-describe('a suite that cannot declare its checks', () => {
+const RUNNERS: Record<string, () => Promise<SuiteRunner>> = {
+  scheduler: async () => openSchedulerRunner(discoverSuites(packageRoot(), 'source').scheduler),
+  vitest: () => openSuiteRunner({ entry: discoverSuites(packageRoot(), 'source').entry, form: 'source', testTimeoutMs: 10_000 }),
+};
+
+describe.each(Object.keys(RUNNERS))('a suite that cannot declare its checks (%s)', (runnerName) => {
   test('errors its selected checks with the reason; a group without a suite file stays not implemented', async () => {
     const { requirements } = resolveSelection({ only: ['OWN-01', 'OWN-02', 'PAGE-01', 'PAGE-02', 'PAGE-03', 'TOK-01'], skip: [] });
     const results = new Map<string, CheckResult>();
@@ -56,7 +63,7 @@ describe('a suite that cannot declare its checks', () => {
       { group: 'owners', url: pathToFileURL(join(work, 'owners.suite.ts')).href, ids: idsOf('owners') },
       { group: 'pagination', url: pathToFileURL(join(work, 'pagination.suite.ts')).href, ids: idsOf('pagination') },
     ];
-    const runner = await openSuiteRunner({ entry: discoverSuites(packageRoot(), 'source').entry, form: 'source', testTimeoutMs: 10_000 });
+    const runner = await RUNNERS[runnerName]!();
     const outcomes: string[] = [];
     try {
       // Never read: every selected check errors before it could reach a target.

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { randomSeed } from '../../data/fake.js';
-import { loadBaseline, preloadVitest, reportUnstartedRun, resolveSelection, runConformance, type RunAbort } from '../../engine/index.js';
+import { loadBaseline, preloadSuites, reportUnstartedRun, resolveSelection, runConformance, type RunAbort } from '../../engine/index.js';
 import { runSecrets } from '../../client/index.js';
 import { HarnessError, isHarnessError } from '../../errors.js';
 import { openRunScope, type RunScope } from '../../stop/scope.js';
@@ -118,8 +118,8 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
   const removed = await removePreviousOutputs(outDir);
   if (removed.length > 0) process.stdout.write(`${plan.out}: removed ${removed.join(', ')} left by an earlier run\n`);
 
-  // The engine's vitest loads while the target starts (the embedded sandbox generates keys off-thread).
-  preloadVitest();
+  // The suites' scheduler and modules load while the target starts (the embedded sandbox makes keys off-thread).
+  preloadSuites();
   let started: StartedTarget | undefined;
   // On every way out; a target still starting when the scope stops is stopped once it is up, unwaited.
   scope.onCleanup('stop the target', async () => started?.close());
