@@ -31,6 +31,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults', 'spec-numbers'],
   state: ['reference', 'tenant', 'output-file', 'errors', 'spec-numbers'],
   faults: ['reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
+  sandbox: ['reference', 'tenant', 'crypto', 'spec-numbers', 'errors', 'escape'],
   variants: ['faults', 'reference', 'tenant', 'crypto', 'requirements', 'spec-numbers'],
   stop: ['errors', 'values', 'debug', 'package', 'output-file'],
   engine: ['client', 'profile', 'openapi', 'requirements', 'stop', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling'],
@@ -40,7 +41,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   image: ['faults', 'tenant', 'errors'],
   containers: ['image', 'profile', 'client', 'errors', 'package'],
   attest: ['requirements', 'openapi', 'profile', 'errors', 'package'],
-  cli: ['attest', 'containers', 'load', 'mutation', 'reporters', 'engine', 'stop', 'faults', 'variants', 'state', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'output-file', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
+  cli: ['attest', 'containers', 'load', 'mutation', 'reporters', 'engine', 'stop', 'faults', 'variants', 'sandbox', 'state', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'output-file', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
   action: ['errors', 'values'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };
