@@ -9,41 +9,20 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClientAssertion, buildWebhookClaims, signWebhookJwt } from '../../src/crypto/index.js';
 import { listFaults } from '../../src/faults/index.js';
-import { consoleLines } from '../../src/sandbox/console-lines.js';
-import { sandboxCustomize } from '../../src/sandbox/customize.js';
 import { MISTAKES } from '../../src/sandbox/mistakes/index.js';
-import type { ReferenceRequest } from '../../src/reference/types.js';
-import { call, type WireResponse } from '../reference/support/wire.js';
-import { startTestSandbox, type TestSandbox } from '../reference/support/sandbox.js';
-import { SIXTEEN, correctSignatures, tokenForm, type SentRequest } from './support/mistakes-sent.js';
+import { call } from '../reference/support/wire.js';
+import { expectNothingSecret, startDiagnosingSandbox, type DiagnosingSandbox } from './support/diagnosing-sandbox.js';
+import { SIXTEEN, correctSignatures, tokenForm } from './support/mistakes-sent.js';
 
-let box: TestSandbox;
-const printed: string[] = [];
-const answers: string[] = [];
-const correct: string[] = [];
-
+let sandbox: DiagnosingSandbox;
 beforeAll(async () => {
-  const lines = consoleLines({ mode: 'all', write: (line) => printed.push(line), linesPerSecond: 1000 });
-  box = await startTestSandbox({ serveJwks: true, customize: sandboxCustomize(undefined, { observers: () => [lines.observe] }) });
+  sandbox = await startDiagnosingSandbox();
 });
-afterAll(async () => box?.close());
+afterAll(async () => sandbox?.close());
 
-const context = async () => ({ tenant: box.sandbox.tenant, now: await box.clock(), uuid: () => randomUUID() });
-
-async function send(request: SentRequest): Promise<WireResponse> {
-  correct.push(...request.correct);
-  const answer = await call(`${box.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-  // A 200 from the token endpoint carries its token by design; every refusal is searched.
-  if (answer.status >= 400) answers.push(answer.text, JSON.stringify([...answer.headers]));
-  return answer;
-}
-
-/** What the reference alone answers the same request: today's status, `error` and headers. */
-async function unwrapped(request: SentRequest): Promise<{ status: number; error: unknown; headers: Record<string, string> }> {
-  const asked: ReferenceRequest = { method: request.method, url: request.path, headers: request.headers, remoteAddress: '127.0.0.1', body: Buffer.from(request.body) };
-  const answer = await box.sandbox.reference.handle(asked);
-  return { status: answer.status, error: JSON.parse(String(answer.body)).error, headers: answer.headers };
-}
+const context = () => sandbox.context();
+const send = (...args: Parameters<DiagnosingSandbox['send']>) => sandbox.send(...args);
+const unwrapped = (...args: Parameters<DiagnosingSandbox['unwrapped']>) => sandbox.unwrapped(...args);
 
 describe('the sixteen mistakes of issue 45, each named', () => {
   for (const mistake of SIXTEEN) {
@@ -87,28 +66,20 @@ describe('correct requests pass untouched', () => {
     const assertion = await buildClientAssertion({ clientId, clientSecret, audience: tenant.tenantDomain, now: Math.floor(c.now) });
     const byAssertion = await send(tokenForm({ grant_type: 'client_credentials', client_id: clientId, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion }));
     expect(byAssertion.status).toBe(200);
-    const apps = await call(`${box.baseUrl}/api/v1/apps`, { headers: { authorization: `Bearer ${bySecret.json.access_token}` } });
+    const apps = await call(`${sandbox.box.baseUrl}/api/v1/apps`, { headers: { authorization: `Bearer ${bySecret.json.access_token}` } });
     expect(apps.status).toBe(200);
-    correct.push(bySecret.json.access_token, byAssertion.json.access_token);
+    sandbox.correct.push(bySecret.json.access_token, byAssertion.json.access_token);
   });
 });
 
 describe('never the answer', () => {
   it('no answer and no console line holds a secret, key material, a token or a correct signature', () => {
-    const { tenant } = box.sandbox;
-    const secrets = [
-      ...Object.values(tenant.listeners).flatMap((l) => ('secret' in l ? [l.secret] : [])),
-      ...Object.values(tenant.credentials).flatMap((c) => [c.clientSecret, c.clientSecret.split(':').at(-1)!]),
-      ...tenant.listeners.jwt.signingKeys.flatMap((k) => Object.entries(k).filter(([name]) => ['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(name)).map(([, v]) => String(v))),
-      tenant.hooks.token,
-    ];
-    const forbidden = [...secrets, ...correct].filter((s) => s.length >= 16);
-    expect(forbidden.length).toBeGreaterThan(20);
-    expect(printed.length).toBeGreaterThanOrEqual(SIXTEEN.length);
-    for (const text of [...answers, ...printed]) for (const secret of forbidden) expect(text.includes(secret), `leaked in ${text.slice(0, 120)}`).toBe(false);
+    expect(sandbox.printed.length).toBeGreaterThanOrEqual(SIXTEEN.length);
+    expectNothingSecret(sandbox);
   });
 
   it('the console printed each refusal with its diagnosis, escaped', () => {
+    const { printed } = sandbox;
     for (const mistake of SIXTEEN) expect(printed.some((line) => line.includes(` ${mistake.status} ${String(mistake.mistake)}: `))).toBe(true);
     for (const line of printed) expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z (GET|POST) \/\S* /);
   });

@@ -56,6 +56,16 @@ const mistakes: readonly Mistake[] = [
     sentence: 'Authorization is Basic: the API takes no client credentials, only an access token from POST /auth/v1/token, as "Bearer <token>"',
   },
   {
+    code: 'bearer-client-secret',
+    explains: [NOT_BEARER, UNKNOWN],
+    checks: 'Client Secrets',
+    detect: (refused) => {
+      const hash = sha256Base64Url(bearerToken(refused));
+      return Object.values(refused.tenant.credentials).some((c) => c.config.secretSha256 === hash) ? {} : undefined;
+    },
+    sentence: 'the bearer value is a Client Secret: exchange it at POST /auth/v1/token for an access token, and send that',
+  },
+  {
     code: 'bearer-scheme-other',
     explains: [NOT_BEARER],
     checks: 'the scheme',
@@ -81,16 +91,6 @@ const mistakes: readonly Mistake[] = [
       return issued === undefined || issued.baseUrl === refused.tenant.baseUrl ? undefined : { other: issued.baseUrl };
     },
     sentence: 'the access token was issued by another tenant ({other}): a token is valid only at the tenant that issued it',
-  },
-  {
-    code: 'bearer-client-secret',
-    explains: [UNKNOWN],
-    checks: 'Client Secrets',
-    detect: (refused) => {
-      const hash = sha256Base64Url(bearerToken(refused));
-      return Object.values(refused.tenant.credentials).some((c) => c.config.secretSha256 === hash) ? {} : undefined;
-    },
-    sentence: 'the bearer value is a Client Secret: exchange it at POST /auth/v1/token for an access token, and send that',
   },
   {
     code: 'bearer-jwt',

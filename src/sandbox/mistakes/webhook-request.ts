@@ -157,6 +157,16 @@ const mistakes: readonly Mistake[] = [
     sentence: 'Webhook-Timestamp {seen} has a fraction: send whole Unix seconds, no decimal point',
   },
   {
+    code: 'timestamp-micro-or-nanoseconds',
+    explains: [NOT_SECONDS, OUT_OF_WINDOW],
+    checks: 'micro- and nanoseconds',
+    detect: (refused) => {
+      const unit = unitFits(refused, 1e6) ? 'microseconds' : unitFits(refused, 1e9) ? 'nanoseconds' : undefined;
+      return unit === undefined ? undefined : { seen: shown(timestampOf(refused)), unit };
+    },
+    sentence: 'Webhook-Timestamp {seen} is in {unit}: send Unix seconds',
+  },
+  {
     code: 'timestamp-not-seconds',
     explains: [NOT_SECONDS],
     checks: 'the form',
@@ -169,16 +179,6 @@ const mistakes: readonly Mistake[] = [
     checks: 'milliseconds',
     detect: (refused) => when(unitFits(refused, 1000), { seen: shown(timestampOf(refused)) }),
     sentence: `Webhook-Timestamp {seen} is in milliseconds: send Unix seconds (divide by 1000), within ${WINDOW} of the server's time`,
-  },
-  {
-    code: 'timestamp-micro-or-nanoseconds',
-    explains: [OUT_OF_WINDOW],
-    checks: 'micro- and nanoseconds',
-    detect: (refused) => {
-      const unit = unitFits(refused, 1e6) ? 'microseconds' : unitFits(refused, 1e9) ? 'nanoseconds' : undefined;
-      return unit === undefined ? undefined : { seen: shown(timestampOf(refused)), unit };
-    },
-    sentence: 'Webhook-Timestamp {seen} is in {unit}: send Unix seconds',
   },
   {
     code: 'timestamp-skew',

@@ -33,8 +33,8 @@ export interface BuildContext {
   uuid(): string;
 }
 
-const BODY = { user: 'u-1', action: 'offboard', detail: { reason: 'left', at: 1 } };
-const COMPACT = JSON.stringify(BODY);
+export const BODY = { user: 'u-1', action: 'offboard', detail: { reason: 'left', at: 1 } };
+export const COMPACT = JSON.stringify(BODY);
 const PRETTY = JSON.stringify(BODY, null, 2);
 const hmacPath = (t: Tenant): string => `/api/v1/webhooks/incoming/${t.listeners.hmac.listenerId}`;
 const jwtPath = (t: Tenant): string => `/api/v1/webhooks/incoming/${t.listeners.jwt.listenerId}`;
@@ -46,7 +46,7 @@ export function correctSignatures(secret: string, timestamp: string, eventId: st
 }
 
 /** An HMAC webhook whose signature is made with `change`, sent with `send` overriding what is sent. */
-async function hmacWebhook(c: BuildContext, change: Partial<HmacSignInput>, send: { timestamp?: string; eventId?: string; body?: string } = {}): Promise<SentRequest> {
+export async function hmacWebhook(c: BuildContext, change: Partial<HmacSignInput>, send: { timestamp?: string; eventId?: string; body?: string } = {}): Promise<SentRequest> {
   const secret = c.tenant.listeners.hmac.secret;
   const timestamp = send.timestamp ?? String(Math.floor(c.now));
   const eventId = send.eventId ?? c.uuid();
@@ -62,7 +62,7 @@ async function hmacWebhook(c: BuildContext, change: Partial<HmacSignInput>, send
 }
 
 /** A JWT webhook with the claims `change` makes (and the header `header` changes). */
-async function jwtWebhook(c: BuildContext, change: (claims: Record<string, unknown>, eventId: string) => void, header: Record<string, unknown> = {}): Promise<SentRequest> {
+export async function jwtWebhook(c: BuildContext, change: (claims: Record<string, unknown>, eventId: string) => void, header: Record<string, unknown> = {}): Promise<SentRequest> {
   const eventId = c.uuid();
   const key = c.tenant.listeners.jwt.signingKeys[0]!;
   const claims = buildWebhookClaims({ baseUrl: c.tenant.baseUrl, webhookUrl: `${c.tenant.baseUrl}${jwtPath(c.tenant)}`, eventId, body: Buffer.from(COMPACT), now: Math.floor(c.now) });
@@ -77,7 +77,7 @@ async function jwtWebhook(c: BuildContext, change: (claims: Record<string, unkno
   };
 }
 
-async function assertionRequest(c: BuildContext, options: { aud?: string; expIn?: number }): Promise<SentRequest> {
+export async function assertionRequest(c: BuildContext, options: Partial<Parameters<typeof buildClientAssertion>[0]> = {}): Promise<SentRequest> {
   const { clientId, clientSecret } = c.tenant.credentials.primary;
   const assertion = await buildClientAssertion({ clientId, clientSecret, audience: c.tenant.tenantDomain, now: Math.floor(c.now), ...options });
   return tokenForm({ grant_type: 'client_credentials', client_id: clientId, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion });
