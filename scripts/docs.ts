@@ -18,6 +18,7 @@ import {
   VERIFICATION_RESULT,
   VERIFICATION_SEED,
   expectedFaultsDoc,
+  expectedSandboxDoc,
   expectedReadmeSection,
   expectedScoreDoc,
   readDoc,
@@ -83,6 +84,7 @@ for (const name of README_SECTIONS) sections = withReadmeSection(sections, name,
 const generated = new Map<string, string>([
   ['docs/mutation-score.md', scoreDoc],
   ['docs/faults.md', expectedFaultsDoc(readDoc(root, 'docs/faults.md'))],
+  ['docs/sandbox.md', expectedSandboxDoc(readDoc(root, 'docs/sandbox.md'))],
   [SECTIONS_DOC, sections],
 ]);
 // Every total stated in prose, made current (scripts/doc-counts.ts), on top of the generated parts.
