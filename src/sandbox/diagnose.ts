@@ -13,7 +13,9 @@ import type { RefusedRequest } from './refused-request.js';
 export const docsEntry = (code: string): string => `docs/sandbox.md#${code}`;
 
 const explaining = (refused: RefusedRequest): ListedMistake[] =>
-  MISTAKES.filter((mistake) => mistake.explains.some((r) => r.status === refused.status && refused.description.startsWith(r.says)));
+  MISTAKES.filter((mistake) =>
+    mistake.explains.some((r) => r.status === refused.status && refused.description.startsWith(r.says) && (r.path === undefined || refused.path.startsWith(r.path))),
+  );
 
 export function fillSentence(template: string, facts: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => facts[name] ?? '');

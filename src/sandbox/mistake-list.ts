@@ -17,7 +17,7 @@ export function renderMistakeList(): string {
   for (const area of MISTAKE_AREAS) {
     lines.push(`### ${area.title}`, '', '| mistake | refusal it explains | the sentence in error_description |', '|---|---|---|');
     for (const mistake of area.mistakes) {
-      const refusals = mistake.explains.map((r) => `${r.status} "${cell(r.says)}${r.says.endsWith('(') ? '…' : ''}"`).join(', ');
+      const refusals = mistake.explains.map((r) => `${r.status} "${cell(r.says)}${r.says.endsWith('(') ? '…' : ''}"${r.path === undefined ? '' : ` on ${r.path}`}`).join(', ');
       lines.push(`| <a id="${mistake.code}"></a>\`${mistake.code}\` | ${refusals} | ${cell(mistake.sentence)} |`);
     }
     lines.push('');

@@ -192,6 +192,8 @@ describe('what nothing explains', () => {
     expect(answer.status).toBe(404);
     expect(answer.json.mistake).toBeUndefined();
     expect(Object.keys(answer.json)).toEqual(['error', 'error_description']);
+    const nowhere = await sandbox.send(raw('/api/v2/nothing', 'GET', {}));
+    expect([nowhere.status, Object.keys(nowhere.json)]).toEqual([404, ['error', 'error_description']]);
   });
 
   it('nothing secret in any refusal or console line of this file', () => {

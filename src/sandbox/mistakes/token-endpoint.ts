@@ -20,7 +20,6 @@ const NOT_FORM: Refusal = { status: 400, says: 'send the parameters as applicati
 /** Other names senders give the secret (SDK field names, other providers). */
 const SECRET_NAMES = ['clientSecret', 'secret', 'client-secret', 'password', 'client_password'];
 
-const onTokenPath = (refused: RefusedRequest): boolean => refused.path === TOKEN_PATH;
 const credentialsOf = (refused: RefusedRequest): Array<[string, { clientId: string; clientSecret: string; config: { secretSha256: string; publicJwk: unknown } }]> =>
   Object.entries(refused.tenant.credentials);
 
@@ -66,9 +65,9 @@ function signedByOther(refused: RefusedRequest): Facts | undefined {
 const mistakes: readonly Mistake[] = [
   {
     code: 'token-method-not-post',
-    explains: [{ status: 405, says: 'use POST' }],
+    explains: [{ status: 405, says: 'use POST', path: TOKEN_PATH }],
     checks: 'the method',
-    detect: (refused) => (onTokenPath(refused) ? { method: shown(refused.request.method) } : undefined),
+    detect: (refused) => ({ method: shown(refused.request.method) }),
     sentence: 'the token endpoint takes POST, not {method}',
   },
   {

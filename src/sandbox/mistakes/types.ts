@@ -16,6 +16,8 @@ export interface Refusal {
   readonly status: number;
   /** The reference's error_description, or its beginning (`JWT refused (` matches every JWT reason). */
   readonly says: string;
+  /** The path it must be on, or its beginning, when the reference says the same words elsewhere too. */
+  readonly path?: string;
 }
 
 export interface Mistake {

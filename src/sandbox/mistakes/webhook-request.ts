@@ -8,7 +8,7 @@ import { WEBHOOK_PREFIX, type RefusedRequest } from '../refused-request.js';
 import { firstPresent, offsetWords, shown } from './shown.js';
 import type { Facts, Mistake, MistakeArea, Refusal } from './types.js';
 
-const refusal = (status: number, says: string): Refusal => ({ status, says });
+const refusal = (status: number, says: string, path?: string): Refusal => ({ status, says, ...(path === undefined ? {} : { path }) });
 const TIMESTAMP_REQUIRED = refusal(400, 'Webhook-Timestamp is required');
 const EVENT_ID_REQUIRED = refusal(400, 'Webhook-Event-Id is required');
 const SIGNATURE_REQUIRED = refusal(401, 'Webhook-Signature is required');
@@ -32,7 +32,6 @@ const WANTED: ReadonlyArray<readonly [Refusal, string]> = [
 ];
 
 const UUID_LAYOUT = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f])([0-9a-f]{3})-([0-9a-f])([0-9a-f]{3})-([0-9a-f]{12})$/i;
-const onWebhookPath = (refused: RefusedRequest): boolean => refused.path.startsWith(WEBHOOK_PREFIX);
 const timestampOf = (refused: RefusedRequest): string => (refused.header('webhook-timestamp') ?? '').trim();
 const eventIdOf = (refused: RefusedRequest): string => refused.header('webhook-event-id') ?? '';
 const when = (test: boolean, facts: Facts = {}): Facts | undefined => (test ? facts : undefined);
@@ -46,7 +45,7 @@ function unitFits(refused: RefusedRequest, per: number): boolean {
 const mistakes: readonly Mistake[] = [
   {
     code: 'webhook-path-form',
-    explains: [refusal(404, 'no such resource')],
+    explains: [refusal(404, 'no such resource', '/api/v1/webhooks/')],
     checks: 'the webhook path',
     detect: (refused) => {
       const named = [...refused.sandbox.listeners.keys()].find((id) => refused.path.includes(id));
@@ -74,9 +73,9 @@ const mistakes: readonly Mistake[] = [
   },
   {
     code: 'webhook-method-not-post',
-    explains: [refusal(405, 'use POST')],
+    explains: [refusal(405, 'use POST', WEBHOOK_PREFIX)],
     checks: 'the method',
-    detect: (refused) => when(onWebhookPath(refused), { method: shown(refused.request.method) }),
+    detect: (refused) => ({ method: shown(refused.request.method) }),
     sentence: 'a webhook is sent with POST, not {method}',
   },
   {
@@ -88,9 +87,9 @@ const mistakes: readonly Mistake[] = [
   },
   {
     code: 'webhook-body-too-large',
-    explains: [refusal(413, 'the body is larger than')],
+    explains: [refusal(413, 'the body is larger than', WEBHOOK_PREFIX)],
     checks: 'the body size',
-    detect: (refused) => when(onWebhookPath(refused), { limit: String(refused.tenant.reference.webhookBodyBytes ?? WEBHOOK_BODY_MAX_BYTES) }),
+    detect: (refused) => ({ limit: String(refused.tenant.reference.webhookBodyBytes ?? WEBHOOK_BODY_MAX_BYTES) }),
     sentence: 'the body is over the {limit} bytes a webhook may carry: send less context',
   },
   {
