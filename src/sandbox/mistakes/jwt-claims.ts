@@ -45,7 +45,8 @@ export function claimMistakes(kind: TokenKind): Mistake[] {
     },
     {
       code: `${kind.prefix}-numeric-date-form`,
-      explains: refusedFor(kind, 'exp-invalid', 'claim-invalid', 'nbf-in-future', 'expired'),
+      // A number JSON cannot hold as a double (1e400) parses as Infinity, which passes for "too far ahead".
+      explains: refusedFor(kind, 'exp-invalid', 'claim-invalid', 'nbf-in-future', 'expired', 'exp-too-far'),
       checks: 'the NumericDate form',
       detect: (refused) => {
         const claim = NUMERIC_DATES.find((name) => refused.claim(name) !== undefined && numberClaim(refused, name) === undefined);
