@@ -6,7 +6,8 @@ import { shortText } from '../../escape.js';
 
 export function shown(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  // JSON.stringify writes Infinity and NaN as null: a number is shown as JavaScript reads it.
+  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
   return `"${shortText(text, 120).replace(/"/g, '\\"')}"`;
 }
 

@@ -42,7 +42,7 @@ const jwtPath = (t: Tenant): string => `/api/v1/webhooks/incoming/${t.listeners.
 /** The right signature of a webhook in every encoding a leak could take. */
 export function correctSignatures(secret: string, timestamp: string, eventId: string, body: string): string[] {
   const base = { secret, timestamp, eventId, body };
-  return [hmacSign(base), hmacSign({ ...base, hex: true }), hmacSign({ ...base, standardBase64: true }), hmacSign({ ...base, standardBase64: true, padded: true }), hmacSign({ ...base, padded: true })];
+  return [hmacSign(base), hmacSign({ ...base, hex: true }), hmacSign({ ...base, hex: true }).toUpperCase(), hmacSign({ ...base, standardBase64: true }), hmacSign({ ...base, standardBase64: true, padded: true }), hmacSign({ ...base, padded: true })];
 }
 
 /** An HMAC webhook whose signature is made with `change`, sent with `send` overriding what is sent. */
