@@ -1,8 +1,9 @@
 /**
  * What the sandbox's diagnoses cost (issue 45): CPU time of the server process per valid HMAC webhook,
  * with the wrappers `serve` puts around the reference (observeHandler(diagnosingHandler(…)) and the
- * console observer) and without them; two servers in child processes, the same pre-signed requests
- * (fresh event IDs, ~200-byte body), rounds interleaved and alternated (plain-wrapped, then
+ * console observer) and without them; one server in a child process holding both handlers, the parent
+ * switching which answers (so no process is favoured by the machine), the same kind of pre-signed
+ * requests (fresh event IDs, ~200-byte body), rounds interleaved and alternated (plain-wrapped, then
  * wrapped-plain), the median of 5 rounds each. Then the same for a flood of refused webhooks (a signature
  * nothing explains), which the wrapped server diagnoses within its time budget.
  */
@@ -26,14 +27,27 @@ interface Server {
   stop(): void;
 }
 
-/** bench/sandbox-server.ts in a child process, `plain` or `wrapped`, in its own profile folder. */
-async function startServer(dir: string, mode: 'plain' | 'wrapped'): Promise<Server> {
-  const child = fork(join(dirname(fileURLToPath(import.meta.url)), 'sandbox-server.js'), [join(dir, mode), mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** bench/sandbox-server.ts in a child process, in its own profile folder. */
+async function startServer(dir: string): Promise<Server> {
+  const child = fork(join(dirname(fileURLToPath(import.meta.url)), 'sandbox-server.js'), [dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const info = await new Promise<ServerInfo>((resolve, reject) => {
     child.once('message', (message) => resolve(message as ServerInfo));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
   return { info, child, stop: () => child.disconnect() };
+}
+
+/** Which handler answers from now on; resolves once the server says it switched. */
+function use(server: Server, mode: 'plain' | 'wrapped'): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown): void => {
+      if ((message as { mode?: string }).mode !== mode) return;
+      server.child.off('message', onMessage);
+      resolve();
+    };
+    server.child.on('message', onMessage);
+    server.child.send({ mode });
+  });
 }
 
 function cpuMicros(server: Server): Promise<number> {
@@ -69,20 +83,23 @@ async function round(server: Server, prepared: AutocannonRequest[], expect: stri
   return (after - before) / prepared.length;
 }
 
-async function compare(plain: Server, wrapped: Server, refused: boolean): Promise<{ plain: number; wrapped: number }> {
+async function compare(server: Server, refused: boolean): Promise<{ plain: number; wrapped: number; rounds: string }> {
   const expect = refused ? '401' : '200';
   const sides = { plain: [] as number[], wrapped: [] as number[] };
-  // Warm-up: JIT and connections, not measured.
-  await round(plain, requests(plain.info, 2000, refused), expect);
-  await round(wrapped, requests(wrapped.info, 2000, refused), expect);
+  // Warm-up of both paths: JIT and connections, not measured.
+  for (const mode of ['plain', 'wrapped'] as const) {
+    await use(server, mode);
+    await round(server, requests(server.info, 2000, refused), expect);
+  }
   for (let r = 0; r < ROUNDS; r += 1) {
     const order = r % 2 === 0 ? (['plain', 'wrapped'] as const) : (['wrapped', 'plain'] as const);
     for (const side of order) {
-      const server = side === 'plain' ? plain : wrapped;
+      await use(server, side);
       sides[side].push(await round(server, requests(server.info, REQUESTS, refused), expect));
     }
   }
-  return { plain: median(sides.plain), wrapped: median(sides.wrapped) };
+  const rounds = sides.plain.map((p, i) => `${p.toFixed(1)}/${sides.wrapped[i]!.toFixed(1)}`).join(', ');
+  return { plain: median(sides.plain), wrapped: median(sides.wrapped), rounds };
 }
 
 export const sandboxDiagnosesBench: Bench = {
@@ -91,22 +108,19 @@ export const sandboxDiagnosesBench: Bench = {
   async run(): Promise<BenchReport> {
     const dir = mkdtempSync(join(tmpdir(), 'ac-bench-diagnoses-'));
     const load = loadavg()[0]!;
-    const plain = await startServer(dir, 'plain');
-    let wrapped: Server | undefined;
+    const server = await startServer(dir);
     try {
-      wrapped = await startServer(dir, 'wrapped');
-      return await measure(plain, wrapped, load);
+      return await measure(server, load);
     } finally {
-      plain.stop();
-      wrapped?.stop();
+      server.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   },
 };
 
-async function measure(plain: Server, wrapped: Server, load: number): Promise<BenchReport> {
-  const valid = await compare(plain, wrapped, false);
-  const refused = await compare(plain, wrapped, true);
+async function measure(server: Server, load: number): Promise<BenchReport> {
+  const valid = await compare(server, false);
+  const refused = await compare(server, true);
   return {
     name: 'sandbox-diagnoses',
     metrics: [
@@ -117,7 +131,8 @@ async function measure(plain: Server, wrapped: Server, load: number): Promise<Be
       { label: 'CPU per refused webhook with diagnoses', value: Math.round(refused.wrapped), unit: 'µs' },
     ],
     notes: [
-      `${REQUESTS} pre-signed HMAC webhooks a round over ${CONNECTIONS} keep-alive connections to 127.0.0.1, each server in its own process, CPU = the server's user+system time over the round / requests; ${ROUNDS} rounds a side, interleaved and alternated, median; after a 2000-request warm-up each. Load average ${load.toFixed(2)} at the start; node ${process.version}.`,
+      `${REQUESTS} pre-signed HMAC webhooks a round over ${CONNECTIONS} keep-alive connections to 127.0.0.1, one server process answering with either handler (switched between rounds), CPU = its user+system time over the round / requests; ${ROUNDS} rounds a side, interleaved and alternated, median; after a 2000-request warm-up each. Load average ${load.toFixed(2)} at the start; node ${process.version}.`,
+      `Rounds, µs without/with: valid ${valid.rounds}; refused ${refused.rounds}.`,
       'Refused: a signature no named transformation makes, so every HMAC mistake is tried (the most a diagnosis costs); past its time budget (10% of the wall clock) the wrapped server skips diagnoses, which bounds this figure under a flood.',
     ],
   };

@@ -14,24 +14,23 @@ const WEBHOOK_PREFIX = '/api/v1/webhooks/incoming/';
 
 export function observeHandler(inner: ReferenceHandler, observers: () => readonly ExchangeObserver[]): ReferenceHandler {
   return async (request) => {
-    const at = Date.now();
     const started = performance.now();
     const response = await inner(request);
     const watching = observers();
     if (watching.length === 0) return response;
+    const { status } = response;
     const responseBody = typeof response.body === 'string' ? response.body : response.body.toString('utf8');
-    const listener = listenerOf(request.url);
-    const diagnosis = response.status >= 400 ? diagnosisOf(responseBody) : undefined;
+    // One object literal of a fixed shape (no conditional spreads): this runs for every request.
     const exchange: SandboxExchange = {
-      at,
+      at: Math.round(performance.timeOrigin + started),
       method: request.method,
       target: request.url,
-      ...(listener === undefined ? {} : { listener }),
+      listener: listenerOf(request.url),
       requestHeaders: request.headers,
       requestBody: request.body,
-      status: response.status,
+      status,
       responseBody,
-      ...(diagnosis === undefined ? {} : { diagnosis }),
+      diagnosis: status >= 400 ? diagnosisOf(responseBody) : undefined,
       durationMs: performance.now() - started,
     };
     for (const observer of watching) observer(exchange);
