@@ -8,9 +8,8 @@
  * file and its version wins at the merge.
  */
 import type { ReferenceHandler } from '../reference/types.js';
+import { WEBHOOK_PATH_PREFIX as WEBHOOK_PREFIX } from '../reference/webhooks.js';
 import type { Diagnosis, ExchangeObserver, SandboxExchange } from './exchange.js';
-
-const WEBHOOK_PREFIX = '/api/v1/webhooks/incoming/';
 
 export function observeHandler(inner: ReferenceHandler, observers: () => readonly ExchangeObserver[]): ReferenceHandler {
   return async (request) => {

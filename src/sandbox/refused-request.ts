@@ -5,11 +5,13 @@
  */
 import { decodeJwtParts, type DecodedJwt } from '../crypto/decode.js';
 import type { ReferenceRequest } from '../reference/types.js';
+import { WEBHOOK_PATH_PREFIX } from '../reference/webhooks.js';
 import type { Tenant, TenantHmacListener, TenantJwtListener } from '../tenant/types.js';
 import { HmacProbe } from './hmac-probe.js';
 import type { IssuedTokens } from './issued-tokens.js';
 
-export const WEBHOOK_PREFIX = '/api/v1/webhooks/incoming/';
+/** The webhook path's prefix, the reference's own. */
+export const WEBHOOK_PREFIX = WEBHOOK_PATH_PREFIX;
 export const TOKEN_PATH = '/auth/v1/token';
 
 /** A listener of the tenant by its role in the profile (`hmac`, `jwt`, …). */
