@@ -1,5 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import JUnitWithSkipReasons from './tests/support/junit-skips.js';
+import SkipSummary from './tests/support/skip-summary.js';
 
 // The project's own tests (unit, integration, end to end). The conformance suites under suites/ are not
 // collected here; the engine runs them against a target, and tests/ drive that engine.
@@ -64,8 +66,13 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+// Every skip is listed with its reason at the end of the run (tests/support/skip-summary.ts); with
+// AC_JUNIT_FILE (.ci/run sets it) a JUnit file is written too, each skip's reason in <skipped message=…>.
+const junitFile = process.env.AC_JUNIT_FILE;
+
 export default defineConfig({
   test: {
+    reporters: ['default', new SkipSummary(), ...(junitFile ? [new JUnitWithSkipReasons({ outputFile: junitFile })] : [])],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

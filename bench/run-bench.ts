@@ -4,7 +4,7 @@
  * docs quote come from it, and tests/docs/counts.test.ts holds every quoted one to it). Register a bench
  * by importing it here and appending it to BENCHES.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bench } from './registry.js';
 import { referenceBench } from './reference-bench.js';
@@ -15,13 +15,14 @@ import { stateBench } from './state-bench.js';
 import { stateCrashBench } from './state-crash.js';
 import { openapiDescriptionBench } from './openapi-description.js';
 import { packageSizeBench } from './package-size.js';
-import { FIGURES_FILE, withFigures, type Figures } from './figures.js';
+import { measuredHere, readFigures, withFigures, writeFigures } from './figures.js';
 import { speedBench } from './speed-bench.js';
 import { linearCostsBench } from './linear-costs.js';
+import { inspectorObserveBench } from './inspector-observe.js';
 import { sandboxDiagnosesBench } from './sandbox-diagnoses.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench, sandboxDiagnosesBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench, inspectorObserveBench, sandboxDiagnosesBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);
@@ -36,6 +37,8 @@ mkdirSync(outDir, { recursive: true });
 let failed = false;
 for (const bench of selected) {
   process.stdout.write(`\n== ${bench.name}: ${bench.description}\n`);
+  // The commit is read as the bench starts (what it measures); the machine's load as it ends.
+  const { commit } = measuredHere();
   try {
     const report = await bench.run();
     for (const metric of report.metrics) {
@@ -44,9 +47,8 @@ for (const bench of selected) {
     for (const note of report.notes) process.stdout.write(`  - ${note}\n`);
     const at = new Date().toISOString();
     writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify({ ...report, at }, null, 2)}\n`);
-    const figuresPath = join(process.cwd(), FIGURES_FILE);
-    const figures = existsSync(figuresPath) ? (JSON.parse(readFileSync(figuresPath, 'utf8')) as Figures) : {};
-    writeFileSync(figuresPath, `${JSON.stringify(withFigures(figures, report, at), null, 2)}\n`);
+    // Read again for each bench: a long bench may overlap another writer's; only this bench's entry changes.
+    writeFigures(withFigures(readFigures(), report, at, { ...measuredHere(report.notes), ...(commit ? { commit } : {}) }));
   } catch (error) {
     failed = true;
     process.stderr.write(`  bench ${bench.name} failed: ${(error as Error).stack ?? String(error)}\n`);

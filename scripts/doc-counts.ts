@@ -6,21 +6,22 @@
  *
  * What counts as a claim of a total: a number of checks, requirements, faults or variants that is at least
  * half of that total (a smaller number is a subset: "96 checks together", "20 faults, two per area"), and a
- * "N passed, N failed, N skipped" line whose sum is. BENCHMARKS.md is a log of dated measurements and is
- * not scanned.
+ * "N passed, N failed, N skipped" line whose sum is. BENCHMARKS.md is scanned like the others, and more
+ * strictly (issue 47): every measured figure in it (a number with a unit of time, size, rate, ratio or
+ * share) must be a quoted one, marked, so a figure typed by hand there fails the fast lane.
  *
  * Measured figures are not copied by hand either: a doc quotes one as the number followed by
  * `<!-- bench: NAME, LABEL -->`, and the number must be the one `npm run bench` last wrote to
  * bench/figures.json for that bench and metric (an unknown bench or label is stale too). `npm run docs`
  * rewrites them with the totals. Test-lane durations and counts (files, tests) are measurements of a
- * moment: they live, dated, in BENCHMARKS.md, and a docs page that states them is flagged.
+ * moment that no bench writes: a page that states them is flagged.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIGURES_FILE, type Figures } from '../bench/figures.js';
 import { listFaults } from '../src/faults/index.js';
 import { packageRoot } from '../src/package.js';
-import { allRequirements } from '../src/requirements.js';
+import { allRequirements } from '../src/requirements/catalogue.js';
 
 /** One total the docs may state, with the words that name what is counted. */
 export interface DocTotal {
@@ -44,8 +45,11 @@ export function countedDocs(root: string): string[] {
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => `docs/${name}`);
-  return ['README.md', ...docs];
+  return ['README.md', 'BENCHMARKS.md', ...docs];
 }
+
+/** The docs where any measured figure must be a marked quote of bench/figures.json. */
+export const MEASURED_ONLY_DOCS: ReadonlySet<string> = new Set(['BENCHMARKS.md']);
 
 /** A stale count: where, what it says and what it should say. */
 export interface StaleCount {
@@ -104,7 +108,7 @@ export function figureText(value: number): string {
 }
 
 // A number, up to 40 characters of unit or emphasis without a digit, then the marker.
-const FIGURE = /(\d[\d,]*(?:\.\d+)?)([^\d\n]{0,40}?)<!-- bench: ([^,]+?), (.+?) -->/g;
+const FIGURE = /(-?\d[\d,]*(?:\.\d+)?)([^\d\n]{0,40}?)<!-- bench: ([^,]+?), (.+?) -->/g;
 
 function currentFigures(line: string, figures: Figures): string {
   return line.replace(FIGURE, (match, _number: string, between: string, bench: string, label: string) => {
@@ -127,12 +131,33 @@ export function withCurrentCounts(text: string, totals: readonly DocTotal[] = do
     .join('\n');
 }
 
-/** The lines of `text` whose totals or figures are stale, and those that state a test lane's size by hand. */
-export function staleCounts(text: string, totals: readonly DocTotal[] = docTotals(), figures: Figures = benchFigures()): StaleCount[] {
+// A measured figure: a number and a unit of time, size, rate, ratio or share ("0.47x", "184 MB", "2.5 s").
+const HAND_FIGURE = /(?<![\w.:/-])\d[\d,]*(?:\.\d+)?\s?(?:ms|s|min|h|x|×|MB|MiB|KB|KiB|kB|GB|GiB|B|bytes|req\/s|webhooks\/s|%|µs|ns)(?![\w/])/;
+
+/** A line's figures typed by hand: what is left of it once its marked quotes (number and marker) are taken out. */
+function handFigure(line: string): string | undefined {
+  return HAND_FIGURE.exec(line.replace(FIGURE, ' '))?.[0];
+}
+
+/**
+ * The lines of `text` whose totals or figures are stale, those that state a test lane's size by hand, and,
+ * with `measuredOnly` (BENCHMARKS.md), those holding a measured figure that is not a marked quote.
+ */
+export function staleCounts(text: string, totals: readonly DocTotal[] = docTotals(), figures: Figures = benchFigures(), options: { measuredOnly?: boolean } = {}): StaleCount[] {
   const current = withCurrentCounts(text, totals, figures).split('\n');
-  return text
-    .split('\n')
+  const lines = text.split('\n');
+  // The generated figures section (scripts/benchmarks-doc.ts) is written by `npm run docs` from the file, and
+  // compared whole with its rendering: its units and the benches' method notes may hold numbers of their own.
+  const sectionFrom = lines.indexOf('<!-- figures:start -->');
+  const sectionTo = lines.indexOf('<!-- figures:end -->');
+  const generated = (index: number): boolean => sectionFrom >= 0 && index > sectionFrom && index < sectionTo;
+  const why = (found: string, index: number): string | undefined => {
+    if (LANE_FIGURE.test(found)) return 'a test lane measured by hand: no bench writes it, so no page states it';
+    const typed = options.measuredOnly && !generated(index) ? handFigure(found) : undefined;
+    return typed === undefined ? undefined : `a figure typed by hand (${typed}): quote it from bench/figures.json as the number followed by <!-- bench: NAME, LABEL -->, written by the bench that measured it, or leave it out`;
+  };
+  return lines
     .map((line, i) => ({ line: i + 1, found: line, expected: current[i]! }))
-    .filter((entry) => entry.found !== entry.expected || LANE_FIGURE.test(entry.found))
-    .map((entry) => (entry.found === entry.expected ? { ...entry, expected: 'a test lane measured by hand: quote BENCHMARKS.md ("Test lanes") instead' } : entry));
+    .filter((entry) => entry.found !== entry.expected || why(entry.found, entry.line - 1) !== undefined)
+    .map((entry) => (entry.found === entry.expected ? { ...entry, expected: why(entry.found, entry.line - 1)! } : entry));
 }

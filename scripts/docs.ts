@@ -24,7 +24,8 @@ import {
   readDoc,
   withReadmeSection,
 } from './generated-docs.js';
-import { countedDocs, withCurrentCounts } from './doc-counts.js';
+import { BENCHMARKS_DOC, FIGURES_SECTION, renderFiguresSection } from './benchmarks-doc.js';
+import { benchFigures, countedDocs, withCurrentCounts } from './doc-counts.js';
 
 function usage(message: string): never {
   process.stderr.write(`${message}\nusage: npm run docs [-- --from ${VERIFICATION_RESULT}] [--check]\n`);
@@ -82,6 +83,8 @@ const scoreDoc = expectedScoreDoc(result, readDoc(root, 'docs/mutation-score.md'
 let sections = readDoc(root, SECTIONS_DOC);
 for (const name of README_SECTIONS) sections = withReadmeSection(sections, name, expectedReadmeSection(name, scoreDoc));
 const generated = new Map<string, string>([
+  // BENCHMARKS.md's figures, from bench/figures.json (scripts/benchmarks-doc.ts).
+  [BENCHMARKS_DOC, withReadmeSection(readDoc(root, BENCHMARKS_DOC), FIGURES_SECTION, renderFiguresSection(benchFigures(root)))],
   ['docs/mutation-score.md', scoreDoc],
   ['docs/faults.md', expectedFaultsDoc(readDoc(root, 'docs/faults.md'))],
   ['docs/sandbox.md', expectedSandboxDoc(readDoc(root, 'docs/sandbox.md'))],

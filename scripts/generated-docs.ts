@@ -13,7 +13,7 @@ import { renderFaultList, replaceFaultList } from '../src/mutation/fault-list.js
 import { listFaults } from '../src/faults/index.js';
 import { renderScoreTable } from '../src/mutation/score-table.js';
 import type { VerificationResult } from '../src/mutation/verify.js';
-import { allRequirements } from '../src/requirements.js';
+import { allRequirements } from '../src/requirements/catalogue.js';
 import { replaceMistakeList } from '../src/sandbox/mistake-list.js';
 
 /** The seed of the self-verification whose result the docs show. */
@@ -42,7 +42,7 @@ export function readmeSection(text: string, name: string): string {
   const { start, end } = markers(name);
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`${SECTIONS_DOC} has no ${name} markers`);
+  if (from < 0 || to < from) throw new Error(`the document has no ${name} markers (<!-- ${name}:start --> … <!-- ${name}:end -->)`);
   return text.slice(from + start.length, to);
 }
 

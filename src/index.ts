@@ -129,19 +129,19 @@ export { EXIT, HARNESS_ERROR_CODES } from './errors.js';
 // The requirements catalogue
 
 /** One requirement by its stable ID (section, level, text, group, needs, authority). */
-export { requirement } from './requirements.js';
+export { requirement } from './requirements/catalogue.js';
 
 /** Every requirement of the catalogue, in catalogue order. */
-export { allRequirements } from './requirements.js';
+export { allRequirements } from './requirements/catalogue.js';
 
 /** Whether a string is a known requirement ID. */
-export { isRequirementId } from './requirements.js';
+export { isRequirementId } from './requirements/catalogue.js';
 
 /** The catalogue's version; reports carry it. */
-export { CATALOGUE_VERSION } from './requirements.js';
+export { CATALOGUE_VERSION } from './requirements/catalogue.js';
 
 /** A requirement's authority in one line (`service.md §5.4: "A mismatch gives 401."`), as `list` prints it. */
-export { describeAuthority } from './requirements.js';
+export { describeAuthority } from './requirements/catalogue.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Types
@@ -182,4 +182,4 @@ export type {
   SigningJwk,
 } from './profile/types.js';
 export type { HarnessErrorCode } from './errors.js';
-export type { Authority, Requirement, RequirementId, RequirementLevel } from './requirements.js';
+export type { Authority, Requirement, RequirementId, RequirementLevel } from './requirements/catalogue.js';

@@ -14,6 +14,7 @@ import { constants, mkdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, parse, resolve, sep } from 'node:path';
 import { HarnessError } from './errors.js';
+import { within } from './stop/within.js';
 
 /** How long one output file may take to write before the run gives up on it. */
 export const OUTPUT_WRITE_MS = 30_000;
@@ -98,18 +99,9 @@ export function outputOpenFlags(append: boolean): number {
  */
 export async function writeOutputFile(path: string, text: string | Buffer, flag: string, timeoutMs = OUTPUT_WRITE_MS): Promise<void> {
   makeDirs(dirname(resolve(path)), flag);
-  let timer: NodeJS.Timeout | undefined;
-  // Set when the deadline wins, so the write below stops waiting for room and closes its file: without it a
-  // FIFO whose reader stopped would keep it retrying (and the process alive) after the error was reported.
-  let timedOut = false;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
-    }, timeoutMs);
-    timer.unref();
-  });
-  const write = (async () => {
+  // `late` is aborted when the deadline wins, so the write stops waiting for room and closes its file:
+  // without it a FIFO whose reader stopped would keep it retrying (and the process alive) after the error.
+  const write = async (late: AbortSignal): Promise<void> => {
     const handle = await open(path, outputOpenFlags(false), 0o666);
     try {
       const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
@@ -119,20 +111,19 @@ export async function writeOutputFile(path: string, text: string | Buffer, flag:
           done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
         } catch (error) {
           // A FIFO whose reader is slower than the run: wait for room, within the deadline.
-          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || timedOut) throw error;
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || late.aborted) throw error;
           await new Promise((resolveWait) => setTimeout(resolveWait, 20));
         }
       }
     } finally {
       await handle.close();
     }
-  })();
+  };
   try {
-    await Promise.race([write, deadline]);
+    await within(write, timeoutMs, () => {
+      throw Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' });
+    }, { hold: false });
   } catch (error) {
-    write.catch(() => undefined);
     throw outputError(flag, path, error);
-  } finally {
-    clearTimeout(timer);
   }
 }

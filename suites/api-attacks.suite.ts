@@ -4,7 +4,7 @@
  * SHOULD get 400; a leading space or plus sign is only recorded (Go's ParseInt and pydantic read 50); and a
  * form the service accepts MUST act as the integer it denotes.
  */
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { check } from './support/check.js';
 import { group } from './support/group.js';
 import type { HttpResponse } from '../src/client/types.js';

@@ -7,7 +7,7 @@
  */
 import type { HttpResponse, TargetClient } from '../src/client/types.js';
 import { HarnessError } from '../src/errors.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { fail } from './support/expect.js';

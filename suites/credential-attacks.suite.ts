@@ -3,7 +3,7 @@
  * whatever a forwarding header claims. The harness connects from outside the blocks (the profile says so
  * of credentials.ipRestricted) and names an address inside them, taken from the profile's allowedCidrs.
  */
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { check } from './support/check.js';
 import { group } from './support/group.js';
 import { expectTokenRefusal } from './support/expect.js';

@@ -19,7 +19,7 @@ import {
   urlProblem,
 } from './support/credential-format.js';
 import { fail } from './support/expect.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 
 /**
  * Runs a per-credential inspection over every credential of the profile; fails once with all problems.

@@ -6,7 +6,7 @@
  */
 import type { HttpResponse, TargetClient, TestHooks } from '../src/client/types.js';
 import { generateHmacSecret } from '../src/crypto/hmac.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { HarnessError } from '../src/errors.js';
 import { check } from './support/check.js';
 import { group } from './support/group.js';

@@ -15,7 +15,7 @@ import { census, fetchOpPage, opItemKey, requestPage, walkOp, type OpPage, type 
 import { tokenForPrecondition } from './support/token-checks.js';
 import { expectSetupAccepted } from './support/webhook-expect.js';
 import { validateResponse } from '../src/openapi/index.js';
-import { OPERATION_BUDGET } from '../src/requirements/operations.js';
+import { OPERATION_BUDGET } from '../src/engine/operation-keys.js';
 
 const name = (op: SuiteOperation): string => `${op.method.toUpperCase()} ${op.path}`;
 

@@ -6,7 +6,7 @@
  */
 import type { CountedApp } from '../src/profile/types.js';
 import type { HttpResponse } from '../src/client/types.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { PAGE_SIZES_BEYOND_RANGE } from '../src/requirements/pagination.js';
 import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';

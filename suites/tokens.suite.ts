@@ -23,7 +23,7 @@ import {
   secretKeyThumbprint,
   unknownClientId,
 } from './support/token-checks.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 
 async function token(ctx: CheckContext, options: TokenRequestOptions): Promise<HttpResponse> {
   return ctx.client.requestToken(options);

@@ -5,7 +5,7 @@
  * never buying a replay or a stale timestamp with them is MUST) and forwarding headers (ruling 29). Each
  * request goes to the HMAC listener signed over exactly the bytes sent, so only the named rule is broken.
  */
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';

@@ -8,7 +8,7 @@
  */
 import { generateHmacSecret } from '../src/crypto/hmac.js';
 import type { Faker } from '../src/data/fake.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { check } from './support/check.js';
 import { group } from './support/group.js';
 import { describeResponse, expectStatus } from './support/expect.js';

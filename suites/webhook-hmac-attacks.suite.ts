@@ -5,7 +5,7 @@
  * signs the exact timestamp, event ID and body it sends, and asserts the header went out as meant.
  */
 import { mangleSignature, type SignatureMangle } from '../src/client/index.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';

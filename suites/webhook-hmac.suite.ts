@@ -8,7 +8,7 @@
 import { generateHmacSecret, type HmacPart } from '../src/crypto/hmac.js';
 import type { HmacOptions } from '../src/client/types.js';
 import type { Faker } from '../src/data/fake.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';

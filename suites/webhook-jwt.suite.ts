@@ -10,7 +10,7 @@ import { sha256Base64Url } from '../src/crypto/encoding.js';
 import { generateSigningKey } from '../src/crypto/signing-keys.js';
 import { buildWebhookClaims, signWebhookJwt } from '../src/crypto/webhook-jwt.js';
 import type { JwtAlg } from '../src/profile/types.js';
-import type { RequirementId } from '../src/requirements.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 import { check, type CheckContext } from './support/check.js';
 import { group } from './support/group.js';
 import { expectStatus } from './support/expect.js';

@@ -3,14 +3,14 @@
  * the verdict besides the target: the requirement catalogue (its version and the digest of its canonical
  * form), the target profile as used (secrets removed before hashing), the OpenAPI description the run read,
  * the spec and rulings the catalogue quotes, the harness (package, version, and a digest of its built
- * files), and the options that change a verdict (--strict, --only, --skip, --baseline).
+ * files), and the options that change a verdict (--strict, --only, --skip, --partial, --baseline).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { displaySource } from '../openapi/index.js';
 import { packageRoot, toolVersion, TOOL_NAME } from '../package.js';
 import type { ResolvedProfile } from '../profile/types.js';
-import { allRequirements, CATALOGUE_VERSION } from '../requirements.js';
+import { allRequirements, CATALOGUE_VERSION } from '../requirements/catalogue.js';
 import { canonicalDigest, canonicalJson, sha256Hex } from './canonical.js';
 
 /** in-toto's ResourceDescriptor (spec/v1/resource_descriptor.md), the fields used here. */
@@ -136,6 +136,8 @@ export interface VerdictOptions {
   strict: boolean;
   only: readonly string[];
   skip: readonly string[];
+  /** `run --partial` (named only when given, so a whole run's descriptor is as before). */
+  partial?: boolean;
   /** The --baseline file's name and its bytes' SHA-256. */
   baseline?: { file: string; sha256: string };
 }
@@ -145,6 +147,6 @@ export async function baselineFile(path: string): Promise<{ file: string; sha256
 }
 
 export function optionsDescriptor(options: VerdictOptions): ResourceDescriptor {
-  const value = { strict: options.strict, only: [...options.only], skip: [...options.skip], baseline: options.baseline ?? null };
+  const value = { strict: options.strict, only: [...options.only], skip: [...options.skip], ...(options.partial ? { partial: true } : {}), baseline: options.baseline ?? null };
   return { name: 'options', digest: { sha256: canonicalDigest(value) }, mediaType: 'application/json', annotations: JSON.parse(canonicalJson(value)) as Record<string, unknown> };
 }

@@ -42,6 +42,8 @@ export interface AttestRunInput {
   strict: boolean;
   only: readonly string[];
   skip: readonly string[];
+  /** `run --partial`. */
+  partial?: boolean;
   baselinePath?: string;
   signing: SigningPlan;
   env: NodeJS.ProcessEnv;
@@ -67,6 +69,7 @@ export async function attestRun(input: AttestRunInput): Promise<AttestRunResult>
       strict: input.strict,
       only: input.only,
       skip: input.skip,
+      ...(input.partial ? { partial: true } : {}),
       ...(input.baselinePath === undefined ? {} : { baseline: await baselineFile(input.baselinePath) }),
     }),
   ];

@@ -13,7 +13,7 @@
  * an ALLOW, since those checks are in none of the three lists).
  */
 import { HarnessError } from '../errors.js';
-import { operationKey } from '../openapi/operation.js';
+import { operationKey, operationName } from '../openapi/operation.js';
 import type { ResourceDescriptor } from './configuration.js';
 
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
@@ -48,6 +48,25 @@ export interface AccessConformanceExtension {
   expectedFailures: string[];
   /** Results in the report; each is in exactly one of the five lists. */
   results: number;
+  /**
+   * Present when the run certifies a part of the description (`run --partial`, the profile's `"scope"`):
+   * the operations not implemented, each with why, and what declared the scope. `result` is then never
+   * PASSED (WARNED at best), so a policy that reads only `result` never takes a subset for the whole.
+   */
+  scope?: AttestedScope;
+}
+
+/** The scope as the statement carries it: operations by `METHOD path`, named beside `result`. */
+export interface AttestedScope {
+  /** One line: "5 of 39 operations implemented and checked; 34 not implemented (run --partial)". */
+  summary: string;
+  /** `--partial`, `profile`. */
+  sources: string[];
+  /** The profile's `"scope"` as written, when it declared one. */
+  declared?: { kind: string; entries: string[] };
+  operations: number;
+  implemented: string[];
+  notImplemented: Array<{ operation: string; source: string; answered?: number }>;
 }
 
 export interface TestResultPredicate {
@@ -84,6 +103,15 @@ export interface AttestedReport {
   /** The description the run read (source, digest), when it read one. */
   operations?: { description?: { source: string; sha256?: string; openapi?: string } };
   attestation?: { subject: { name: string; digest: { sha256?: string } }; from: string; note: string };
+  /** The part of the description the run certifies (report.json `scope`), when it certifies a part. */
+  scope?: {
+    summary: string;
+    sources: string[];
+    declared?: { kind: string; entries: string[] };
+    operations: number;
+    implemented: Array<{ method: string; path: string }>;
+    notImplemented: Array<{ operation: { method: string; path: string }; source: string; answered?: number }>;
+  };
 }
 
 function invalid(why: string): HarnessError {
@@ -112,7 +140,33 @@ export function readAttestedReport(text: string): AttestedReport {
     const op = result.operation;
     if (op !== undefined && (!isObject(op) || typeof op.method !== 'string' || typeof op.path !== 'string')) throw invalid(`results[${index}].operation has no method and path`);
   }
+  if (data.scope !== undefined) checkScope(data.scope);
   return data as unknown as AttestedReport;
+}
+
+const isOperation = (value: unknown): boolean => isObject(value) && typeof value.method === 'string' && typeof value.path === 'string';
+
+/** A scope the statement will name: its lists must be what report.json writes, or the file is refused. */
+function checkScope(scope: unknown): void {
+  if (!isObject(scope) || typeof scope.summary !== 'string' || !Array.isArray(scope.sources) || typeof scope.operations !== 'number' || !Array.isArray(scope.implemented) || !Array.isArray(scope.notImplemented)) {
+    throw invalid('its "scope" has no summary, sources, operations, implemented and notImplemented');
+  }
+  if (!scope.implemented.every(isOperation) || !scope.notImplemented.every((entry) => isObject(entry) && isOperation(entry.operation) && typeof entry.source === 'string')) {
+    throw invalid('its "scope" names an operation without method and path');
+  }
+}
+
+/** The statement's scope: the operations by `METHOD path`, what declared it, and the line every report prints. */
+export function attestedScope(scope: NonNullable<AttestedReport['scope']>): AttestedScope {
+  const name = (op: { method: string; path: string }): string => operationName(op);
+  return {
+    summary: scope.summary,
+    sources: [...scope.sources],
+    ...(scope.declared ? { declared: { kind: scope.declared.kind, entries: [...scope.declared.entries] } } : {}),
+    operations: scope.operations,
+    implemented: scope.implemented.map(name),
+    notImplemented: scope.notImplemented.map((entry) => ({ operation: name(entry.operation), source: entry.source, ...(entry.answered === undefined ? {} : { answered: entry.answered }) })),
+  };
 }
 
 /** A result's test name: its requirement ID, or `ID@METHOD path` for one operation's result (ruling 34). */
@@ -165,11 +219,13 @@ export function testLists(report: AttestedReport): TestLists {
 /**
  * The predicate's `result`: FAILED when a test failed or the run did not end conformant (exit 0), so a
  * run stopped early, undecided, or passing only thanks to a --baseline never reads as a pass; WARNED when
- * it is conformant with warnings; PASSED otherwise.
+ * it is conformant with warnings, or conformant for a part of the description only (`partial`: report.json
+ * has a `scope`); PASSED otherwise.
  */
-export function overallResult(lists: TestLists, verdictExitCode: number): TestResult {
+export function overallResult(lists: TestLists, verdictExitCode: number, partial = false): TestResult {
   if (lists.failedTests.length > 0 || verdictExitCode !== 0) return 'FAILED';
-  return lists.warnedTests.length > 0 ? 'WARNED' : 'PASSED';
+  // A certificate of a part of the description: never PASSED, the scope is named beside the result.
+  return lists.warnedTests.length > 0 || partial ? 'WARNED' : 'PASSED';
 }
 
 /** `NAME@sha256:HEX` (the last `@sha256:` splits, so a name may hold `@`), hex lowercased. */
@@ -212,7 +268,7 @@ export function buildStatement(input: StatementInput): TestResultStatement {
     subject: [{ name: attestation.subject.name, digest: { sha256 } }],
     predicateType: TEST_RESULT_PREDICATE_TYPE,
     predicate: {
-      result: overallResult(lists, report.verdict.exitCode),
+      result: overallResult(lists, report.verdict.exitCode, (report.scope?.notImplemented.length ?? 0) > 0),
       configuration: input.configuration,
       ...(input.url === undefined ? {} : { url: input.url }),
       passedTests: lists.passedTests,
@@ -228,6 +284,7 @@ export function buildStatement(input: StatementInput): TestResultStatement {
         blockedTests: lists.blockedTests,
         expectedFailures: lists.expectedFailures,
         results: report.results.length,
+        ...(report.scope ? { scope: attestedScope(report.scope) } : {}),
       },
     },
   };

@@ -1,17 +1,22 @@
 /**
  * The one HTTP request of the OpenAPI room (`run --openapi URL`, the profile's `"openapi"` URL, the sandbox's
- * served description): a GET through the run's client (its timeout, TLS settings and rate limit), never
- * carrying a token, with the caller's size cap, refused unless it answers 200.
+ * served description): a GET with the run's timeout, TLS settings and rate limit, never carrying a token,
+ * with the caller's size cap, refused unless it answers 200. Its client object has one rule of its own
+ * (outbound.ts `descriptionOutbound`): a GET of exactly the URL named, with no credential; nothing else leaves.
  */
 import { HarnessError } from '../errors.js';
 import type { ResolvedProfile } from '../profile/types.js';
+import { descriptionOutbound } from './outbound.js';
+import { profileSecrets } from './profile-secrets.js';
+import { createRecorder } from './recorder.js';
 import type { ClientSettings } from './settings.js';
-import { createTargetClient } from './target-client.js';
+import { profileTransport } from './target-client.js';
 
 export async function fetchDescriptionText(profile: ResolvedProfile, settings: ClientSettings, url: string, maxBytes: number): Promise<string> {
-  const client = createTargetClient(profile, { ...settings, max429Retries: 0 });
+  const recorder = createRecorder({ secrets: profileSecrets(profile) });
+  const transport = profileTransport(profile, { ...settings, max429Retries: 0 }, recorder, descriptionOutbound(url));
   try {
-    const response = await client.request({
+    const response = await transport.send({
       method: 'GET',
       url,
       headers: { accept: 'application/yaml, application/json;q=0.9, */*;q=0.1' },
@@ -24,6 +29,6 @@ export async function fetchDescriptionText(profile: ResolvedProfile, settings: C
     }
     return response.body.toString('utf8');
   } finally {
-    await client.close();
+    await transport.close();
   }
 }

@@ -51,6 +51,8 @@ export class RequestFirewall {
   private readonly base: URL;
   private readonly basePath: string;
   private readonly readPosts = new Set<string>();
+  /** The reads' templates as patterns, each parameter one segment: what a sent POST's path may be. */
+  private readonly readShapes: RegExp[] = [];
 
   constructor(baseUrl: string, readOperations: readonly ReadOperation[] = []) {
     this.base = new URL(baseUrl);
@@ -59,6 +61,7 @@ export class RequestFirewall {
     for (const op of readOperations) {
       if (op.method.toUpperCase() !== 'POST') continue;
       this.readPosts.add(`POST ${op.path}`);
+      this.readShapes.push(templatePattern(op.path));
       if (op.sentPath !== undefined) this.readPosts.add(`POST ${op.sentPath}`);
     }
   }
@@ -94,6 +97,15 @@ export class RequestFirewall {
     return this.resolve(what, path, search);
   }
 
+  /**
+   * Whether a POST's path as sent (below the baseUrl's path prefix, without the query) is a read of the
+   * run's plan: the transport's last check (outbound.ts), after this firewall shaped the request.
+   */
+  isReadPost(path: string): boolean {
+    if (/(^|\/)(\.|%2e){1,2}(\/|$)|%2f|%5c/i.test(path)) return false;
+    return this.readPosts.has(`POST ${path}`) || this.readShapes.some((shape) => shape.test(path));
+  }
+
   private checkMethod(what: string, method: string, keys: string[]): void {
     const upper = method.toUpperCase();
     if (upper === 'GET') return;
@@ -122,6 +134,12 @@ export class RequestFirewall {
     if (url.pathname !== expected) throw refused(what, `its path ${JSON.stringify(expected)} resolves to ${JSON.stringify(url.pathname)}, another shape`);
     return { url: url.href, sentPath: `${url.pathname}${url.search}` };
   }
+}
+
+/** A template as a pattern of its sent paths: the literal parts as written, each `{name}` one non-empty segment. */
+function templatePattern(template: string): RegExp {
+  const parts = template.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}$`);
 }
 
 /** A byte whose `%XX` stays inside its segment: anything but `/`, `\`, `.`, `%`, `?`, `#` and controls. */

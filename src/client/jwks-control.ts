@@ -9,12 +9,19 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { toPublicJwk, type JWK } from '../crypto/index.js';
 import { HarnessError } from '../errors.js';
 import { listenOnLoopback } from './bait-server.js';
-import type { JwksServer } from './jwks-server.js';
 
 /** Where a worker reaches the control endpoint: serialisable (vitest provide/inject). */
 export interface JwksControl {
   url: string;
   token: string;
+}
+
+/**
+ * What the control changes: a served JWKS's extra keys. jwks-server.ts's JwksServer is one; declared here
+ * because the server starts the control, so the control cannot take the server's type back from it.
+ */
+export interface ExtraKeysTarget {
+  setExtraKeys(keys: ReadonlyArray<Record<string, unknown>>): void;
 }
 
 export interface JwksControlServer {
@@ -46,7 +53,7 @@ function tokenMatches(given: string | undefined, token: string): boolean {
 }
 
 /** `PUT /extra-keys` with `Authorization: Bearer <token>` and `{"keys":[…]}` sets the server's extra keys. */
-export async function startJwksControl(server: JwksServer): Promise<JwksControlServer> {
+export async function startJwksControl(server: ExtraKeysTarget): Promise<JwksControlServer> {
   const token = randomBytes(32).toString('base64url');
   const http = createServer((req, res) => {
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];

@@ -5,6 +5,7 @@
  */
 import { Pool } from 'undici';
 import { HarnessError } from '../errors.js';
+import { refused } from './firewall.js';
 import { responseTooLarge, toTransportError } from './transport-errors.js';
 
 /** A request of the load driver (the same shape as src/load's LoadRequest). */
@@ -54,8 +55,24 @@ export interface BoundedFetchOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The priming client's one way out (docs/architecture.md, the load driver's door): a path on the pool's
+ * origin, sent as GET, or as POST to the token endpoint or a webhook listener (what the load sources send);
+ * anything else is REQUEST_REFUSED, never sent.
+ */
+function primingProblem(req: PrimingRequest): string | undefined {
+  const method = String(req.method).toUpperCase();
+  if (typeof req.path !== 'string' || !req.path.startsWith('/') || req.path.startsWith('//')) return 'its path is not a path on the load run\'s origin';
+  if (method === 'GET') return undefined;
+  const path = req.path.split(/[?#]/)[0]!;
+  if (method === 'POST' && (/\/auth\/v1\/token$/.test(path) || /\/api\/v1\/webhooks\/incoming\/[^/]+$/.test(path))) return undefined;
+  return method === 'POST' ? 'a POST the load driver makes goes to the token endpoint or a webhook listener only' : `${method} is never sent`;
+}
+
 async function boundedFetch(pool: Pool, req: PrimingRequest, options: BoundedFetchOptions): Promise<{ status: number; body: Buffer }> {
   const url = options.origin + req.path;
+  const problem = primingProblem(req);
+  if (problem !== undefined) throw refused(`${String(req.method).toUpperCase()} ${String(req.path).split(/[?#]/)[0]!.slice(0, 200)}`, problem);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

@@ -7,7 +7,7 @@
 import type { ResolvedProfile } from '../profile/types.js';
 import type { InternalRecorder } from './recorder.js';
 import { profileKeys, profileValues, type EncodeOptions, type Portable } from './replay-encode.js';
-import type { ReplayRecipe } from './replay-recipe.js';
+import type { ReplayRecipe } from './replay-note.js';
 
 /** Event IDs remembered per client: enough for any one check's repeats. */
 const SENT_EVENT_IDS = 4096;

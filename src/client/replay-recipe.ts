@@ -6,32 +6,10 @@
 import { isUuidV4 } from '../crypto/uuid.js';
 import type { ListenerKey } from '../profile/types.js';
 import { NotPortable, encodePortable, type EncodeOptions, type Portable } from './replay-encode.js';
+import type { ReplayNote, ReplayRecipe } from './replay-note.js';
 import type { TokenRequestOptions, WebhookOptions } from './types.js';
 import type { WebhookAuth } from './webhooks.js';
 import { UUID_IN_TEXT } from './replay-context.js';
-
-export type ReplayRecipe =
-  | {
-      kind: 'webhook';
-      /** A profile listener's key, or an explicit listener ID and auth (unknown-listener checks). */
-      listener: ListenerKey | { listenerId: Portable; auth: Portable };
-      options: Portable;
-      /**
-       * `fresh`: a new event ID on every replay; `kept`: the check is about this one (its form); `repeat`:
-       * the check repeats an ID, so `prelude` (the first request with it) goes first, both under one new ID.
-       */
-      eventId: 'fresh' | 'kept' | 'repeat';
-      prelude?: ReplayRecipe[];
-      /**
-       * A repeat in another text form of the same UUID (upper case, braces, `urn:uuid:`, no hyphens): the
-       * form with `{ID}` where the UUID stands, and how the UUID is written there.
-       */
-      eventIdForm?: { template: string; digits: 'lower' | 'upper'; hyphens: boolean };
-      /** Seconds the check moved the target's clock (test hooks) between the prelude and this request. */
-      clockAdvance?: number;
-    }
-  | { kind: 'token'; options: Portable }
-  | { kind: 'request'; method: string; url: Portable; headers: Portable; body?: Portable };
 
 /**
  * The object holding a recipe's body (`body` of a webhook's options, or of a request): reproductions.ts
@@ -41,9 +19,6 @@ export function recipeBodyHolder(recipe: ReplayRecipe): Record<string, unknown> 
   if (recipe.kind === 'webhook') return typeof recipe.options === 'object' && recipe.options !== null && !Array.isArray(recipe.options) ? recipe.options : undefined;
   return recipe.kind === 'request' ? (recipe as unknown as Record<string, unknown>) : undefined;
 }
-
-/** What an exchange says about its replay: a recipe, or why there is none. */
-export type ReplayNote = { recipe: ReplayRecipe } | { unavailable: string };
 
 function note(build: () => ReplayRecipe, ctx: EncodeOptions): ReplayNote {
   try {

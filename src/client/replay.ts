@@ -8,7 +8,7 @@ import { randomUuidV4 } from '../crypto/uuid.js';
 import { HarnessError } from '../errors.js';
 import type { CredentialKey, JwtAlg, ListenerKey, SigningJwk } from '../profile/types.js';
 import type { Portable } from './replay-encode.js';
-import type { ReplayRecipe } from './replay-recipe.js';
+import type { ReplayRecipe } from './replay-note.js';
 import type { HttpResponse, RawRequest, TargetClient, TokenRequestOptions, WebhookOptions } from './types.js';
 
 interface ReplayState {

@@ -6,17 +6,20 @@ import { HarnessError } from '../errors.js';
 import { randomSeed } from '../data/fake.js';
 import type { ListenerKey, ResolvedProfile } from '../profile/types.js';
 import { ApiCalls } from './api.js';
-import { RequestFirewall, refused } from './firewall.js';
+import { RequestFirewall } from './firewall.js';
+import { targetOutbound } from './outbound.js';
 import { TargetClock, createHooks } from './hooks.js';
 import { tokenBucket, unlimited } from './rate-limit.js';
 import { profileSecrets } from './profile-secrets.js';
 import { createRecorder, isInternalRecorder, type InternalRecorder } from './recorder.js';
 import { TokenManager } from './tokens.js';
-import { createTransport, type TransportRequest } from './transport.js';
+import { createTransport, type Transport } from './transport.js';
+import type { TransportRequest } from './transport-request.js';
 import type { ClientOptions, ExchangeRecorder, TargetClient, WebhookOptions } from './types.js';
 import { buildWebhook, type WebhookAuth } from './webhooks.js';
 import { RecipeContext } from './replay-context.js';
-import { requestRecipe, webhookRecipe, type ReplayRecipe, type WebhookRecipeInput } from './replay-recipe.js';
+import type { ReplayRecipe } from './replay-note.js';
+import { requestRecipe, webhookRecipe, type WebhookRecipeInput } from './replay-recipe.js';
 
 export { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
@@ -48,12 +51,14 @@ function listenerAuth(profile: ResolvedProfile, key: ListenerKey): { listenerId:
   return { listenerId: listener.listenerId, auth: { jwtKeys: listener.signingKeys } };
 }
 
-export function createTargetClient(profile: ResolvedProfile, options: ClientOptions = {}): TargetClient {
-  const recorder = adoptRecorder(options.recorder, profile, options.recordBodyBytes);
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const transport = createTransport({
+/**
+ * The transport settings of a client object made for this profile (timeouts, TLS, pacing, recorder), with
+ * the guard that is its one way out (outbound.ts): every request of that client passes it before each attempt.
+ */
+export function profileTransport(profile: ResolvedProfile, options: ClientOptions, recorder: InternalRecorder, guard: (req: TransportRequest) => void): Transport {
+  return createTransport({
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    connectTimeoutMs,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     ca: profile.tls.ca,
     insecureSkipVerify: profile.tls.insecureSkipVerify,
@@ -62,17 +67,35 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     max429Retries: options.max429Retries,
     ...(options.retryAfterCapMs === undefined ? {} : { retryAfterCapMs: options.retryAfterCapMs }),
     ...(options.onRequestOutcome ? { onOutcome: options.onRequestOutcome } : {}),
-    // Bound once the token manager exists (below): it knows which bearer values are the run's access tokens.
-    guard: (req) => tokenGuard(req),
+    // A refusal names the request: its text goes through the recorder's redaction like every other message.
+    guard: (req) => {
+      try {
+        guard(req);
+      } catch (error) {
+        if (!(error instanceof HarnessError)) throw error;
+        throw new HarnessError(error.code, recorder.redact(error.message), { ...(error.hint ? { hint: error.hint } : {}), ...(error.field ? { field: error.field } : {}) });
+      }
+    },
   });
+}
+
+export function createTargetClient(profile: ResolvedProfile, options: ClientOptions = {}): TargetClient {
+  const recorder = adoptRecorder(options.recorder, profile, options.recordBodyBytes);
+  const firewall = new RequestFirewall(profile.baseUrl, options.readOperations);
+  // Bound once the token manager exists (below): it knows which bearer values are the run's access tokens.
+  const transport = profileTransport(profile, options, recorder, (req) => outbound(req));
   const hooksImpl = createHooks(profile, transport);
   const clock = new TargetClock(hooksImpl);
   if (hooksImpl) hooksImpl.onClock = (now) => clock.observe(now);
   const now = (): Promise<number> => clock.now();
   const recipes = new RecipeContext(profile, recorder);
   const tokens = new TokenManager(profile, transport, recorder, now, recipes);
-  const tokenGuard = accessTokenGuard(profile.baseUrl, (value) => tokens.isIssued(value));
-  const firewall = new RequestFirewall(profile.baseUrl, options.readOperations);
+  const outbound = targetOutbound({
+    baseUrl: profile.baseUrl,
+    ...(profile.hooks ? { hooks: profile.hooks } : {}),
+    isReadPost: (path) => firewall.isReadPost(path),
+    isAccessToken: (value) => tokens.isIssued(value),
+  });
   const api = new ApiCalls(firewall, transport, tokens, recorder, options.tokenMethod ?? 'secret', recipes);
   const seed = options.seed ?? randomSeed();
   /** Default bodies built so far in each scope: the n-th body of a scope is the same for one seed. */
@@ -196,28 +219,6 @@ export function createTargetClient(profile: ResolvedProfile, options: ClientOpti
     close: () => transport.close(),
   };
   return client;
-}
-
-/**
- * The bearer token is sent nowhere else (ruling 35): whatever builds a request (an operation's call, a
- * check's raw request, a replay), one that carries an access token the client obtained goes only to the
- * baseUrl's origin; to any other it is refused, never sent. The hooks and webhooks carry their own
- * credentials, which this does not touch.
- */
-function accessTokenGuard(baseUrl: string, isAccessToken: (value: string) => boolean): (req: TransportRequest) => void {
-  const origin = new URL(baseUrl).origin;
-  return (req) => {
-    const authorization = Object.entries(req.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-    const bearer = /^bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
-    if (bearer === undefined || !isAccessToken(bearer)) return;
-    let target: string;
-    try {
-      target = new URL(req.url).origin;
-    } catch {
-      target = '(an unparseable URL)';
-    }
-    if (target !== origin) throw refused(`${req.method} ${target}`, `it carries the run's access token to ${target}, not the profile's baseUrl origin ${origin}`);
-  };
 }
 
 /** Headers whose repeated lines carry a credential of the request (redacted like the first line). */

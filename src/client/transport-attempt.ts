@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { HarnessError } from '../errors.js';
 import { responseTooLarge, toTransportError } from './transport-errors.js';
 import type { HttpResponse, RecordedExchange } from './types.js';
-import type { TransportOptions, TransportRequest } from './transport.js';
+import type { TransportOptions, TransportRequest } from './transport-request.js';
 
 /**
  * The headers as undici sends them: a name with further lines becomes an array (one header line per

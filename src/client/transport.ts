@@ -6,57 +6,13 @@
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { HarnessError } from '../errors.js';
-import type { InternalRecorder } from './recorder.js';
 import { DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
-import { requestedRetryAfterMs, sleep, type Pacer } from './rate-limit.js';
+import { within } from '../stop/within.js';
+import { stopMs } from '../stop/timings.js';
+import { requestedRetryAfterMs, sleep } from './rate-limit.js';
 import { attempt, type AttemptContext } from './transport-attempt.js';
-import type { HttpResponse, RequestOutcome } from './types.js';
-
-/** How long close() lets answers in flight finish before it cuts them (close must not hang on a hung target). */
-const CLOSE_GRACE_MS = 1_000;
-
-export interface TransportOptions {
-  timeoutMs: number;
-  connectTimeoutMs: number;
-  maxResponseBytes: number;
-  /** PEM bundle trusted besides the system store. */
-  ca?: string;
-  insecureSkipVerify: boolean;
-  pacer: Pacer;
-  recorder: InternalRecorder;
-  /** Retries after a 429 (each waits for its Retry-After). Default 3. */
-  max429Retries?: number;
-  /** Longest Retry-After honoured; default DEFAULT_RETRY_AFTER_CAP_MS (the same as `run`'s). */
-  retryAfterCapMs?: number;
-  onOutcome?: (outcome: RequestOutcome) => void;
-  /**
-   * Called before every attempt; throws to refuse the request, which is then never sent (the client's
-   * guard: an access token goes to the baseUrl's origin only, ruling 35).
-   */
-  guard?: (req: TransportRequest) => void;
-}
-
-export interface TransportRequest {
-  method: string;
-  /** Absolute URL. */
-  url: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-  label?: string;
-  timeoutMs?: number;
-  /** Default true: wait for Retry-After and send again on 429. */
-  retryOn429?: boolean;
-  /** Overrides the client's response bound for this request (the runs hook lists every run ever made). */
-  maxResponseBytes?: number;
-  /** Further lines of these headers, sent after the one in `headers` (repeated-header checks). */
-  repeatedHeaders?: Record<string, string[]>;
-  /** Values made for this request only (its HMAC signature): redacted from its exchange. */
-  ephemeral?: readonly string[];
-  /** The request's recipe for a later replay (kept on its recorded exchange). */
-  replay?: import('./replay-recipe.js').ReplayNote;
-  /** Credentials inside the answer (an access token) to register with the recorder before it stores it. */
-  secretsIn?: (status: number, body: Buffer) => string[];
-}
+import type { TransportOptions, TransportRequest } from './transport-request.js';
+import type { HttpResponse } from './types.js';
 
 export interface Transport {
   send(req: TransportRequest): Promise<HttpResponse>;
@@ -128,12 +84,7 @@ export function createTransport(options: TransportOptions): Transport {
       // The grace timer is cleared once the agent has closed: left running it held the process open for its
       // full second after every command's work was done (850 ms of a one-check run's 2 s).
       const closed = agent.close().then(() => true, () => true);
-      let grace: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<false>((resolve) => {
-        grace = setTimeout(() => resolve(false), CLOSE_GRACE_MS);
-      });
-      const finished = await Promise.race([closed, graceOver]);
-      clearTimeout(grace);
+      const finished = await within(closed, stopMs('clientCloseGrace'), () => false);
       if (!finished) {
         for (const cancel of inFlight) cancel();
         await closed;

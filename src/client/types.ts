@@ -7,10 +7,10 @@ import type { HarnessErrorCode } from '../errors.js';
 import type { CredentialKey, ResolvedProfile, SigningJwk } from '../profile/types.js';
 import type { ClientSettings } from './settings.js';
 import type { WebhookOptions } from './webhook-types.js';
-import type { ReplayNote } from './replay-recipe.js';
+import type { ReplayNote } from './replay-note.js';
 
 export type { ClientSettings };
-export type { ReplayNote, ReplayRecipe } from './replay-recipe.js';
+export type { ReplayNote, ReplayRecipe } from './replay-note.js';
 export type * from './webhook-types.js';
 
 /** One request and its answer (or transport error), secrets already redacted. */
@@ -244,6 +244,11 @@ export interface TargetClient {
   /** Present when the profile has `hooks`. */
   readonly hooks?: TestHooks;
 
+  /**
+   * A raw request, through the client's one way out (outbound.ts): a GET on the profile's origins, a POST
+   * to the token endpoint, a webhook listener or a read of the run's plan, the test hooks' own calls.
+   * Anything else (another method, another origin) is `REQUEST_REFUSED` and never sent.
+   */
   request(req: RawRequest): Promise<HttpResponse>;
 
   /** The raw token exchange. */

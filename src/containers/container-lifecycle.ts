@@ -7,12 +7,10 @@ import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { ContainerRuntimeClient, StartedTestContainer } from 'testcontainers';
 import { HarnessError } from '../errors.js';
-import { registerCleanup } from './cleanup.js';
+import { registerFinalizer } from '../stop/finalizers.js';
+import { stopMs } from '../stop/timings.js';
 import type { ContainerLog } from './container-log.js';
 import { dockerEndpoint, removeContainerSync } from './sync-remove.js';
-
-const STOP_TIMEOUT_S = 5;
-const LOG_DRAIN_MS = 1_500;
 
 /** The private folder holding the mounted profile folder. */
 export interface ProfileFolder {
@@ -38,8 +36,9 @@ export class ContainerLifecycle {
   ) {
     this.containerId = started.container.getId();
     this.shortId = this.containerId.slice(0, 12);
-    // If the process ends before remove() finished (another SIGINT listener may exit at once), the exit
-    // fallback deletes the container synchronously; a kept container is left alone.
+    // Removed on every way out of the command by the stop room's finalizers (a signal, a forced stop, an
+    // error); if the process ends before remove() finished (a forced exit does not wait), the exit fallback
+    // deletes the container synchronously; a kept container is left alone.
     const endpoint = dockerEndpoint(client);
     const exitFallback =
       options.keepContainer || endpoint === undefined
@@ -48,7 +47,7 @@ export class ContainerLifecycle {
             removeContainerSync(endpoint, this.containerId);
             rmSync(folder.privateDir, { recursive: true, force: true });
           };
-    this.unregister = registerCleanup(() => (options.keepContainer ? this.keep() : this.remove()), exitFallback);
+    this.unregister = registerFinalizer(`remove container ${this.shortId}`, () => (options.keepContainer ? this.keep() : this.remove()), exitFallback);
   }
 
   /** Why the container is no longer running, or undefined while it runs. */
@@ -75,8 +74,8 @@ export class ContainerLifecycle {
 
   private remove(): Promise<void> {
     this.stopped ??= (async () => {
-      await this.started.container.stop({ timeout: STOP_TIMEOUT_S, remove: true, removeVolumes: true }).catch(() => undefined);
-      await this.log.ended(LOG_DRAIN_MS);
+      await this.started.container.stop({ timeout: stopMs('containerStop') / 1000, remove: true, removeVolumes: true }).catch(() => undefined);
+      await this.log.ended(stopMs('containerLogDrain'));
       this.log.close();
       if (this.removeFolder) await rm(this.folder.privateDir, { recursive: true, force: true }).catch(() => undefined);
     })();
@@ -87,7 +86,7 @@ export class ContainerLifecycle {
     if (this.kept || this.stopped) return;
     this.kept = true;
     this.removeFolder = false;
-    await this.log.ended(300);
+    await this.log.ended(stopMs('keptContainerLog'));
     this.log.close();
     process.stderr.write(
       `access-conformance: kept container ${this.shortId} (${this.options.image}); its log is ${this.log.filePath}, its profile folder ${this.folder.mountDir}.\n` +

@@ -10,6 +10,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, ftruncateSync, writeSync 
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { runSecrets } from '../client/secret-registry.js';
+import { within } from '../stop/within.js';
 
 export const DEFAULT_TAIL_LINES = 30;
 const REDACTED = '[redacted]';
@@ -83,12 +84,7 @@ export class ContainerLog {
 
   /** Waits until the stream ended (the container stopped), at most `timeoutMs`. */
   async ended(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    await Promise.race([this.endedPromise, timeout]);
-    clearTimeout(timer);
+    await within(this.endedPromise, timeoutMs, () => undefined);
   }
 
   /** From now on replaces each secret by a marker, and rewrites what the file already holds. */

@@ -5,6 +5,7 @@
 import { createServer } from 'node:net';
 import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } from 'testcontainers';
 import { HarnessError } from '../errors.js';
+import { within } from '../stop/within.js';
 
 export type NetworkMode = 'host' | 'bridge';
 export type NetworkRequest = 'auto' | NetworkMode;
@@ -13,7 +14,8 @@ const CONNECT_TIMEOUT_MS = 20_000;
 
 /**
  * Ryuk, testcontainers' reaper, runs from an image that has to be pulled; with no registry that fails every
- * start. Off unless the user decided otherwise; our own cleanup (cleanup.ts) removes containers instead.
+ * start. Off unless the user decided otherwise; our own cleanup removes containers instead
+ * (container-lifecycle.ts, through the stop room's finalizers).
  */
 export function disableRyukByDefault(env: NodeJS.ProcessEnv = process.env): void {
   if (env.TESTCONTAINERS_RYUK_DISABLED === undefined) env.TESTCONTAINERS_RYUK_DISABLED = 'true';
@@ -21,20 +23,16 @@ export function disableRyukByDefault(env: NodeJS.ProcessEnv = process.env): void
 
 export async function connectDocker(): Promise<ContainerRuntimeClient> {
   disableRyukByDefault();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
-  });
   try {
-    return await Promise.race([getContainerRuntimeClient(), timeout]);
+    return await within(getContainerRuntimeClient(), CONNECT_TIMEOUT_MS, () => {
+      throw new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`);
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new HarnessError('DOCKER_UNAVAILABLE', `cannot reach a Docker engine: ${reason}`, {
       hint: 'start the engine (e.g. `dockerd`, or `apt-get install docker.io` first) or point DOCKER_HOST at one; `docker info` must answer',
       cause: error,
     });
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * Last-resort removal when the process is exiting: `process.on('exit')` allows synchronous work only, and
+ * Last-resort removal when the process is exiting (the exit fallback a container registers with the stop
+ * room's finalizers, stop/finalizers.ts): an exit listener allows synchronous work only, and
  * some listeners (vitest's, used by the engine) end the process 1 ms after SIGINT, before an asynchronous
  * removal can finish. A short-lived child node process then asks the engine's API to delete the container
  * while this process waits (bounded). Plain HTTP over the unix socket or TCP; a TLS-protected remote engine
@@ -7,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import type { ContainerRuntimeClient } from 'testcontainers';
+import { stopMs } from '../stop/timings.js';
 
 export interface DockerEndpoint {
   socketPath?: string;
@@ -14,7 +16,7 @@ export interface DockerEndpoint {
   port?: number;
 }
 
-const SYNC_REMOVE_TIMEOUT_MS = 10_000;
+const SYNC_REMOVE_TIMEOUT_MS = stopMs('syncRemove');
 
 // Runs in the child: reads {endpoint, id} from stdin, sends DELETE /containers/<id>?force=true&v=true.
 const CHILD_SCRIPT = `

@@ -5,7 +5,7 @@
  * first check starts and ends when its last selected check reported.
  */
 import { runSecrets } from '../client/secret-registry.js';
-import type { Requirement } from '../requirements.js';
+import type { Requirement } from '../requirements/catalogue.js';
 import { resultKey } from './result-key.js';
 import type { Emitter } from './emitter.js';
 import { ControlGate } from './controls.js';

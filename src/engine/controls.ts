@@ -15,7 +15,7 @@
  * of what the selection was about. One named by `--skip` is not, and its refusal checks are skipped saying so.
  */
 import { controlsOf } from '../requirements/controls.js';
-import { allRequirements, isRequirementId, requirement, type Requirement } from '../requirements.js';
+import { allRequirements, isRequirementId, requirement, type Requirement } from '../requirements/catalogue.js';
 import { operationKey } from '../openapi/operation.js';
 import { resultKey } from './result-key.js';
 import { resolveSelection } from './selection.js';

@@ -1,6 +1,7 @@
 /** The engine: runs the suites against a target and emits events to reporters. */
 export { runConformance, CHECK_TIMEOUT_FACTOR, type RunOptions } from './run-conformance.js';
-export { openEngineSession, type EnginePhase, type EngineSession, type SessionRunOptions, type SessionSettings } from './session.js';
+export { openEngineSession, type EngineSession } from './session.js';
+export type { EnginePhase, SessionRunOptions, SessionSettings } from './session-options.js';
 export { preloadVitest } from './vitest-bridge.js';
 export { reportUnstartedRun, NOT_STARTED, type UnstartedRunOptions } from './unstarted.js';
 export { loadBaseline, parseBaseline, type Baseline } from './baseline.js';

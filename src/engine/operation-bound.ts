@@ -5,9 +5,8 @@
  * hours or one that outgrows its memory.
  */
 import { HarnessError } from '../errors.js';
-import type { Requirement } from '../requirements.js';
-import { OPERATION_BUDGET } from '../requirements/operations.js';
-import { expandPerOperation, type OperationFilter, type OperationLike } from './operation-keys.js';
+import type { Requirement } from '../requirements/catalogue.js';
+import { OPERATION_BUDGET, expandPerOperation, type OperationFilter, type OperationLike } from './operation-keys.js';
 
 /**
  * Throws RUN_TOO_LARGE when the selected per-operation checks (`keep`: --only/--skip by operation) would

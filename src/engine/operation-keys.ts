@@ -5,8 +5,64 @@
  * the same by construction.
  */
 import { operationKey, operationRef, type OperationRef } from '../openapi/operation.js';
-import { OPERATION_BUDGET, appliesTo, type OperationFacts } from '../requirements/operations.js';
-import type { Requirement } from '../requirements.js';
+import type { Requirement, RequirementSpec } from '../requirements/catalogue.js';
+
+/** The list and search operation facts {@link appliesTo} reads (a PlannedOperation of src/openapi has them). */
+export interface OperationFacts {
+  method: string;
+  path: string;
+  paginated: 'query' | 'body' | false;
+  itemWrapper?: string;
+  responseSchema?: unknown;
+}
+
+/** Which of the called operations a per-operation requirement applies to. */
+export type PerOperation = NonNullable<RequirementSpec['perOperation']>;
+
+export function appliesTo(kind: PerOperation, op: OperationFacts): boolean {
+  switch (kind) {
+    case 'every':
+      return true;
+    case 'paginated':
+      return op.paginated !== false;
+    case 'body':
+      return op.paginated === 'body';
+    case 'wrapped':
+      return op.paginated !== false && op.itemWrapper !== undefined && op.itemWrapper !== '';
+    case 'schema':
+      return op.responseSchema !== undefined;
+  }
+}
+
+/** Why a per-operation requirement has no operation to check in a run (its one skipped result says it). */
+export function noOperationReason(kind: PerOperation, planned: boolean): string {
+  if (!planned) return 'the run has no operations to check one by one: the profile names no OpenAPI description ("openapi", or run --openapi) and no "operations"';
+  switch (kind) {
+    case 'every':
+      return 'the run calls no list or search operation';
+    case 'paginated':
+      return 'the run calls no paginated operation';
+    case 'body':
+      return 'the run calls no search (POST) operation that takes its page size in the JSON body';
+    case 'wrapped':
+      return 'no called operation has an item wrapper named by its description or service.md';
+    case 'schema':
+      return 'no called operation has a response schema in its description';
+  }
+}
+
+/**
+ * Pages one operation's checks may fetch at most (the walks included), with the page sizes they use: the
+ * run header states the cost from these, and the suites stop a walk at its share.
+ */
+export const OPERATION_BUDGET = {
+  /** The counting walk at page size 100 (totals are learned, never taken from the profile). */
+  censusPages: 30,
+  /** The walk at the default size (25). */
+  walkPages: 60,
+  /** Single requests of the other checks (auth, clamps, tokens, spellings, schema). */
+  requests: 14,
+} as const;
 
 /** What the engine reads of a planned operation (src/openapi's PlannedOperation has it). */
 export type OperationLike = OperationFacts & { operationId?: string };

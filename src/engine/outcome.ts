@@ -4,7 +4,7 @@
  * vitest's own errors when the wrapper could not (a test timeout, a failing hook, a suite without check()).
  */
 import { HARNESS_ERROR_CODES, SUITE_BUG_HINT, type HarnessErrorCode } from '../errors.js';
-import type { Requirement } from '../requirements.js';
+import type { Requirement } from '../requirements/catalogue.js';
 import type { ExpectedCheck } from './operation-keys.js';
 import type { CheckResult, Phase, RunAbort } from './types.js';
 import type { RawCheckOutcome } from './vitest-bridge.js';

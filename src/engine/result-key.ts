@@ -6,7 +6,7 @@
 import { operationKey } from '../openapi/operation.js';
 import type { CheckResult } from './types.js';
 
-export { operationLabel, sentPathLine } from '../openapi/operation.js';
+export { operationLabel, operationName, sentPathLine } from '../openapi/operation.js';
 
 export function resultKey(result: Pick<CheckResult, 'id' | 'operation'>): string {
   return result.operation ? operationKey(result.id, result.operation) : result.id;

@@ -3,7 +3,8 @@
  * session (session.ts, the one place a run is built), runs once and closes it; the fault and variant
  * runner keeps its session open instead, for target after target.
  */
-import { openEngineSession, type SessionRunOptions, type SessionSettings } from './session.js';
+import { openEngineSession } from './session.js';
+import type { SessionRunOptions, SessionSettings } from './session-options.js';
 import type { RunSummary } from './types.js';
 
 export { CHECK_TIMEOUT_FACTOR } from './limits.js';

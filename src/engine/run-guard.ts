@@ -2,38 +2,45 @@
  * Why and when a run stops early: its deadline, a target that stopped answering (N requests in a row timed
  * out, could not connect or were rate-limited past the cap), or an interruption (SIGINT/SIGTERM). The first
  * reason wins; the engine then records every unfinished check as errored with it and still writes reports.
+ *
+ * The signal is the stop room's (stop/source.ts): the caller's signal (the CLI's run scope: signals,
+ * --max-duration) joined with the run's own stops, giving up and its deadline; the guard only decides when.
  */
 import type { RequestOutcome } from '../client/types.js';
 import type { HarnessErrorCode } from '../errors.js';
 import { formatDuration } from '../values.js';
 import type { RunAbort } from './types.js';
 import { isStopReason } from '../stop/reason.js';
+import { openStop, type StopSource } from '../stop/source.js';
 
 /** Failure codes that mean the target is not answering (or refuses to): each one extends the streak. */
 const GIVE_UP_CODES: ReadonlySet<string> = new Set(['TIMEOUT', 'TARGET_UNREACHABLE', 'CONNECTION_RESET', 'DNS', 'TLS', 'RATE_LIMITED']);
 
 export class RunGuard {
-  private readonly controller = new AbortController();
-  private abortReason: RunAbort | undefined;
+  private readonly stop: StopSource;
   private streak = 0;
   private heardRequests = false;
-  private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly maxConsecutiveFailures: number) {}
+  /** `interrupt`: the caller's stop (the CLI's SIGINT/SIGTERM and --max-duration); its reason, when a StopReason, is kept. */
+  constructor(
+    private readonly maxConsecutiveFailures: number,
+    interrupt?: AbortSignal,
+  ) {
+    this.stop = openStop(interrupt);
+  }
 
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.stop.signal;
   }
 
   get reason(): RunAbort | undefined {
-    return this.abortReason;
+    if (!this.stop.signal.aborted) return undefined;
+    // A caller's signal aborted without a record (a library caller's own controller) reads as an interruption.
+    return isStopReason(this.stop.signal.reason) ? this.stop.reason() : { code: 'INTERRUPTED', message: 'the run was interrupted' };
   }
 
   abort(reason: RunAbort): void {
-    if (this.abortReason) return;
-    this.abortReason = reason;
-    this.stopDeadline();
-    this.controller.abort();
+    this.stop.stop(reason);
   }
 
   /**
@@ -69,26 +76,12 @@ export class RunGuard {
     }
   }
 
-  /** Stops the run when `ms` have passed. */
   /** Starts (or restarts) the deadline: `ms` from now; `deadlineMs` is the whole run's, for the message. */
   startDeadline(ms: number, deadlineMs = ms): void {
-    this.stopDeadline();
-    this.timer = setTimeout(() => {
-      this.abort({ code: 'DEADLINE', message: `the run reached its deadline of ${formatDuration(deadlineMs)} (--max-duration)` });
-    }, ms);
-    this.timer.unref();
+    this.stop.deadline(ms, () => ({ code: 'DEADLINE', message: `the run reached its deadline of ${formatDuration(deadlineMs)} (--max-duration)` }));
   }
 
   stopDeadline(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  /** Follows an outside signal (the CLI's SIGINT/SIGTERM handler); its reason, when a RunAbort, is kept. */
-  follow(signal: AbortSignal | undefined): void {
-    if (!signal) return;
-    const onAbort = (): void => this.abort(isStopReason(signal.reason) ? signal.reason : { code: 'INTERRUPTED', message: 'the run was interrupted' });
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    this.stop.close();
   }
 }

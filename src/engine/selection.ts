@@ -6,7 +6,7 @@
  */
 import { HarnessError } from '../errors.js';
 import { editDistance } from '../spelling.js';
-import { allRequirements, type Requirement } from '../requirements.js';
+import { allRequirements, type Requirement } from '../requirements/catalogue.js';
 import { splitOperationKey } from '../openapi/operation.js';
 import type { SelectionInput } from './types.js';
 import { literalAlternation } from './name-pattern.js';

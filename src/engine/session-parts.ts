@@ -2,10 +2,10 @@
 import { DEFAULT_RETRY_AFTER_CAP_MS } from '../defaults.js';
 import { isHarnessError } from '../errors.js';
 import { TOOL_NAME, toolVersion } from '../package.js';
-import { CATALOGUE_VERSION } from '../requirements.js';
+import { CATALOGUE_VERSION } from '../requirements/catalogue.js';
 import type { RunCollector } from './collector.js';
 import type { Emitter } from './emitter.js';
-import type { SessionRunOptions, SessionSettings } from './session.js';
+import type { SessionRunOptions, SessionSettings } from './session-options.js';
 import type { PulledInCheck, RunAbort, RunHeader } from './types.js';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;

@@ -12,13 +12,14 @@
  * Retry-After cap and run channel as `run` gives it.
  */
 import { profileSecrets, runSecrets, startProfileJwksServers } from '../client/index.js';
-import type { ClientSettings } from '../client/settings.js';
 import type { RunContext } from './check-meta.js';
 import { RunCollector } from './collector.js';
 import { operationsCostNote } from './operation-keys.js';
 import { refuseTooManyOperations } from './operation-bound.js';
 import { controlsNote, keepPulledInOperations, selectionWithControls } from './controls.js';
 import { findRootCauses } from './root-causes.js';
+import { groupAbsentOperations } from './absent-operations.js';
+import { applyScope, declareScope, scopedVerdict, type DeclaredScope } from './scope.js';
 import { HOLD_FROM_START_MS, HoldingEmitter, UniformAnswerWatch, uniformVerdict } from './uniform-answer.js';
 import { CHECK_TIMEOUT_FACTOR, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_OPERATIONS, defaultMaxDurationMs } from './limits.js';
 import { loadOperationPlan, operationsNote, runOperations } from './operations.js';
@@ -29,73 +30,14 @@ import { RunGuard } from './run-guard.js';
 import { applyBaseline } from './baseline.js';
 import { abortOf, runHeader, startHeartbeat } from './session-parts.js';
 import { untilStopped } from '../stop/race.js';
-import type { Phase } from '../stop/phase.js';
+import type { EnginePhase, SessionRunOptions, SessionSettings } from './session-options.js';
 import { operationSelector, resolveSelection } from './selection.js';
 import { discoverSuites, suitesToLoad, type SuiteFiles } from './suite-files.js';
-import type { CheckResult, EngineReporter, RunSummary, SelectionInput } from './types.js';
+import type { CheckResult, OperationRef, RunSummary } from './types.js';
+import { operationRef } from '../openapi/index.js';
 import { computeTotals } from './counts.js';
 import { abortedVerdict, computeVerdict, shouldWarnings } from './verdict.js';
 import { openSuiteRunner, type SuiteRunner } from './vitest-bridge.js';
-
-/** What a session keeps from run to run: one suite thread, so one bound on checks in flight and one client setting. */
-export interface SessionSettings {
-  /** Checks in flight at once, all groups together (one suite worker thread). */
-  concurrency: number;
-  /**
-   * How the suites' client talks to the target, untouched from the option values to createTargetClient; the
-   * engine reads only the timeout (preflight, a check's limit, the default deadline).
-   */
-  client: ClientSettings & { timeoutMs: number };
-}
-
-/** One run of a session: the target and everything that may change from one target to the next. */
-export interface SessionRunOptions {
-  profile: RunContext['profile'];
-  selection: SelectionInput;
-  /** Printed in the header; every generated value comes from it, scoped by the check's ID. */
-  seed: string;
-  /** SHOULD failures fail the run. */
-  strict: boolean;
-  /** Expected-failure IDs (already loaded; see loadBaseline). */
-  baseline?: { source: string; ids: string[] };
-  reporters: EngineReporter[];
-  /**
-   * Whether a passed check's result keeps the exchanges it made. Default: when some reporter reads them
-   * (EngineReporter.readsPassedExchanges), or when there is none (the caller reads the summary itself).
-   */
-  passedExchanges?: boolean;
-  /** Shown in the header when the harness started the target itself. */
-  targetDescription?: string;
-  /**
-   * Operations the user names to be called although ruling 35's rules leave them in doubt (`run
-   * --allow-operation`): `METHOD path` or an operation ID. Never read from the profile or the description.
-   */
-  allowOperations?: readonly string[];
-  /** Interval of heartbeat events while a group runs long; default 15 s. */
-  heartbeatMs?: number;
-  /** Deadline of the whole run; default derived from the selection and the timeout (defaultMaxDurationMs). */
-  maxDurationMs?: number;
-  /** Requests in a row that time out, cannot connect or are rate-limited before the run gives up; 0 never. Default 5. */
-  maxConsecutiveFailures?: number;
-  /** Operations the run may check one by one (ruling 34); more stops it before its first check. Default DEFAULT_MAX_OPERATIONS. */
-  maxOperations?: number;
-  /** Aborting it stops the run (reports still written); a `RunAbort` reason is kept (the CLI's signals). */
-  interrupt?: AbortSignal;
-  /**
-   * Address the harness's JWKS servers listen on instead of their URL's host: for a container behind a
-   * mapped port, whose JWKS URL names host.docker.internal (not a name this machine can bind), the address
-   * that name stands for when it is this machine's, else `0.0.0.0` (containers/image-target.ts).
-   */
-  jwksListenHost?: string;
-  /**
-   * Told as the run enters each phase (the CLI's run scope names it to its supervisor and in the report of
-   * a run that stops there); awaited, and bounded by the run's deadline and interruption.
-   */
-  onPhase?: (phase: EnginePhase) => Promise<void> | void;
-}
-
-/** The phases of a run inside the engine, in order. */
-export type EnginePhase = Extract<Phase, 'preflight' | 'worker start' | 'checks' | 'reporting'>;
 
 export interface EngineSession {
   run(options: SessionRunOptions): Promise<RunSummary>;
@@ -132,9 +74,10 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const timeoutMs = settings.client.timeoutMs;
   let maxDurationMs = options.maxDurationMs ?? defaultMaxDurationMs(requirements.length, timeoutMs);
   const maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
-  const guard = new RunGuard(maxConsecutiveFailures);
-  guard.follow(options.interrupt);
-  guard.startDeadline(maxDurationMs);
+  const guard = new RunGuard(maxConsecutiveFailures, options.interrupt);
+  // One deadline per run: the caller's when its signal carries it (the CLI's run scope, from the command's start).
+  const ownDeadline = !(options.deadlineByCaller && options.maxDurationMs !== undefined);
+  if (ownDeadline) guard.startDeadline(maxDurationMs);
   runSecrets().addAll(profileSecrets(options.profile));
   const channelName = newRunChannelName();
   const emitter = new HoldingEmitter(options.reporters);
@@ -167,6 +110,9 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
 
   let runStarted = false;
   let clockAt: ClockReading | undefined;
+  // The profile's "scope" matched against the plan, and the operations the run calls.
+  let declared: DeclaredScope | undefined;
+  let called: OperationRef[] = [];
   // The phase a stop happened in, for the report when the reason does not name one (the engine's deadline).
   let phase: EnginePhase = 'preflight';
   const enter = (next: EnginePhase): Promise<void> => {
@@ -180,7 +126,11 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     const { capabilities, notes } = checked;
     clockAt = checked.clockAt;
     // The description is read once the target answers (it may be served there); a bad one stops the run (exit 2).
-    const operations = await untilStopped(loadOperationPlan(options.profile, settings.client, options.allowOperations), guard.signal);
+    const loaded = await untilStopped(loadOperationPlan(options.profile, settings.client, options.allowOperations), guard.signal);
+    // The profile's scope leaves its not-implemented operations out of the plan: they are never called.
+    declared = declareScope(loaded, options.profile.scope);
+    const operations = declared?.plan ?? loaded;
+    called = (operations?.called ?? []).map((op) => operationRef({ method: op.method, path: op.path, operationId: op.operationId, sentPath: op.sentPath }));
     // Per-operation requirements expect one result per called operation (ruling 34), as --only/--skip keep them.
     // A pulled-in per-operation control (OPS-18) on the operations of the refusal checks it controls.
     const keepOperation = keepPulledInOperations(operationSelector(options.selection), pulledIn);
@@ -192,7 +142,7 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     // operation counts, and each operation raises the ceiling (limits.ts). A given --max-duration stands.
     if (options.maxDurationMs === undefined && (operations?.called.length ?? 0) > 0) {
       maxDurationMs = defaultMaxDurationMs(keys.length, timeoutMs, operations!.called.length);
-      guard.startDeadline(Math.max(0, maxDurationMs - (Date.now() - startedAt)), maxDurationMs);
+      if (ownDeadline) guard.startDeadline(Math.max(0, maxDurationMs - (Date.now() - startedAt)), maxDurationMs);
     }
     header = {
       ...header,
@@ -255,10 +205,13 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
   const clockMoved = clockAt && runStarted && requirements.some((req) => req.movesClock) ? await clockMovedSince(options.profile, clockAt) : undefined;
 
   // Every check of the run is in the results, the pulled-in controls too: the counts agree with the header's.
-  const ordered = collector.keys().map((key) => results.get(key)).filter((r): r is CheckResult => r !== undefined);
+  const collected = collector.keys().map((key) => results.get(key)).filter((r): r is CheckResult => r !== undefined);
+  // The scope first (an operation --partial finds not implemented is skipped), then everything on its results.
+  const { results: ordered, scope } = aborted ? { results: collected, scope: undefined } : applyScope(collected, { partial: options.partial === true, ...(declared ? { declared } : {}), called });
   const rootCauses = findRootCauses(ordered);
+  const absentOperations = groupAbsentOperations(ordered, rootCauses);
   const baseline = options.baseline ? applyBaseline(ordered, options.baseline, rootCauses) : undefined;
-  const verdict = computeVerdict(ordered, options.strict, outsideErrors.length);
+  const verdict = scopedVerdict(computeVerdict(ordered, options.strict, outsideErrors.length), scope);
   const summary: RunSummary = {
     header,
     results: ordered,
@@ -272,6 +225,8 @@ async function sessionRun(settings: SessionSettings, suites: SuiteFiles, suiteRu
     rootCauses,
     ...(uniformAnswer ? { uniformAnswer } : {}),
     ...(clockMoved ? { clockMoved } : {}),
+    ...(scope ? { scope } : {}),
+    ...(absentOperations.length > 0 ? { absentOperations } : {}),
   };
   // Reporting is not bounded by the deadline (it has passed when a deadline stopped the run); the CLI's
   // supervisor bounds it from outside.

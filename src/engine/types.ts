@@ -112,6 +112,49 @@ export interface CheckResult {
    * often the root cause of what the selection was about).
    */
   pulledIn?: { controlOf: string[] };
+  /**
+   * Set when the run's scope (scope.ts) counts this result's operation as not implemented: the result is
+   * `skipped` (it neither passes nor fails), and `answered` is the status its valid first call got (404 or
+   * 501; absent when the profile's scope left the operation out before any call).
+   */
+  notImplemented?: { source: ScopeSource; answered?: number };
+}
+
+/** Where a scope decision came from: `run --partial` (found in the run), or the profile's `"scope"`. */
+export type ScopeSource = '--partial' | 'profile';
+
+/**
+ * The part of the description a run certifies (issue 48): every report carries it, so a certificate of a
+ * subset is never read as one of the whole. Absent when the run had no operations, or when nothing was
+ * declared or found missing (no `--partial`, no `"scope"`).
+ */
+export interface RunScope {
+  /** One line, the same in every report: "5 of 39 operations implemented and checked; 34 not implemented (run --partial)". */
+  summary: string;
+  /** What declared it: `--partial`, `profile` (its `"scope"`), or both. */
+  sources: ScopeSource[];
+  /** The profile's declaration as written, when it has one. */
+  declared?: { kind: 'implements' | 'excludes'; entries: string[] };
+  /** Operations the run checks one by one (the plan's, the ones the profile's scope left out included). */
+  operations: number;
+  /** Operations checked as implemented (`METHOD path`, plan order). */
+  implemented: OperationRef[];
+  /** Operations not implemented, each with why: the status its valid first call got, or the profile's scope. */
+  notImplemented: Array<{ operation: OperationRef; source: ScopeSource; answered?: number }>;
+}
+
+/**
+ * Two or more operations whose valid first call got the same 404 or 501 (absent-operations.ts): one root
+ * cause in every report, the operations listed once; `roots` are the results (keys) it stands for.
+ */
+export interface AbsentOperations {
+  status: number;
+  /** "34 operations of the description answer 404 to a valid call: not implemented here, or …". */
+  message: string;
+  operations: OperationRef[];
+  roots: string[];
+  /** Results that did not pass because of them (the roots' dependants), all operations together. */
+  dependants: number;
 }
 
 export interface BlockedBy {
@@ -238,6 +281,10 @@ export interface RunSummary {
   uniformAnswer?: UniformAnswer;
   /** Set when the run moved the target's clock forward (clock-watch.ts), which nothing can undo. */
   clockMoved?: ClockMoved;
+  /** The part of the description the run certifies, when a scope was declared or found (`--partial`). */
+  scope?: RunScope;
+  /** Operations that answer a valid call with the same 404 or 501, grouped (two or more). */
+  absentOperations?: AbsentOperations[];
 }
 
 /** How far the run moved the target's clock; `seconds` absent when it could not be read at the end. */

@@ -1,25 +1,25 @@
 /**
- * The registry: every fault, one file each, in folders named after the requirement group it breaks (a
- * suite's file name, the `group` of the catalogue entries). A fault is registered by the `export *` line in
- * its folder's index.ts; its area is its folder's name, set here and nowhere else (tests/faults/registry.test.ts
- * checks that every fault's file lies in the folder of its area). A new folder is one import and one row.
+ * The registry: every fault, declared once as an entry of its area's table (`src/faults/<area>.ts`, named
+ * after the requirement group it breaks: a suite's file name, the `group` of the catalogue entries). The
+ * area of each entry is its table's, set here and nowhere else. A new area is one table file and one row.
  */
-import type { FaultArea, FaultDeclaration, FaultDefinition } from './types.js';
-import * as apiAuth from './api-auth/index.js';
-import * as automations from './automations/index.js';
-import * as credentials from './credentials/index.js';
-import * as description from './description/index.js';
-import * as idempotency from './idempotency/index.js';
-import * as operations from './operations/index.js';
-import * as owners from './owners/index.js';
-import * as pagination from './pagination/index.js';
-import * as tokens from './tokens/index.js';
-import * as webhookCommon from './webhook-common/index.js';
-import * as webhookHmac from './webhook-hmac/index.js';
-import * as webhookJwt from './webhook-jwt/index.js';
+import type { FaultArea, FaultDefinition, FaultTable } from './types.js';
+import { customizeOf } from './support/define.js';
+import { FAULTS as apiAuth } from './api-auth.js';
+import { FAULTS as automations } from './automations.js';
+import { FAULTS as credentials } from './credentials.js';
+import { FAULTS as description } from './description.js';
+import { FAULTS as idempotency } from './idempotency.js';
+import { FAULTS as operations } from './operations.js';
+import { FAULTS as owners } from './owners.js';
+import { FAULTS as pagination } from './pagination.js';
+import { FAULTS as tokens } from './tokens.js';
+import { FAULTS as webhookCommon } from './webhook-common.js';
+import { FAULTS as webhookHmac } from './webhook-hmac.js';
+import { FAULTS as webhookJwt } from './webhook-jwt.js';
 
-/** Each folder's faults under the folder's name. */
-const FOLDERS: Record<FaultArea, Record<string, FaultDeclaration>> = {
+/** Each area's table under the area's name. */
+const TABLES: Record<FaultArea, FaultTable> = {
   'api-auth': apiAuth,
   automations,
   credentials,
@@ -34,6 +34,13 @@ const FOLDERS: Record<FaultArea, Record<string, FaultDeclaration>> = {
   'webhook-jwt': webhookJwt,
 };
 
-export const ALL_FAULTS: readonly FaultDefinition[] = Object.entries(FOLDERS).flatMap(([area, folder]) =>
-  Object.values(folder).map((fault) => ({ ...fault, area: area as FaultArea })),
+export const ALL_FAULTS: readonly FaultDefinition[] = Object.entries(TABLES).flatMap(([area, table]) =>
+  table.map(({ name, description, breaks, explains, ...behaviour }) => ({
+    name,
+    area: area as FaultArea,
+    description,
+    breaks,
+    ...(explains ? { explains } : {}),
+    customize: customizeOf(name, behaviour),
+  })),
 );

@@ -9,9 +9,6 @@ import { canAbort, type Threshold, type ThresholdResult } from './thresholds.js'
 
 export { DEFAULT_ABORT_AFTER_MS };
 
-/** How long requests in flight get to finish once a threshold stopped the run (then: cancelled). */
-export const HALT_DRAIN_MS = 1000;
-
 export interface AbortPolicy {
   /** `--abort-on-fail`: every threshold aborts (but `rate`, checked at the end only). */
   all: boolean;

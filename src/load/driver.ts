@@ -12,7 +12,11 @@ import type { ArrivalSchedule } from './schedule.js';
 import type { RequestSource } from './source.js';
 import type { IntervalRow, LoadStats } from './stats.js';
 
-export type StopReason = 'completed' | 'max-requests' | 'interrupted' | 'source-exhausted' | 'threshold-crossed';
+/**
+ * Why sending ended: not a stop (stop/reason.ts `StopReason` is the one record of why a command stopped;
+ * an interrupted run's is on the signal): the report's `stopReason` field, most often `completed`.
+ */
+export type SendingEnd = 'completed' | 'max-requests' | 'interrupted' | 'source-exhausted' | 'threshold-crossed';
 
 export interface DriveOptions {
   schedule: ArrivalSchedule;
@@ -47,7 +51,7 @@ export interface DriveResult {
   elapsedMs: number;
   /** From the first intended send until sending stopped. */
   sendingMs: number;
-  stopReason: StopReason;
+  stopReason: SendingEnd;
   /** Times the sender found no prepared request and waited for the producer. */
   starved: number;
 }
@@ -77,7 +81,7 @@ class SendLoop {
   private inFlight = 0;
   private starved = 0;
   private sendingMs: number | undefined;
-  private stopReason: StopReason = 'completed';
+  private stopReason: SendingEnd = 'completed';
   private finished = false;
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
@@ -141,7 +145,7 @@ class SendLoop {
     this.resolve({ startedAt: this.startedAt, elapsedMs: now - this.t0, sendingMs: this.sendingMs ?? now - this.t0, stopReason: this.stopReason, starved: this.starved });
   }
 
-  private stopSending(reason: StopReason, drainMs: number): void {
+  private stopSending(reason: SendingEnd, drainMs: number): void {
     if (this.sendingMs !== undefined) return;
     this.sendingMs = performance.now() - this.t0;
     this.stopReason = reason;

@@ -11,7 +11,7 @@ export { buildReport, type LoadReport, type LoadRunConfig } from './report.js';
 export { writeReport, type WrittenReport } from './report-writer.js';
 export { summaryText, progressLine } from './report-text.js';
 export { LoadStats, BEHIND_MS, type IntervalRow, type LatencySummary } from './stats.js';
-export { drive, type DriveOptions, type DriveResult, type StopReason } from './driver.js';
+export { drive, type DriveOptions, type DriveResult, type SendingEnd } from './driver.js';
 export { SCENARIOS, type Scenario, type RequestSource } from './source.js';
 export {
   prepareCorpus,

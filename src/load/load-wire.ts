@@ -3,7 +3,7 @@
  * what one request looks like on the socket, which requests may not be written, and the FIFO of requests
  * waiting for a connection.
  */
-import type { LoadRequest } from './load-transport.js';
+import type { LoadRequest } from './load-transport-api.js';
 
 const UNSAFE = /[\r\n]/;
 

@@ -5,7 +5,6 @@ import { describeInterruption } from './interruption.js';
 import { parseThreshold, type ThresholdMetric } from './thresholds.js';
 import { formatMs } from './parse.js';
 import type { LoadReport } from './report.js';
-import type { WrittenReport } from './report-writer.js';
 import type { IntervalRow } from './stats.js';
 
 export function progressLine(row: IntervalRow, state: { inFlight: number; elapsedMs: number }): string {
@@ -45,7 +44,11 @@ export function describeAbort(abort: ThresholdAbort): string {
   return `threshold ${abort.threshold} crossed at ${abort.atSeconds.toFixed(1)} s (actual ${thresholdActual(metric, abort.actual)}; grace ${abort.graceSeconds} s): the run stopped early`;
 }
 
-export function summaryText(report: LoadReport, written?: WrittenReport): string {
+/**
+ * The run's summary; `written` names the report files that were written (report-writer.ts's WrittenReport
+ * is one: only its file names are read here, and report-writer.ts reaches this file through the HTML page).
+ */
+export function summaryText(report: LoadReport, written?: { json?: string; html?: string }): string {
   const c = report.counts;
   const l = report.latencyMs;
   const lines: string[] = [];

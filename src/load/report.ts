@@ -4,7 +4,7 @@
  * counts.
  */
 import { toolVersion } from '../package.js';
-import type { DriveResult, StopReason } from './driver.js';
+import type { DriveResult, SendingEnd } from './driver.js';
 import type { ErrorSample } from './error-samples.js';
 import type { ThresholdAbort } from './abort.js';
 import type { Interruption } from './interruption.js';
@@ -47,7 +47,7 @@ export interface LoadReport {
   config: LoadRunConfig;
   /** Scenario facts: listener, algorithm, where signing runs… */
   details: Record<string, string | number>;
-  stopReason: StopReason;
+  stopReason: SendingEnd;
   interrupted: boolean;
   /** Set when a signal (or the caller's abort) stopped the run: which, when, and the exit code. */
   interruption?: Interruption;

@@ -15,9 +15,11 @@ import { interruption } from './interruption.js';
 import { untilStopped } from '../stop/race.js';
 import { Stopped } from '../stop/reason.js';
 import type { Phase } from '../stop/phase.js';
+import { openStop } from '../stop/source.js';
+import { stopMs } from '../stop/timings.js';
 import { buildReport, type LoadReport, type LoadRunConfig } from './report.js';
 import { writeReport, type WrittenReport } from './report-writer.js';
-import { aborting, DEFAULT_ABORT_AFTER_MS, HALT_DRAIN_MS, thresholdWatch } from './abort.js';
+import { aborting, DEFAULT_ABORT_AFTER_MS, thresholdWatch } from './abort.js';
 import { perSecond } from './per-second.js';
 import { LoadStream } from './stream.js';
 import { ArrivalSchedule, type ScheduleSpec } from './schedule.js';
@@ -277,8 +279,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       await enter('load');
       stats = new LoadStats((status) => source.expected(status), undefined, new ErrorSamples((text) => redact(text, secrets)));
       metrics?.attach(stats);
-      const halt = new AbortController();
-      const watch = thresholdWatch(thresholds, abortPolicy, () => halt.abort());
+      // A crossed threshold halts sending: a stop of the stop room's, with no StopReason (the report says which threshold).
+      const halt = openStop();
+      const watch = thresholdWatch(thresholds, abortPolicy, () => halt.stop());
       const result = await drive({
         schedule,
         source,
@@ -287,11 +290,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
         maxInFlight,
         drainTimeoutMs: timeoutMs + 1000,
         // In flight at a signal: time to finish (bounded), then counted as cancelled by the harness.
-        interruptDrainMs: Math.min(timeoutMs, INTERRUPT_DRAIN_MS),
+        interruptDrainMs: Math.min(timeoutMs, stopMs('loadInterruptDrain')),
         signal: options.signal,
         capped,
         halt: halt.signal,
-        haltDrainMs: Math.min(timeoutMs, HALT_DRAIN_MS),
+        haltDrainMs: Math.min(timeoutMs, stopMs('loadHaltDrain')),
         onInterval: perSecond({ scenario, stats, thresholds, onProgress: options.onProgress, stream, onThresholds: abortingThresholds.length > 0 ? watch.check : undefined }),
       });
       cancelled = stats.cancelled > 0;
@@ -329,8 +332,5 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     await cleanup();
   }
 }
-
-/** The longest an interrupted run waits for requests in flight before counting them as cancelled. */
-const INTERRUPT_DRAIN_MS = 5000;
 
 export { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS };

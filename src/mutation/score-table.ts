@@ -3,7 +3,7 @@
  * result. Only stable facts go in (no durations, no dates), so the committed file changes only when a
  * fault, a declaration or the catalogue does.
  */
-import { allRequirements, type Requirement } from '../requirements.js';
+import { allRequirements, type Requirement } from '../requirements/catalogue.js';
 import type { FaultArea } from '../faults/types.js';
 import type { Coverage, VerificationResult } from './verify.js';
 import { compactIds } from './compact-ids.js';

@@ -3,7 +3,7 @@
  * groups of its `breaks` and `explains`), plus a smoke selection of core checks, so an unexplained failure
  * anywhere in those groups or on the main paths is seen, without paying for the whole catalogue per fault.
  */
-import { allRequirements, type Requirement, type RequirementId } from '../requirements.js';
+import { allRequirements, type Requirement, type RequirementId } from '../requirements/catalogue.js';
 import type { FaultDefinition } from '../faults/types.js';
 
 /**

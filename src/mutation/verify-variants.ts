@@ -6,7 +6,7 @@
  * that fail are exactly the SHOULD checks it warns on (what `--strict` fails), every other check passing.
  * A run records SHOULD failures as failed whatever `--strict` says, so one run shows both.
  */
-import { allRequirements, type Requirement, type RequirementId } from '../requirements.js';
+import { allRequirements, type Requirement, type RequirementId } from '../requirements/catalogue.js';
 import { getVariant, listVariants, STACKS, stackVariants, type StackDefinition, type VariantDefinition } from '../variants/index.js';
 import { note, type CheckNote, resultsById } from './check-note.js';
 import { SMOKE_IDS, type RunPlan } from './verify-plan.js';

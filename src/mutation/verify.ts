@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { packageRoot } from '../package.js';
 import { DEFAULT_CONCURRENCY } from '../defaults.js';
 import type { CheckState } from '../engine/types.js';
-import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements.js';
+import { allRequirements, type Level, type Requirement, type RequirementId } from '../requirements/catalogue.js';
 import { parentsOf } from '../requirements/controls.js';
 import { listFaults } from '../faults/index.js';
 import type { FaultDefinition } from '../faults/types.js';
@@ -21,6 +21,7 @@ import { planFault, planReference, type RunPlan } from './verify-plan.js';
 import { runAll, runCli } from './verify-run.js';
 import { note, type CheckNote, resultsById } from './check-note.js';
 import { allSubjects, judgeVariant, planSubject, type VariantOutcome, type VariantSubject } from './verify-variants.js';
+import { stopMs } from '../stop/timings.js';
 
 export type { CheckNote } from './check-note.js';
 
@@ -114,7 +115,7 @@ export interface VerifyOptions {
   reference?: boolean;
   outDir?: string;
   cliPath?: string;
-  /** Per-run kill timeout; default 5 minutes. */
+  /** Per-run kill timeout; default stop/timings.ts `faultWorker`. */
   runTimeoutMs?: number;
   onRun?: (run: FinishedRun) => void;
 }
@@ -234,7 +235,7 @@ export async function verifyFaults(options: VerifyOptions): Promise<Verification
     cliPath: options.cliPath ?? join(packageRoot(), 'bin', 'access-conformance.js'),
     seed: options.seed,
     outDir: options.outDir ?? join(tmpdir(), `access-conformance-faults-${process.pid}`),
-    timeoutMs: options.runTimeoutMs ?? 5 * 60_000,
+    timeoutMs: options.runTimeoutMs ?? stopMs('faultWorker'),
   };
   // The clean reference goes through the real CLI, alongside the faults.
   const referenceRun = (options.reference ?? true) ? runCli(planReference(), cli).then((run) => (options.onRun?.(run), run)) : undefined;

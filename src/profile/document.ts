@@ -2,7 +2,7 @@
  * The profile document as written (after schema validation, before resolution): secrets may still be
  * `{"env": NAME}` and signing keys `{"file": PATH}` / `{"env": NAME}`. Mirrors the schema.
  */
-import type { ProfileOperation } from './types.js';
+import type { ProfileOperation, ProfileScope } from './types.js';
 
 export type SecretRef = string | { env: string };
 
@@ -57,6 +57,7 @@ export interface ProfileDocument {
   limits?: { webhookBodyBytes?: number };
   openapi?: string;
   operations?: ProfileOperation[];
+  scope?: ProfileScope;
 }
 
 export const CREDENTIAL_KEYS = ['primary', 'ipRestricted', 'expired'] as const;

@@ -5,6 +5,7 @@
  */
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { within } from '../stop/within.js';
 
 /** Profiles, keys and CA bundles are kilobytes; anything past this is not one. */
 export const MAX_PROFILE_FILE_BYTES = 4 * 1024 * 1024;
@@ -43,7 +44,6 @@ export async function readBoundedFile(path: string, options: { maxBytes?: number
   const what = options.what ?? 'a profile file';
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused on the fstat below.
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  let timer: NodeJS.Timeout | undefined;
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new FileRefused(`it is ${kindOf(stats)}, not a regular file`, stats.isDirectory() ? 'EISDIR' : undefined);
@@ -60,13 +60,10 @@ export async function readBoundedFile(path: string, options: { maxBytes?: number
       if (filled > maxBytes) throw new FileRefused(`it is more than the ${megabytes(maxBytes)} ${what} may have`);
       return buffer.subarray(0, filled).toString('utf8');
     })();
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new FileRefused(`reading it took more than ${timeoutMs / 1000} s`)), timeoutMs);
+    return await within(read, timeoutMs, () => {
+      throw new FileRefused(`reading it took more than ${timeoutMs / 1000} s`);
     });
-    read.catch(() => {});
-    return await Promise.race([read, late]);
   } finally {
-    if (timer) clearTimeout(timer);
     await handle.close().catch(() => {});
   }
 }

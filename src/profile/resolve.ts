@@ -191,6 +191,7 @@ function checkValues(doc: ProfileDocument, values: ReadValues, source: string | 
 function withOperations(resolved: ResolvedProfile, doc: ProfileDocument, baseDir: string): ResolvedProfile {
   if (doc.openapi !== undefined) resolved.openapi = /^https?:\/\//i.test(doc.openapi) ? doc.openapi : resolvePath(baseDir, doc.openapi);
   if (doc.operations !== undefined) resolved.operations = doc.operations.map((op) => structuredClone(op));
+  if (doc.scope !== undefined) resolved.scope = structuredClone(doc.scope);
   return resolved;
 }
 

@@ -66,6 +66,13 @@ export interface ProfileOperation {
   itemWrapper?: string;
 }
 
+/**
+ * The profile's `"scope"`: the operations the target implements, or the ones it leaves out; each entry an
+ * operation ID or `METHOD /path`. Exactly one of the two (the schema says so); matched against the run's
+ * operations by the engine (engine/scope.ts), which names an entry that matches none.
+ */
+export type ProfileScope = { implements: string[]; excludes?: never } | { excludes: string[]; implements?: never };
+
 export interface ResolvedProfile {
   version: 1;
   /** Free label for reports; defaults to the base URL's host. */
@@ -108,6 +115,8 @@ export interface ResolvedProfile {
   openapi?: string;
   /** Operations named by hand (`"operations"`), for the per-operation checks (ruling 34). */
   operations?: ProfileOperation[];
+  /** The part of the description the target implements (`"scope"`, issue 48), as written. */
+  scope?: ProfileScope;
   /**
    * Every secret value the profile holds (client secrets, HMAC secrets, hook token, private key parameters),
    * for redaction. Reporters and recorders replace each occurrence before anything is stored or printed.

@@ -5,7 +5,9 @@
  * seconds, so neither a stream of tokens with bogus kids nor one aimed at a listener whose JWKS is down can
  * turn the service into a JWKS request amplifier.
  */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request } from 'node:https';
+import { isIP } from 'node:net';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { JWK } from '../crypto/types.js';
 import type { Clock, Jwks, JwksFetcher } from './types.js';
@@ -16,6 +18,18 @@ export interface HttpsJwksFetcherOptions {
   timeoutMs?: number;
   /** Largest JWKS document read. */
   maxBytes?: number;
+  /**
+   * Also fetch plain `http://` URLs whose host is a loopback address (a developer's own JWKS on their
+   * machine, `serve --jwks-url`); every other URL must still be https.
+   */
+  loopbackHttp?: boolean;
+}
+
+/** 127.0.0.0/8, ::1 or `localhost`: a URL host that never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host === '::1') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
 }
 
 export function createHttpsJwksFetcher(options: HttpsJwksFetcherOptions = {}): JwksFetcher {
@@ -40,11 +54,12 @@ export function createHttpsJwksFetcher(options: HttpsJwksFetcherOptions = {}): J
         reject(new Error('JWKS URL is not a URL'));
         return;
       }
-      if (target.protocol !== 'https:') {
-        reject(new Error('JWKS URL is not https'));
+      const plain = target.protocol === 'http:' && options.loopbackHttp === true && isLoopbackHost(target.hostname);
+      if (target.protocol !== 'https:' && !plain) {
+        reject(new Error(options.loopbackHttp ? 'JWKS URL is neither https nor http on a loopback address' : 'JWKS URL is not https'));
         return;
       }
-      const req = request(target, { method: 'GET', ...(ca ? { ca, secureContext: contextFor(ca) } : {}), timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
+      const answered = (res: IncomingMessage): void => {
         if (res.statusCode !== 200) {
           res.resume();
           reject(new Error(`JWKS answered ${res.statusCode}`));
@@ -68,7 +83,9 @@ export function createHttpsJwksFetcher(options: HttpsJwksFetcherOptions = {}): J
           }
         });
         res.on('error', reject);
-      });
+      };
+      const settings = { method: 'GET', timeout: timeoutMs, headers: { accept: 'application/json' } };
+      const req = plain ? httpRequest(target, settings, answered) : request(target, { ...settings, ...(ca ? { ca, secureContext: contextFor(ca) } : {}) }, answered);
       req.on('timeout', () => req.destroy(new Error('JWKS request timed out')));
       req.on('error', reject);
       req.end();

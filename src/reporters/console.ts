@@ -6,12 +6,30 @@
  */
 import { rerunFor } from './rerun.js';
 import { resultKey, sentPathLine } from '../engine/result-key.js';
-import type { CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunSummary, UniformAnswer } from '../engine/types.js';
+import type { AbsentOperations, CheckResult, EngineReporter, GroupEndEvent, HeartbeatEvent, RunHeader, RunScope, RunSummary, UniformAnswer } from '../engine/types.js';
+import { scopeSnippet } from '../engine/scope.js';
 import type { ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, reproductionsLine, type Reproduction } from './reproductions.js';
 import { oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, failureKind, finalLine, formatCounts, formatDuration, formatExchange, skipsByReason } from './format.js';
-import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, withoutDependants } from './root-cause-order.js';
+import {
+  absentDetailLines,
+  absentView,
+  acceptedInsteadLine,
+  blockedReason,
+  causeView,
+  dependantLine,
+  dependantsOf,
+  dependsOnIt,
+  groupRootCauses,
+  notImplementedLine,
+  ofAbsentOperation,
+  pulledInLine,
+  scopeLine,
+  uniformAnswerLines,
+  withoutDependants,
+  type CauseView,
+} from './root-cause-order.js';
 
 const PROGRESS_WIDTH = 34;
 /** Exchanges printed per failure on the console, and bytes of each body (reports keep more). */
@@ -70,10 +88,21 @@ export class ConsoleReporter implements EngineReporter {
     const strict = summary.header.strict;
     // Root cause first: a dependant is listed under the check it follows from, never on its own.
     const view = causeView(summary);
-    const failed = withoutDependants(summary.results, view).filter((r) => r.state === 'failed');
-    const section = (title: string | ((shown: number) => string), items: CheckResult[], render: (r: CheckResult) => string[]): void => {
-      if (items.length === 0) return;
-      lines.push(typeof title === 'string' ? `${title} (${items.length})` : title(items.length), '');
+    // Operations that answer a valid call with the same 404 or 501: one block each status, not one per operation.
+    const absent = absentView(summary);
+    const failed = withoutDependants(summary.results, view).filter((r) => r.state === 'failed' && !absent.grouped.has(resultKey(r)));
+    const absentBlocks = (kind: ReturnType<typeof failureKind>): { blocks: string[][]; roots: number } => {
+      const groups = absent.groups.filter((group) => {
+        const first = view.byId.get(group.roots[0]!);
+        return first !== undefined && failureKind(first, strict) === kind;
+      });
+      return { blocks: groups.map((group) => absentBlock(group, view)), roots: groups.reduce((n, group) => n + group.roots.length, 0) };
+    };
+    const section = (title: string | ((shown: number) => string), items: CheckResult[], render: (r: CheckResult) => string[], lead: { blocks: string[][]; roots: number } = { blocks: [], roots: 0 }): void => {
+      if (items.length === 0 && lead.blocks.length === 0) return;
+      const shown = items.length + lead.roots;
+      lines.push(typeof title === 'string' ? `${title} (${shown})` : title(shown), '');
+      for (const block of lead.blocks) lines.push(...block, '');
       for (const item of items) {
         const block = render(item);
         lines.push(...block);
@@ -96,9 +125,12 @@ export class ConsoleReporter implements EngineReporter {
     };
     // The headings count checks, the same counts as the last line (engine/counts.ts); root causes are listed
     // with the checks that follow from them under each.
-    section(countedTitle('FAILURES', summary.totals.failed), failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describe(r));
-    section(countedTitle('WARNINGS: SHOULD requirements that failed (they fail the run only with --strict)', summary.totals.warnings), failed.filter((r) => failureKind(r, strict) === 'warning'), (r) =>
-      describe(r, 1),
+    section(countedTitle('FAILURES', summary.totals.failed), failed.filter((r) => failureKind(r, strict) === 'failure'), (r) => describe(r), absentBlocks('failure'));
+    section(
+      countedTitle('WARNINGS: SHOULD requirements that failed (they fail the run only with --strict)', summary.totals.warnings),
+      failed.filter((r) => failureKind(r, strict) === 'warning'),
+      (r) => describe(r, 1),
+      absentBlocks('warning'),
     );
     if (detailed > CONSOLE_DETAILED_FAILURES) {
       lines.push(`(${detailed - CONSOLE_DETAILED_FAILURES} failures above on one line each: their exchanges and reproductions are in the html, json and junit reports)`, '');
@@ -142,12 +174,16 @@ export class ConsoleReporter implements EngineReporter {
     if (summary.baseline && summary.baseline.unknown.length > 0) {
       lines.push(`baseline IDs not in this run's selection or the catalogue (ignored): ${summary.baseline.unknown.join(', ')}`, '');
     }
-    const skips = skipsByReason(summary.results);
-    if (skips.length > 0) {
+    // The skips of the grouped operations follow from their 404 or 501: one line, not one per operation.
+    const skips = skipsByReason(summary.results.filter((r) => !ofAbsentOperation(r, absent)));
+    const absentSkips = summary.results.filter((r) => r.state === 'skipped' && ofAbsentOperation(r, absent)).length;
+    if (skips.length > 0 || absentSkips > 0) {
       lines.push('SKIPPED, by reason');
+      if (absentSkips > 0) lines.push(`  ${absentSkips} × checks of the ${absent.operations.size} operations above that answer ${absent.groups.map((g) => g.status).join(' or ')} to a valid call: they need pages those operations did not give`);
       for (const skip of skips) lines.push(`  ${skip.ids.length} × ${shortText(skip.reason, 300)}: ${abbreviate(skip.ids)}`);
       lines.push('');
     }
+    if (summary.scope) lines.push(...scopeSection(summary.scope), '');
     for (const file of this.ctx.artifacts) lines.push(`report: ${file}`);
     const folder = reproductionsLine(reproductions, this.ctx.outDir, this.ctx.invocation);
     if (folder) lines.push(folder);
@@ -214,6 +250,25 @@ function describeFailure(result: CheckResult, maxExchanges = CONSOLE_EXCHANGES, 
   if (shown.length > 0) {
     lines.push(`    exchanges (${shown.length} of ${result.exchanges.length}):`);
     for (const exchange of shown) lines.push(...formatExchange(exchange, '      ', { bodyBytes: CONSOLE_BODY_BYTES }));
+  }
+  return lines;
+}
+
+/** One root cause for the operations that answer a valid call with the same 404 or 501, each listed once. */
+function absentBlock(group: AbsentOperations, view: CauseView): string[] {
+  const detail = absentDetailLines(group, view);
+  return [`✗ ${oneLine(group.message)}`, ...detail.about.map((line) => `    ${shortText(line, 600)}`), ...detail.operations.map((line) => `      ${shortText(line, 300)}`)];
+}
+
+/**
+ * The scope the run certifies: the line every report has, each operation not implemented with why, and for
+ * a `--partial` run the profile snippet that pins what it found (valid JSON, every name escaped).
+ */
+function scopeSection(scope: RunScope): string[] {
+  const lines = [`SCOPE: ${scopeLine(scope)}`];
+  if (scope.notImplemented.length > 0) lines.push('  not implemented:', ...scope.notImplemented.map((entry) => `    ${shortText(notImplementedLine(entry), 300)}`));
+  if (scope.sources.includes('--partial')) {
+    lines.push('  to check exactly these operations in every later run, without --partial, put this in the profile (docs/checking.md):', ...scopeSnippet(scope).split('\n').map((line) => `  ${line}`));
   }
   return lines;
 }

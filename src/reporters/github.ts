@@ -13,7 +13,7 @@ import { decisiveExchange, reproductionLines, reproductionsFor, type Reproductio
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { ghData, ghProperty, oneLine, shortText, visibleControls } from '../escape.js';
 import { abortedBanner, formatExchange } from './format.js';
-import { acceptedInsteadLine, causeView, dependantLine, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, type CauseGroup, type CauseView } from './root-cause-order.js';
+import { absentDetailLines, absentView, notImplementedLine, scopeLine, acceptedInsteadLine, causeView, dependantLine, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, type CauseGroup, type CauseView } from './root-cause-order.js';
 
 /**
  * GitHub shows at most 10 error and 10 warning annotations per step and drops the rest silently: past the
@@ -65,9 +65,18 @@ export function renderGithub(summary: RunSummary, invocation?: RunInvocation, re
   const strict = summary.header.strict;
   // Root cause first: one annotation per root cause, its dependants named in it and listed in its log group.
   const view = causeView(summary);
-  const groups = groupRootCauses(summary, strict, ['failed', 'errored', 'blocked', 'warning'], view);
+  // Operations that answer a valid call with the same 404 or 501: one annotation each status, listing them.
+  const absent = absentView(summary);
+  const groups = groupRootCauses(summary, strict, ['failed', 'errored', 'blocked', 'warning'], view, absent.grouped);
   const lines: string[] = [];
-  const leading: string[] = [];
+  const leading: string[] = absent.groups.map((group) => {
+    const detail = absentDetailLines(group, view);
+    return `::error title=${ghProperty(`access-conformance: ${group.operations.length} operations answer ${group.status}`)}::${ghData([group.message, ...detail.about, ...detail.operations].join('\n'))}`;
+  });
+  if (summary.scope) {
+    const scope = summary.scope;
+    lines.push(`::notice title=${ghProperty('access-conformance: scope')}::${ghData([`Scope: ${scopeLine(scope)}; a certificate of these operations only.`, ...scope.notImplemented.map((entry) => notImplementedLine(entry))].join('\n'))}`);
+  }
   const uniform = uniformAnswerLines(summary);
   if (uniform.length > 0) leading.push(`::error title=${ghProperty('access-conformance: one answer for everything')}::${ghData(uniform.join('\n'))}`);
   const banner = abortedBanner(summary);

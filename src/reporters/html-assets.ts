@@ -18,6 +18,9 @@ h1 { font-size: 18px; margin: 0 0 6px; }
 .notes { margin: 6px 0 0; font-size: 13px; }
 .notes.clock { color: #57606a; }
 details.notes > summary { cursor: pointer; }
+/* Operations that answer a valid call with the same 404 or 501: one block, each operation a line that wraps anywhere (long paths on a phone). */
+section.absent { margin: 6px 0 10px; } section.absent p, section.absent li { overflow-wrap: anywhere; font-size: 13px; }
+.banner.scope { border-color: var(--warn); background: #fff8e5; overflow-wrap: anywhere; }
 /* A root cause's dependants, folded under it: one closed block, indented, its rows inside. */
 details.fold { margin: -2px 0 8px 24px; border-left: 2px solid var(--line); padding-left: 8px; }
 details.fold > summary { cursor: pointer; font-size: 13px; color: #57606a; padding: 2px 0; }

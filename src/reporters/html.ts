@@ -7,15 +7,15 @@
  */
 import type { RecordedExchange } from '../client/types.js';
 import { resultKey, sentPathLine } from '../engine/result-key.js';
-import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
-import { describeAuthority } from '../requirements.js';
+import type { AbsentOperations, CheckResult, EngineReporter, RunScope, RunSummary } from '../engine/types.js';
+import { describeAuthority } from '../requirements/catalogue.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { capText, escapeMarkup, moreBytesNote, oneLine, shortText } from '../escape.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { abortedBanner, DISPLAY_ORDER, DISPLAY_TOTAL, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
-import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, pulledInLine, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
+import { absentDetailLines, absentView, notImplementedLine, scopeLine, acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, pulledInLine, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
 
 export const HTML_REPORT_FILE = 'report.html';
 
@@ -134,6 +134,27 @@ function checkRow(result: CheckResult, strict: boolean, view: CauseView, rerun?:
   );
 }
 
+/**
+ * One root cause for the operations that answer a valid call with the same 404 or 501: the line, each
+ * operation once, then their root rows (each with its dependants) folded in one closed block.
+ */
+function absentSection(group: AbsentOperations, view: CauseView, ordered: readonly CheckResult[], rows: (result: CheckResult) => string): string {
+  const detail = absentDetailLines(group, view);
+  const roots = new Set(group.roots);
+  const inside = ordered.filter((result) => roots.has(resultKey(result)));
+  return (
+    `<section class="absent"><p class="banner">${e(group.message)}</p>${detail.about.map((line) => `<p>${e(line)}</p>`).join('')}` +
+    `<ul>${detail.operations.map((line) => `<li>${e(line)}</li>`).join('')}</ul>` +
+    `<details class="fold"><summary>${e(`the ${inside.length} root checks, each with what follows from it`)}</summary>\n${inside.map(rows).join('\n')}\n</details></section>`
+  );
+}
+
+/** The scope the run certifies, under the verdict: the line, and each operation not implemented. */
+function scopeNotes(scope: RunScope): string {
+  const list = scope.notImplemented.map((entry) => `<li>${e(notImplementedLine(entry))}</li>`).join('');
+  return `<p class="banner scope">${e(`Scope: ${scopeLine(scope)}; a certificate of these operations only.`)}</p>${list ? `<details class="notes"><summary>${scope.notImplemented.length} not implemented</summary><ul>${list}</ul></details>` : ''}`;
+}
+
 export function renderHtml(summary: RunSummary, invocation?: RunInvocation, reproductions: ReadonlyMap<string, Reproduction> = new Map()): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
@@ -142,7 +163,9 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
   const ordered = rootCausesFirst(inDisplayOrder(summary.results, strict), view);
   // The list shows root causes and the checks that follow from nothing; a root cause's dependants are
   // folded right under it, so 19 checks that fail for one reason do not read as 19 failures.
-  const listed = ordered.filter((result) => !view.rootOf.has(resultKey(result)));
+  // Operations that answer a valid call with the same 404 or 501: one block each, their root rows folded in it.
+  const absent = absentView(summary);
+  const listed = ordered.filter((result) => !view.rootOf.has(resultKey(result)) && !absent.grouped.has(resultKey(result)));
   const row = (result: CheckResult): string => checkRow(result, strict, view, rerunFor(invocation, header, resultKey(result)), reproductions.get(resultKey(result)));
   // The run's one set of counts (engine/counts.ts): a box per bucket.
   const counts = new Map<DisplayState, number>(Object.entries(DISPLAY_TOTAL).map(([state, bucket]) => [state as DisplayState, totals[bucket] ?? 0]));
@@ -183,6 +206,7 @@ export function renderHtml(summary: RunSummary, invocation?: RunInvocation, repr
 ${summary.uniformAnswer ? `<p class="banner" role="alert">${uniformAnswerLines(summary).map((line) => e(line)).join('<br>')}</p>` : ''}
 ${banner ? `<p class="banner" role="alert">${e(banner)}</p>` : ''}
 <p class="meta">${meta.map(([name, value]) => `<span>${name} <b>${e(value)}</b></span>`).join(' ')}</p>
+${summary.scope ? scopeNotes(summary.scope) : ''}
 ${summary.clockMoved ? `<p class="notes clock">target clock: ${e(summary.clockMoved.note)}</p>` : ''}
 ${header.notes.length > 0 ? `<details class="notes"><summary>${header.notes.length} note${header.notes.length === 1 ? '' : 's'} on the run</summary>${header.notes.map((note) => `<p>note: ${e(note)}</p>`).join('')}</details>` : ''}
 ${summary.harnessErrors.map((error) => `<p class="notes">error[${e(error.code)}]: ${e(error.message)}</p>`).join('\n')}
@@ -197,6 +221,7 @@ ${stateBoxes}
 <span id="f-count" class="count">${ordered.length} checks</span>
 </nav>
 <main id="checks">
+${absent.groups.map((group) => absentSection(group, view, ordered, (result) => [row(result), foldedDependants(result, strict, view, row)].filter(Boolean).join('\n'))).join('\n')}
 ${listed.map((result) => [row(result), foldedDependants(result, strict, view, row)].filter(Boolean).join('\n')).join('\n')}
 </main>
 <script>${HTML_SCRIPT}</script>

@@ -71,6 +71,13 @@ export interface JsonReport {
   uniformAnswer?: UniformAnswer;
   /** Present when the run moved the target's clock forward (the hook has no way back). */
   clockMoved?: NonNullable<RunSummary['clockMoved']>;
+  /**
+   * The part of the description the run certifies (`run --partial`, the profile's `"scope"`): the operations
+   * checked as implemented, and each not implemented with why. Absent: the run certifies every operation.
+   */
+  scope?: NonNullable<RunSummary['scope']>;
+  /** Operations whose valid call got the same 404 or 501, grouped as one root cause (their results stay in `results`). */
+  absentOperations?: NonNullable<RunSummary['absentOperations']>;
   /** `run --attest`: what the signed attestation beside this file certifies, said plainly (docs/certify.md). */
   attestation?: ReportAttestation;
 }
@@ -140,6 +147,7 @@ export function toJsonReport(summary: RunSummary): JsonReport {
       ...(r.expectedFailure ? { expectedFailure: true } : {}),
       ...(r.blockedBy === undefined ? {} : { blockedBy: r.blockedBy }),
       ...(r.pulledIn === undefined ? {} : { pulledIn: r.pulledIn }),
+      ...(r.notImplemented === undefined ? {} : { notImplemented: r.notImplemented }),
       ...(edges.has(resultKey(r)) ? { dependsOn: edges.get(resultKey(r))! } : {}),
       ...(rootOf.has(resultKey(r)) ? { rootCause: rootOf.get(resultKey(r))! } : {}),
       observations: r.observations,
@@ -158,6 +166,8 @@ export function toJsonReport(summary: RunSummary): JsonReport {
     rootCauses,
     ...(summary.uniformAnswer ? { uniformAnswer: summary.uniformAnswer } : {}),
     ...(summary.clockMoved ? { clockMoved: summary.clockMoved } : {}),
+    ...(summary.scope ? { scope: summary.scope } : {}),
+    ...(summary.absentOperations ? { absentOperations: summary.absentOperations } : {}),
   };
 }
 

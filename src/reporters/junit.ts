@@ -11,13 +11,13 @@
  * selected check it never reached.
  */
 import type { CheckResult, EngineReporter, RunSummary } from '../engine/types.js';
-import { resultKey, sentPathLine } from '../engine/result-key.js';
+import { operationLabel, resultKey, sentPathLine } from '../engine/result-key.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { escapeMarkup, shortText } from '../escape.js';
 import { displayState, finalLine, formatExchange, resultsByGroup } from './format.js';
-import { blockedReason, causeView, dependantsOf, dependsOnIt, pulledInLine, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
+import { absentView, blockedReason, causeView, dependantsOf, dependsOnIt, notImplementedLine, pulledInLine, rootCausesFirst, scopeLine, uniformAnswerLines, type AbsentView, type CauseView } from './root-cause-order.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 const JUNIT_EXCHANGES = 3;
@@ -51,12 +51,15 @@ function failureBody(result: CheckResult, rerun?: string, reproduction?: Reprodu
  * A root cause's message says how many depend on it; a dependant's, which root cause it follows from; a
  * check the selection did not name, that it was pulled in and for which checks.
  */
-function causeNote(result: CheckResult, view: CauseView): string {
+function causeNote(result: CheckResult, view: CauseView, absent: AbsentView): string {
   const pulled = pulledInLine(result);
   const dependants = dependantsOf(view, resultKey(result)).length;
   const root = view.rootOf.get(resultKey(result));
   const cause = dependants > 0 ? `root cause: ${dependsOnIt(dependants)}` : root ? `follows from ${root}` : '';
-  const parts = [pulled, cause].filter(Boolean);
+  // One of the operations that answer a valid call with the same 404 or 501: the one root cause they share.
+  const group = absent.groups.find((g) => g.roots.includes(resultKey(result)));
+  const shared = group ? `one root cause with the others: ${group.message} (property absent-operations.${group.status} lists them)` : '';
+  const parts = [pulled, shared, cause].filter(Boolean);
   return parts.length > 0 ? ` (${parts.join('; ')})` : '';
 }
 
@@ -77,11 +80,11 @@ function caseProperties(result: CheckResult): string {
   return [`id: ${resultKey(result)}`, `level: ${result.level}`, `section: ${result.section}${result.ruling ? ` (ruling ${result.ruling})` : ''}`, ...(pulled ? [`selection: ${pulled}`] : []), ''].join('\n');
 }
 
-function testCase(result: CheckResult, strict: boolean, view: CauseView, rerun?: string, reproduction?: Reproduction): string {
+function testCase(result: CheckResult, strict: boolean, view: CauseView, absent: AbsentView, rerun?: string, reproduction?: Reproduction): string {
   const open = `    <testcase name="${e(testCaseName(result))}" classname="access-conformance.${e(result.group)}" time="${seconds(result.durationMs)}">`;
   const inner: string[] = [];
   const state = displayState(result, strict);
-  const note = causeNote(result, view);
+  const note = causeNote(result, view, absent);
   if (state === 'skipped') {
     inner.push(`      <skipped message="${e(result.reason ?? 'skipped')}"/>`);
   } else if (state === 'blocked') {
@@ -122,6 +125,12 @@ function properties(summary: RunSummary): string {
     ['counts', finalLine(summary)],
     ...COUNT_NAMES.map((name): [string, string] => [`count.${name}`, String(summary.totals[name] ?? 0)]),
   ];
+  // Operations that answer a valid call with the same 404 or 501 (one root cause each status), and the scope.
+  for (const group of summary.absentOperations ?? []) entries.push([`absent-operations.${group.status}`, `${group.message}: ${group.operations.map((op) => operationLabel(op)).join('; ')}`]);
+  if (summary.scope) {
+    entries.push(['scope', scopeLine(summary.scope)]);
+    if (summary.scope.notImplemented.length > 0) entries.push(['scope.not-implemented', summary.scope.notImplemented.map((entry) => notImplementedLine(entry)).join('; ')]);
+  }
   if (header.selection.only.length > 0) entries.push(['only', header.selection.only.join(',')]);
   if (header.selection.skip.length > 0) entries.push(['skip', header.selection.skip.join(',')]);
   // The checks the selection did not name, each with what it controls: the testcases carry them too.
@@ -175,6 +184,7 @@ export function renderJunit(summary: RunSummary, invocation?: RunInvocation, rep
   }
   // Root cause first: the groups holding root causes first, and within a group its root causes first.
   const view = causeView(summary);
+  const absent = absentView(summary);
   for (const [group, results] of resultsByGroup(rootCausesFirst(summary.results, view))) {
     const states = results.map((r) => displayState(r, strict));
     const counts = {
@@ -184,7 +194,7 @@ export function renderJunit(summary: RunSummary, invocation?: RunInvocation, rep
     };
     failures += counts.failures;
     errors += counts.errors;
-    suites.push(suite(group, results.map((r) => testCase(r, strict, view, rerunFor(invocation, summary.header, resultKey(r)), reproductions.get(resultKey(r)))), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
+    suites.push(suite(group, results.map((r) => testCase(r, strict, view, absent, rerunFor(invocation, summary.header, resultKey(r)), reproductions.get(resultKey(r)))), counts, results.reduce((sum, r) => sum + r.durationMs, 0), summary));
   }
   const aborted = abortedSuite(summary);
   if (aborted) {

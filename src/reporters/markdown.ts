@@ -9,14 +9,14 @@
 import { appendFile } from 'node:fs/promises';
 import { resultKey, sentPathLine } from '../engine/result-key.js';
 import { basename } from 'node:path';
-import type { EngineReporter, RunSummary } from '../engine/types.js';
+import type { AbsentOperations, EngineReporter, RunScope, RunSummary } from '../engine/types.js';
 import { writeReportFile, type ReporterContext } from './context.js';
 import { decisiveExchange, reproductionLines, reproductionsFor, type Reproduction } from './reproductions.js';
 import { failedRows, mdCatalogueText } from './markdown-rows.js';
 import { rerunFor, type RunInvocation } from './rerun.js';
 import { mdCode, mdFence, mdText, shortText } from '../escape.js';
 import { abortedBanner, finalLine, formatDuration, formatExchange, inDisplayOrder, displayState, skipsByReason, type DisplayState } from './format.js';
-import { acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, withoutDependants, type CauseGroup, type CauseView } from './root-cause-order.js';
+import { absentDetailLines, absentView, notImplementedLine, scopeLine, acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, withoutDependants, type CauseGroup, type CauseView } from './root-cause-order.js';
 
 export const MARKDOWN_REPORT_FILE = 'summary.md';
 /** The whole summary stays under this (GitHub's step-summary limit is 1 MiB per step). */
@@ -87,6 +87,32 @@ function groupBlock(group: CauseGroup, view: CauseView, rerun?: string, reproduc
   return lines;
 }
 
+/** One root cause for the operations that answer a valid call with the same 404 or 501, each listed once. */
+function absentBlock(group: AbsentOperations, view: CauseView): string[] {
+  const detail = absentDetailLines(group, view);
+  return [
+    `#### ${mdText(group.message)}`,
+    '',
+    ...detail.about.map((line) => `- ${mdText(line)}`),
+    '',
+    `<details><summary>the ${group.operations.length} operations</summary>`,
+    '',
+    ...detail.operations.map((line) => `- ${mdCode(shortText(line, 300))}`),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
+/** The scope the run certifies: one line, and the operations not implemented one click away. */
+function scopeBlock(scope: RunScope): string[] {
+  const lines = [`### Scope: ${mdText(scopeLine(scope))}`, ''];
+  if (scope.notImplemented.length > 0) {
+    lines.push('<details><summary>not implemented</summary>', '', ...scope.notImplemented.map((entry) => `- ${mdCode(shortText(notImplementedLine(entry), 300))}`), '', '</details>', '');
+  }
+  return lines;
+}
+
 export function renderMarkdown(summary: RunSummary, artifacts: readonly string[] = [], invocation?: RunInvocation, reproductions: ReadonlyMap<string, Reproduction> = new Map()): string {
   const { header, totals, verdict } = summary;
   const strict = header.strict;
@@ -97,6 +123,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   if (summary.clockMoved) lines.push(`> ${mdText(`Target clock: ${summary.clockMoved.note}`)}`, '');
   const uniform = uniformAnswerLines(summary);
   if (uniform.length > 0) lines.push(...uniform.map((line) => `> **${mdText(line)}**`).join('\n>\n').split('\n'), '');
+  if (summary.scope) lines.push(`> **${mdText(`Scope: ${scopeLine(summary.scope)}; a certificate of these operations only.`)}**`, '');
   lines.push(
     `${mdText(verdict.reason)}. Target ${mdCode(header.target)} (profile ${mdText(header.profileName)}), seed ${mdCode(header.seed)}, ${mdText(`${header.tool.name} ${header.tool.version}`)}, catalogue ${mdText(header.catalogueVersion)}, ${formatDuration(summary.durationMs)}${strict ? ', \\-\\-strict' : ''}.`,
     '',
@@ -122,14 +149,20 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   const elsewhere = reportNames.length > 0 ? reportNames.map((name) => mdCode(name)).join(', ') : 'the html or json report (`--reporter html,json`)';
   // Root cause first: the table and the blocks list root causes; their dependants are one click away.
   const view = causeView(summary);
-  const bad = inDisplayOrder(withoutDependants(summary.results, view), strict).filter((r) => BAD_STATES.includes(displayState(r, strict)));
+  // Operations that answer a valid call with the same 404 or 501 are one root cause, listed once.
+  const absent = absentView(summary);
+  const bad = inDisplayOrder(withoutDependants(summary.results, view), strict).filter((r) => BAD_STATES.includes(displayState(r, strict)) && !absent.grouped.has(resultKey(r)));
   const rank = new Map(view.causes.map((cause, i) => [cause.id, i]));
   bad.sort((a, b) => BAD_STATES.indexOf(displayState(a, strict)) - BAD_STATES.indexOf(displayState(b, strict)) || (rank.get(resultKey(a)) ?? 0) - (rank.get(resultKey(b)) ?? 0));
-  if (bad.length > 0) {
+  if (bad.length > 0 || absent.groups.length > 0) {
     const following = view.causes.reduce((n, cause) => n + cause.dependants.length, 0);
-    lines.push(`### Root causes: what did not pass (${bad.length})`, '');
+    lines.push(`### Root causes: what did not pass (${bad.length + absent.groups.length})`, '');
     if (following > 0) lines.push(`Root causes first: ${following} more check${following === 1 ? '' : 's'} that follow from them ${following === 1 ? 'is' : 'are'} listed under each, one click away.`, '');
     lines.push('| ID | level | state | requirement |', '|---|---|---|---|');
+    for (const group of absent.groups) {
+      const first = view.byId.get(group.roots[0]!);
+      lines.push(`| ${group.operations.length} operations | ${first?.level ?? 'MUST'} | ${STATE_WORD[first ? displayState(first, strict) : 'failed']} | ${mdText(group.message)} **(${group.dependants} checks depend on them)** |`);
+    }
     const tableStart = bytes(lines);
     let shown = 0;
     // Errored checks are one row per error code (markdown-rows.ts): an unreachable target is one row.
@@ -152,8 +185,9 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
     lines.push('');
     if (shown < bad.length) lines.push(`${bad.length - shown} more in ${elsewhere}.`, '');
 
-    const groups = groupRootCauses(summary, strict, BAD_STATES, view);
-    lines.push(`### What failed (${groups.length} distinct)`, '');
+    const groups = groupRootCauses(summary, strict, BAD_STATES, view, absent.grouped);
+    lines.push(`### What failed (${groups.length + absent.groups.length} distinct)`, '');
+    for (const group of absent.groups) lines.push(...absentBlock(group, view));
     let written = 0;
     for (const group of groups) {
       const block = groupBlock(group, view, rerunFor(invocation, summary.header, group.results[0]!.id), reproductions.get(group.results[0]!.id));
@@ -169,6 +203,7 @@ export function renderMarkdown(summary: RunSummary, artifacts: readonly string[]
   if (summary.baseline && summary.baseline.noLongerFailing.length > 0) {
     lines.push('### Fixed: the baseline lists them and they pass now (remove them from it)', '', ...summary.baseline.noLongerFailing.slice(0, 100).map((id) => `- ${mdText(id)}`), '');
   }
+  if (summary.scope) lines.push(...scopeBlock(summary.scope));
   const skips = skipsByReason(summary.results);
   if (skips.length > 0) {
     lines.push('<details><summary>Skipped checks by reason</summary>', '', '| reason | checks |', '|---|---|');

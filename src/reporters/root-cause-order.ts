@@ -8,7 +8,8 @@
 import { pulledInPhrase } from '../engine/controls.js';
 import { findRootCauses } from '../engine/root-causes.js';
 import { resultKey } from '../engine/result-key.js';
-import type { CheckResult, RootCause, RunSummary } from '../engine/types.js';
+import type { AbsentOperations, CheckResult, RootCause, RunScope, RunSummary } from '../engine/types.js';
+import { operationLabel, operationName } from '../engine/result-key.js';
 import { shortText } from '../escape.js';
 import { groupFailures, type DisplayState, type FailureGroup } from './format.js';
 
@@ -89,12 +90,13 @@ export interface CauseGroup extends FailureGroup {
 }
 
 /**
- * groupFailures over the root causes only, in root-cause order (the engine's: MUST first, failed first,
+ * groupFailures over the root causes only (less those an absent-operations group stands for, `grouped`), in root-cause order (the engine's: MUST first, failed first,
  * more dependants first), each group carrying its dependants.
  */
-export function groupRootCauses(summary: Pick<RunSummary, 'results' | 'rootCauses'>, strict: boolean, states: readonly DisplayState[], view = causeView(summary)): CauseGroup[] {
+export function groupRootCauses(summary: Pick<RunSummary, 'results' | 'rootCauses'>, strict: boolean, states: readonly DisplayState[], view = causeView(summary), grouped: ReadonlySet<string> = new Set()): CauseGroup[] {
   const rank = new Map(view.causes.map((cause, i) => [cause.id, i]));
-  const groups = groupFailures(withoutDependants(summary.results, view), strict, states).map((group) => ({
+  const roots = withoutDependants(summary.results, view).filter((r) => !grouped.has(resultKey(r)));
+  const groups = groupFailures(roots, strict, states).map((group) => ({
     ...group,
     dependants: group.results.flatMap((r) => dependantsOf(view, resultKey(r))),
   }));
@@ -120,4 +122,65 @@ export function rootCausesFirst(ordered: readonly CheckResult[], view: CauseView
   const dependants = view.causes.flatMap((cause) => dependantsOf(view, cause.id));
   const rest = ordered.filter((r) => !rank.has(resultKey(r)) && !view.rootOf.has(resultKey(r)));
   return [...roots, ...dependants, ...rest];
+}
+
+/**
+ * Operations that answer a valid call with the same 404 or 501 (engine/absent-operations.ts): each group is
+ * one root cause in every reporter, the operations listed once, in place of one root cause per operation.
+ */
+export interface AbsentView {
+  groups: AbsentOperations[];
+  /** Root-cause keys some group stands for: not listed on their own. */
+  grouped: Set<string>;
+  /** `METHOD path` of every grouped operation: their skips are said once, under the group. */
+  operations: Set<string>;
+}
+
+export function absentView(summary: Pick<RunSummary, 'absentOperations'>): AbsentView {
+  const groups = summary.absentOperations ?? [];
+  return {
+    groups,
+    grouped: new Set(groups.flatMap((group) => group.roots)),
+    operations: new Set(groups.flatMap((group) => group.operations.map((op) => operationName(op)))),
+  };
+}
+
+/** The requirement IDs a group's roots are (`OPS-18 [MUST]`), for the line under its title. */
+export function absentRootIds(group: AbsentOperations, view: CauseView): string {
+  const ids = new Map<string, string>();
+  for (const key of group.roots) {
+    const result = view.byId.get(key);
+    if (result) ids.set(result.id, `${result.id} [${result.level}]`);
+  }
+  return [...ids.values()].join(', ');
+}
+
+/**
+ * The lines under a group's title: what failed, how many checks follow, and what to do; then each operation
+ * once (its label, the path sent).
+ */
+export function absentDetailLines(group: AbsentOperations, view: CauseView): { about: string[]; operations: string[] } {
+  return {
+    about: [
+      `the valid first call of each (${absentRootIds(group, view)}) got ${group.status}; ${group.dependants} other check${group.dependants === 1 ? ' depends' : 's depend'} on them, every one in the json report under its operation`,
+      `a partial implementation: run --partial, or declare the profile's "scope" (docs/checking.md, "Certifying a partial implementation")`,
+    ],
+    operations: group.operations.map((op) => operationLabel(op)),
+  };
+}
+
+/** A result of an operation some group lists (its skips are said once, under the group). */
+export function ofAbsentOperation(result: CheckResult, absent: AbsentView): boolean {
+  return result.operation !== undefined && absent.operations.has(operationName(result.operation));
+}
+
+/** "5 of 39 operations implemented and checked; 34 not implemented (run --partial)": the scope in one line. */
+export function scopeLine(scope: RunScope): string {
+  return scope.summary;
+}
+
+/** One not-implemented operation: its label and why (the status its valid call got, or the profile's scope). */
+export function notImplementedLine(entry: RunScope['notImplemented'][number]): string {
+  const why = entry.source === 'profile' ? 'left out by the profile\'s "scope", never called' : `answered ${entry.answered ?? '404'} to a valid call (run --partial)`;
+  return `${operationLabel(entry.operation)}: ${why}`;
 }

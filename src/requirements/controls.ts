@@ -22,7 +22,7 @@
  * tests/requirements/controls.test.ts fails on a refusal check of the catalogue or the suites without a
  * control here.
  */
-import type { RequirementId } from '../requirements.js';
+import type { RequirementId } from './catalogue.js';
 
 /** One control, or every listed check that ran (see above). */
 export type ControlRef = RequirementId | readonly RequirementId[];

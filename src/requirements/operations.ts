@@ -1,12 +1,12 @@
-import type { Catalogue, RequirementSpec } from './types.js';
+import type { Catalogue } from './types.js';
 import { bearerHeader, belowTen, ruling, spec } from './authority.js';
 
 /**
  * Requirements of every list and search operation (ruling 34; service.md §1, §4.4, §5.1; rulings 6, 9–12,
  * 32, 33): each has ONE RESULT PER OPERATION the run calls (the operations of the target's OpenAPI
  * description, or of the profile's `"operations"`, src/openapi), keyed `OPS-04@POST /api/v1/search/apps`.
- * `perOperation` says which of the called operations a requirement applies to ({@link appliesTo}); a
- * requirement that applies to none reports one skipped result saying why.
+ * `perOperation` says which of the called operations a requirement applies to (src/engine/operation-keys.ts
+ * `appliesTo`); a requirement that applies to none reports one skipped result saying why.
  */
 const bodyForPost = spec('4.4', 'query for GET; body for POST');
 
@@ -193,60 +193,3 @@ export const operationsRequirements = {
     perOperation: 'every',
   },
 } as const satisfies Catalogue;
-
-/** The list and search operation facts {@link appliesTo} reads (a PlannedOperation of src/openapi has them). */
-export interface OperationFacts {
-  method: string;
-  path: string;
-  paginated: 'query' | 'body' | false;
-  itemWrapper?: string;
-  responseSchema?: unknown;
-}
-
-/** Which of the called operations a per-operation requirement applies to. */
-export type PerOperation = NonNullable<RequirementSpec['perOperation']>;
-
-export function appliesTo(kind: PerOperation, op: OperationFacts): boolean {
-  switch (kind) {
-    case 'every':
-      return true;
-    case 'paginated':
-      return op.paginated !== false;
-    case 'body':
-      return op.paginated === 'body';
-    case 'wrapped':
-      return op.paginated !== false && op.itemWrapper !== undefined && op.itemWrapper !== '';
-    case 'schema':
-      return op.responseSchema !== undefined;
-  }
-}
-
-/** Why a per-operation requirement has no operation to check in a run (its one skipped result says it). */
-export function noOperationReason(kind: PerOperation, planned: boolean): string {
-  if (!planned) return 'the run has no operations to check one by one: the profile names no OpenAPI description ("openapi", or run --openapi) and no "operations"';
-  switch (kind) {
-    case 'every':
-      return 'the run calls no list or search operation';
-    case 'paginated':
-      return 'the run calls no paginated operation';
-    case 'body':
-      return 'the run calls no search (POST) operation that takes its page size in the JSON body';
-    case 'wrapped':
-      return 'no called operation has an item wrapper named by its description or service.md';
-    case 'schema':
-      return 'no called operation has a response schema in its description';
-  }
-}
-
-/**
- * Pages one operation's checks may fetch at most (the walks included), with the page sizes they use: the
- * run header states the cost from these, and the suites stop a walk at its share.
- */
-export const OPERATION_BUDGET = {
-  /** The counting walk at page size 100 (totals are learned, never taken from the profile). */
-  censusPages: 30,
-  /** The walk at the default size (25). */
-  walkPages: 60,
-  /** Single requests of the other checks (auth, clamps, tokens, spellings, schema). */
-  requests: 14,
-} as const;

@@ -1,7 +1,7 @@
 /**
- * Shape of one entry of the requirements catalogue (src/requirements.ts). Area files under
+ * Shape of one entry of the requirements catalogue (src/requirements/catalogue.ts). Area files under
  * src/requirements/ each export a `{ [id]: RequirementSpec }` object declared `as const satisfies ...`, so
- * that the union of their keys is the {@link import('../requirements.js').RequirementId} type and a typo in
+ * that the union of their keys is the {@link import('./catalogue.js').RequirementId} type and a typo in
  * a suite, a fault or a baseline fails `tsc`.
  */
 
@@ -68,7 +68,7 @@ export interface RequirementSpec {
   /**
    * Set for a check of every list and search operation (ruling 34): one result per called operation it
    * applies to (every one, the paginated ones, the POST searches, those with an item wrapper or a response
-   * schema); src/requirements/operations.ts `appliesTo`.
+   * schema); src/engine/operation-keys.ts `appliesTo`.
    */
   readonly perOperation?: 'every' | 'paginated' | 'body' | 'wrapped' | 'schema';
 }

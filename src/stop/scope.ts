@@ -15,12 +15,14 @@
  *
  * Cleanup (`onCleanup`): async finalizers run on every way out (a normal end, an error, a deadline, a
  * signal, a forced second signal), each bounded, once, last registered first: stopping the embedded target,
- * closing a state folder. Registered here rather than in a `finally` that a forced exit skips.
+ * closing a state folder. Registered here rather than in a `finally` that a forced exit skips; they join the
+ * process's one list (finalizers.ts), where a started container registers its removal too.
  */
 import { debugLine } from '../debug.js';
 import { formatDuration } from '../values.js';
 import { signalExitCode, type StopSignal } from '../errors.js';
 import type { Phase } from './phase.js';
+import { registerFinalizer, runFinalizers } from './finalizers.js';
 import { untilStopped } from './race.js';
 import { signalReason, stopReasonOf, type StopReason } from './reason.js';
 import { onStopSignals, supervisedSince } from './signals.js';
@@ -74,7 +76,6 @@ export function openRunScope(options: RunScopeOptions): RunScope {
   // The deadline counts from when the user started the command: under the supervisor, from the parent's start.
   const startedAt = supervisedSince() ?? Date.now();
   const elapsed = (): number => Date.now() - startedAt;
-  const finalizers: Array<{ name: string; run: () => Promise<void> }> = [];
   let phase: Phase = 'start';
   let hasReported = false;
   let closing: Promise<void> | undefined;
@@ -102,21 +103,6 @@ export function openRunScope(options: RunScopeOptions): RunScope {
   // AbortSignal.timeout does not hold the process open (by design): the scope does, until it closes, so a
   // phase awaiting a promise nothing else holds still reaches its bound instead of Node's exit 13.
   const hold = setInterval(() => {}, 1 << 30);
-
-  const runFinalizers = async (): Promise<void> => {
-    // Last registered first: what started last depends on what started first.
-    for (const { name, run } of finalizers.splice(0).reverse()) {
-      debugLine('scope', `cleanup: ${name}`);
-      const limit = AbortSignal.timeout(stopMs('cleanup'));
-      await untilStopped(run(), limit).catch((error: unknown) =>
-        process.stderr.write(
-          limit.aborted
-            ? `cleanup "${name}" did not finish within ${formatDuration(stopMs('cleanup'))}; going on\n`
-            : `cleanup "${name}" failed: ${error instanceof Error ? error.message : String(error)}\n`,
-        ),
-      );
-    }
-  };
 
   // A second signal, or reports that take too long: the finalizers (bounded), then the exit at once.
   let forced = false;
@@ -153,7 +139,7 @@ export function openRunScope(options: RunScopeOptions): RunScope {
     },
     stopped: () => stopReasonOf(signal),
     onCleanup(name, finalizer) {
-      finalizers.push({ name, run: finalizer });
+      registerFinalizer(name, finalizer);
     },
     reported() {
       hasReported = true;

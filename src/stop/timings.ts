@@ -60,6 +60,52 @@ export const STOP_TIMINGS = {
     ms: 3_000,
     why: 'once a command returned its exit code, how long what it started (a suite worker on a hung target, a socket) may keep the process',
   },
+  suiteClose: {
+    ms: 5_000,
+    why: "after a stopped run, how long closing vitest may take before the engine goes on: a check stuck on a hung target holds vitest's close (engine/vitest-bridge.ts)",
+  },
+  suiteThreadStop: {
+    ms: 5_000,
+    why: "how long the next run waits for a stopped run's suite worker to finish stopping before that thread is ended instead of reused (engine/suite-pool.ts)",
+  },
+  clientCloseGrace: {
+    ms: 1_000,
+    why: "how long closing a client lets answers in flight finish before cutting them: close must not hang on a hung target, and every command closes one as it ends",
+  },
+  faultRun: {
+    ms: 4 * 60_000,
+    why:
+      "the deadline of one fault or variant run of the self-verification, instead of run's derived one (30 s and 0.5 s a check): on a loaded machine " +
+      'a slow run is still judged rather than cut short, and it ends just inside the 5 min after which the pool ends a worker',
+  },
+  faultWorker: {
+    ms: 5 * 60_000,
+    why: "how long the self-verification waits for one fault run's worker (or the reference's CLI run) before killing it: above faultRun, so a run that ends at its own deadline is still judged",
+  },
+  loadInterruptDrain: {
+    ms: 5_000,
+    why: "after a signal, how long a load run's requests in flight may finish (at most --timeout) before they count as cancelled by the harness",
+  },
+  loadHaltDrain: {
+    ms: 1_000,
+    why: 'after a threshold stopped a load run (--abort-on-fail, :abort), how long requests in flight may finish (at most --timeout) before they count as cancelled',
+  },
+  containerStop: {
+    ms: 5_000,
+    why: "how long Docker gives an image target to stop on SIGTERM before it kills it (docker stop's timeout): inside forcedClose with room for the removal",
+  },
+  containerLogDrain: {
+    ms: 1_500,
+    why: "once an image target stopped, how long its log stream may take to end, so that its last lines are in the log file and in the error that quotes them",
+  },
+  keptContainerLog: {
+    ms: 300,
+    why: "with --keep-container, how long the command waits for a kept container's last log lines to reach its log file: the container runs on, so its log never ends",
+  },
+  syncRemove: {
+    ms: 10_000,
+    why: 'at process exit, how long the synchronous removal of a container (a child process asking the Docker API to delete it) may hold the exit',
+  },
 } as const satisfies Record<string, StopTiming>;
 
 export type StopTimingName = keyof typeof STOP_TIMINGS;

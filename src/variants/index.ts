@@ -5,7 +5,8 @@
  */
 import { combineFaults } from '../faults/index.js';
 import type { SandboxCustomize } from '../tenant/types.js';
-import * as readings from './readings/index.js';
+import { variantOf } from './define.js';
+import { READINGS } from './readings.js';
 import { STACKS } from './stacks.js';
 import type { StackDefinition, VariantDefinition } from './types.js';
 
@@ -13,7 +14,7 @@ export type { StackDefinition, VariantDefinition } from './types.js';
 export { STACKS } from './stacks.js';
 
 const variants: Record<string, VariantDefinition> = {};
-for (const variant of Object.values(readings) as VariantDefinition[]) {
+for (const variant of READINGS.map(variantOf)) {
   if (Object.prototype.hasOwnProperty.call(variants, variant.name)) throw new Error(`two variants are named ${variant.name}`);
   variants[variant.name] = variant;
 }

@@ -5,9 +5,11 @@
  * The reference itself is the Node http reading: repeated header lines joined with `, ` (RFC 9110 §5.3),
  * `JSON.parse` (the last duplicate member wins), 413 for a body over the limit.
  */
+import type { VariantName } from './readings.js';
 import type { StackDefinition } from './types.js';
 
-export const STACKS: readonly StackDefinition[] = [
+/** Each stack's variants by name, typed from the variants' table: a name that is not a variant does not compile. */
+export const STACKS: readonly StackDefinition<VariantName>[] = [
   {
     name: 'stack-go-net-http',
     title: 'Go net/http + encoding/json (golang-jwt, google/uuid)',

@@ -5,7 +5,7 @@
  * default run and, under --strict, fails exactly the SHOULD checks it declares.
  */
 import type { FaultArea } from '../faults/types.js';
-import type { RequirementId } from '../requirements.js';
+import type { RequirementId } from '../requirements/catalogue.js';
 import type { SandboxCustomize } from '../tenant/types.js';
 
 export interface VariantDefinition {
@@ -24,11 +24,11 @@ export interface VariantDefinition {
 }
 
 /** A mainstream stack: the variants that together stand for its default behaviour where the spec is open. */
-export interface StackDefinition {
+export interface StackDefinition<VariantName extends string = string> {
   /** kebab-case; runs as one combined variant. */
   name: string;
   /** e.g. "Go net/http + encoding/json". */
   title: string;
   /** Variant names, innermost first (the last wraps the others: the stack's header parsing comes first). */
-  variants: string[];
+  variants: VariantName[];
 }

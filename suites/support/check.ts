@@ -18,10 +18,9 @@ import { joinRunChannel, type RunChannel } from '../../src/engine/run-channel.js
 import { seededFaker, type Faker } from '../../src/data/fake.js';
 import { ConformanceFailure, isConformanceFailure, isHarnessError } from '../../src/errors.js';
 import type { ResolvedProfile } from '../../src/profile/types.js';
-import { requirement, type Requirement, type RequirementId } from '../../src/requirements.js';
-import { noOperationReason } from '../../src/requirements/operations.js';
+import { requirement, type Requirement, type RequirementId } from '../../src/requirements/catalogue.js';
 import { controlsOf } from '../../src/requirements/controls.js';
-import { operationChecks } from '../../src/engine/operation-keys.js';
+import { noOperationReason, operationChecks } from '../../src/engine/operation-keys.js';
 import type { SuiteOperation } from './operations.js';
 import { checkBodyRunning, declareCheck } from './group.js';
 import { missingNeed } from './needs.js';

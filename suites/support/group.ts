@@ -16,7 +16,7 @@
  */
 import { beforeAll, describe, inject, test, type TestFunction } from 'vitest';
 import { errorLine, HarnessError, SUITE_BUG_HINT } from '../../src/errors.js';
-import { requirement, type RequirementId } from '../../src/requirements.js';
+import { requirement, type RequirementId } from '../../src/requirements/catalogue.js';
 import { CHECKS_IN_FLIGHT, type SuiteToLoad } from '../../src/engine/check-meta.js';
 import { POLL_MS, sleep } from './webhook-expect.js';
 import { inSlot, runSlots, SLOT_PRIORITY, type SlotPriority } from './check-slots.js';

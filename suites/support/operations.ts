@@ -8,7 +8,7 @@ import type { ApiCallOptions, TargetClient } from '../../src/client/types.js';
 import type { HttpResponse } from '../../src/client/types.js';
 import type { PlannedOperation } from '../../src/openapi/types.js';
 import { operationKey, operationRef } from '../../src/openapi/operation.js';
-import { OPERATION_BUDGET } from '../../src/requirements/operations.js';
+import { OPERATION_BUDGET } from '../../src/engine/operation-keys.js';
 import { expectJsonObject, expectStatus, fail, jsonType } from './expect.js';
 
 /** A planned operation of the run (src/openapi: its path parameters filled, a search's base body). */

@@ -20,6 +20,7 @@ import { ROOT } from '../cli/support.js';
 import { childEnv, packInScratch, type PackedWork } from '../package/support.js';
 import { parseYamlSource } from '../yaml/support/yaml-sources.js';
 import { runComposite, type ActionResult, type CompositeAction, type CompositeStep } from './support/composite-runner.js';
+import { skipUnless } from '../support/capabilities.js';
 
 /** actions/setup-node v6's inputs (its action.yml), for the `with:` this action gives it. */
 const SETUP_NODE_INPUTS = ['node-version', 'node-version-file', 'architecture', 'check-latest', 'registry-url', 'scope', 'token', 'cache', 'package-manager-cache', 'cache-dependency-path', 'mirror', 'mirror-token'];
@@ -93,7 +94,7 @@ const logs = (result: ActionResult): string => result.steps.map((step) => `--- $
 
 describe('action.yml, run as the runner runs a composite action', () => {
   it('from a bare copy of the repository, with no package input: it builds and installs itself, the run passes, the outputs say conformant', async (ctx) => {
-    ctx.skip(!online, 'the npm registry does not answer (npm ping): the install step cannot run');
+    skipUnless(ctx, 'registry', online, 'the npm registry does not answer (npm ping): the install step cannot run');
     expect(existsSync(join(actionPath, 'dist')), 'the laid-out checkout has no build').toBe(false);
     expect(existsSync(join(actionPath, 'action.yml'))).toBe(true);
     const { result, workspace, nodeVersions } = await useAction('pass', { reporters: 'json', out: 'conformance', args: '--only WH-HMAC-01' }, BUILD_MS);
@@ -115,7 +116,7 @@ describe('action.yml, run as the runner runs a composite action', () => {
   }, BUILD_MS + INSTALL_MS);
 
   it('a failing target: the run step fails the action, and the outputs still say why', async (ctx) => {
-    ctx.skip(!online, 'the npm registry does not answer (npm ping): the install step cannot run');
+    skipUnless(ctx, 'registry', online, 'the npm registry does not answer (npm ping): the install step cannot run');
     // A tarball `npm pack` made, as a release asset would be given.
     const { result, workspace } = await useAction('fail', { package: tarball, reporters: 'markdown', 'node-version': '22', args: '--only\nWH-HMAC-01\n--fault\nhmac-hex-digest\n' });
     expect(result.steps[1]!.log).toContain(`access-conformance: installed ${tarball} in`);
@@ -126,7 +127,7 @@ describe('action.yml, run as the runner runs a composite action', () => {
   }, 2 * INSTALL_MS);
 
   it('inputs are never given to a shell: command substitutions in them stay text, and a bad profile is exit 2', async (ctx) => {
-    ctx.skip(!online, 'the npm registry does not answer (npm ping): the install step cannot run');
+    skipUnless(ctx, 'registry', online, 'the npm registry does not answer (npm ping): the install step cannot run');
     // The same action folder as the first use, built by it: packed again, not built again.
     const { result, workspace } = await useAction('hostile', { profile: '$(touch pwned-profile)', args: "--only 'WH-HMAC-01;touch pwned-args' `touch pwned-tick`" });
     expect(result.steps[1]!.log).not.toContain('built the action');

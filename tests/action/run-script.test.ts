@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputLines, readInputs, runArgs, splitArgs, verdictOf } from '../../src/action/inputs.js';
+import { skipUnless } from '../support/capabilities.js';
 
 const SCRIPT = resolve('dist/src/action/run.js');
 const STEP_BOUND_MS = 150_000;
@@ -103,7 +104,7 @@ describe('the action script, as the runner runs it', () => {
   }
 
   it('a conformant selection: exit 0, outputs, the verdict line in the job summary, the report in out', async (ctx) => {
-    ctx.skip(!existsSync(SCRIPT), 'dist/ is missing: run `npm run build` first');
+    skipUnless(ctx, 'dist', existsSync(SCRIPT), 'dist/ is missing: run `npm run build` first');
     const result = await step('pass', { INPUT_REPORTERS: 'json', INPUT_OUT: 'conformance', INPUT_ARGS: '--only WH-HMAC-01', INPUT_STRICT: 'false' });
     const reportDir = join(workspace, 'pass', 'conformance');
     expect(result.code, result.stdout).toBe(0);
@@ -115,7 +116,7 @@ describe('the action script, as the runner runs it', () => {
   }, STEP_BOUND_MS + 10_000);
 
   it('a failing target: exit 1, verdict not-conformant; the markdown reporter writes the job summary', async (ctx) => {
-    ctx.skip(!existsSync(SCRIPT), 'dist/ is missing: run `npm run build` first');
+    skipUnless(ctx, 'dist', existsSync(SCRIPT), 'dist/ is missing: run `npm run build` first');
     const result = await step('fail', { INPUT_REPORTERS: 'markdown', INPUT_ARGS: '--only\nWH-HMAC-01\n--fault\nhmac-hex-digest\n' });
     expect(result.code, result.stdout).toBe(1);
     expect(result.output).toBe(`exit-code=1\nverdict=not-conformant\nreport-dir=${join(workspace, 'fail', 'reports')}\n`);
@@ -124,7 +125,7 @@ describe('the action script, as the runner runs it', () => {
   }, STEP_BOUND_MS + 10_000);
 
   it('a bad input: exit 2, an ::error annotation, verdict error, no run', async (ctx) => {
-    ctx.skip(!existsSync(SCRIPT), 'dist/ is missing: run `npm run build` first');
+    skipUnless(ctx, 'dist', existsSync(SCRIPT), 'dist/ is missing: run `npm run build` first');
     const result = await step('bad', { INPUT_STRICT: 'maybe' });
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('::error title=access-conformance action::error[USAGE] at input strict: input strict takes true/false, 1/0, yes/no or on/off; got \"maybe\"');

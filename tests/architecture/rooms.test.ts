@@ -1,6 +1,7 @@
 /**
  * The rooms of src/ and what each may import (docs/architecture.md): a lower room never reaches into a
- * higher one, each third-party library is imported by one room only, and no module cycle exists. A new
+ * higher one, each third-party library is imported by one room only, and no import circle exists, not even
+ * through a type-only or a lazy import. A new
  * edge that breaks a rule fails here with the file that added it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,9 +25,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   requirements: [],
   data: [],
   crypto: ['errors', 'spec-numbers', 'json-duplicates'],
-  profile: ['crypto', 'errors', 'spelling', 'spec-numbers'],
+  profile: ['crypto', 'stop', 'errors', 'spelling', 'spec-numbers'],
   openapi: ['profile', 'errors', 'json-duplicates'],
-  client: ['crypto', 'profile', 'openapi', 'data', 'errors', 'defaults'],
+  client: ['crypto', 'profile', 'openapi', 'stop', 'data', 'errors', 'defaults'],
   reference: ['crypto', 'spec-numbers'],
   tenant: ['reference', 'crypto', 'profile', 'data', 'errors', 'defaults', 'spec-numbers'],
   state: ['reference', 'tenant', 'output-file', 'errors', 'spec-numbers'],
@@ -36,18 +37,27 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   stop: ['errors', 'values', 'debug', 'package', 'output-file'],
   engine: ['client', 'profile', 'openapi', 'requirements', 'stop', 'values', 'errors', 'package', 'defaults', 'debug', 'spelling'],
   reporters: ['engine', 'client', 'profile', 'requirements', 'escape', 'output-file', 'errors', 'package', 'defaults'],
-  mutation: ['faults', 'variants', 'engine', 'reporters', 'tenant', 'client', 'profile', 'requirements', 'errors', 'package', 'defaults'],
+  mutation: ['faults', 'variants', 'engine', 'reporters', 'tenant', 'client', 'profile', 'requirements', 'stop', 'errors', 'package', 'defaults'],
   load: ['client', 'crypto', 'profile', 'tenant', 'stop', 'escape', 'values', 'output-file', 'errors', 'package', 'defaults', 'spec-numbers'],
   image: ['faults', 'tenant', 'errors'],
-  containers: ['image', 'profile', 'client', 'errors', 'package'],
+  containers: ['image', 'profile', 'client', 'stop', 'errors', 'package'],
   attest: ['requirements', 'openapi', 'profile', 'errors', 'package'],
-  cli: ['attest', 'containers', 'load', 'mutation', 'reporters', 'engine', 'stop', 'faults', 'variants', 'sandbox', 'state', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'output-file', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
+  cli: ['attest', 'containers', 'load', 'mutation', 'reporters', 'engine', 'stop', 'faults', 'variants', 'state', 'sandbox', 'tenant', 'client', 'openapi', 'profile', 'crypto', 'requirements', 'data', 'escape', 'values', 'output-file', 'errors', 'package', 'defaults', 'debug', 'spelling', 'spec-numbers'],
   action: ['errors', 'values'],
   index: ['client', 'crypto', 'profile', 'requirements', 'errors'],
 };
 
 /** Type-only imports that go against the order, each with the reason it is allowed. */
 const TYPE_EXCEPTIONS: Record<string, readonly string[]> = {};
+
+/**
+ * Modules that import nothing of src/, so a room below theirs may import them without closing a circle of
+ * rooms; each with its reason (the test below holds them to importing nothing).
+ */
+const LEAF_MODULES: Record<string, string> = {
+  'src/stop/within.ts':
+    "the one race of work against a time bound (issue 46): output-file.ts bounds its writes with it, and the stop room writes its last report through output-file.ts",
+};
 
 /** Each library and the one room that imports it. */
 const LIBRARY_ROOM: Record<string, string> = {
@@ -92,11 +102,16 @@ describe('architecture: rooms of src/', () => {
       .filter((edge) => {
         const from = roomOf(edge.from);
         const to = roomOf(edge.to);
-        if (from === to || (MAY_IMPORT[from] ?? []).includes(to)) return false;
+        if (from === to || (MAY_IMPORT[from] ?? []).includes(to) || edge.to in LEAF_MODULES) return false;
         return !(edge.typeOnly && (TYPE_EXCEPTIONS[from] ?? []).includes(to));
       })
       .map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
     expect(wrong).toEqual([]);
+  });
+
+  test('a leaf module imports nothing of src/', () => {
+    expect(edges.filter((edge) => edge.from in LEAF_MODULES && edge.to.startsWith('src/')).map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+    expect(Object.keys(LEAF_MODULES).filter((path) => !edges.some((edge) => edge.to === path))).toEqual([]);
   });
 
   test('each library is imported by its one room', () => {
@@ -112,7 +127,8 @@ describe('architecture: rooms of src/', () => {
     expect(files.filter((file) => /from '[^']*spec-numbers(\.js)?'/.test(readFileSync(join(dir, file), 'utf8')))).toEqual([]);
   });
 
-  test('no import cycle among modules', () => {
-    expect(moduleCycles(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
+  test('no import circle among modules, type-only and lazy imports counted (src/, suites/, scripts/, bench/)', () => {
+    const all = readImportGraph(packageRoot(), ['src', 'suites', 'scripts', 'bench']);
+    expect(moduleCycles(all).map((cycle) => cycle.join(' → '))).toEqual([]);
   });
 });

@@ -153,7 +153,7 @@ describe('keyless run --attest through Sigstore (mock Fulcio and Rekor on 127.0.
     const ok = await verify([bundleFile, '--certificate-identity', IDENTITY, '--certificate-oidc-issuer', ISSUER, '--trusted-root', trustedRoot, '--report', reportFile]);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toContain(`keyless: a certificate for ${IDENTITY} from ${ISSUER}`);
-    expect(ok.stdout).toContain(`valid: signed by ${IDENTITY} (${ISSUER})`);
+    expect(ok.stdout).toContain(`valid (signed by ${IDENTITY} (${ISSUER}))`);
   });
 
   it('verify exits 1 naming the signature for another identity, another issuer, or a changed payload', async () => {

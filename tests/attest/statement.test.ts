@@ -18,7 +18,7 @@ import type { HarnessError } from '../../src/errors.js';
 import { signPayload, statementPayload } from '../../src/attest/sign.js';
 import { verifyAttestation } from '../../src/attest/verify.js';
 import { renderJson } from '../../src/cli/commands/list.js';
-import { allRequirements, CATALOGUE_VERSION } from '../../src/requirements.js';
+import { allRequirements, CATALOGUE_VERSION } from '../../src/requirements/catalogue.js';
 import type { ResolvedProfile } from '../../src/profile/types.js';
 
 const HEX = 'ab'.repeat(32);

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allRequirements } from '../../src/requirements.js';
+import { allRequirements } from '../../src/requirements/catalogue.js';
 import { BIN, ROOT, assertBuilt, runProcess } from './support.js';
 
 interface HeadResult {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { commandName, isLoaded, lazyCommand, resolveCommands } from '../../src/cli/command-table.js';
 import { defineCommand } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/main.js';
+import { skipUnless } from '../support/capabilities.js';
 
 const CLI = resolve('bin/access-conformance.js');
 
@@ -58,21 +59,21 @@ describe('the command table', () => {
     const built = existsSync(resolve('dist/src/cli/main.js'));
 
     it('--version loads no command module and no heavy library', (ctx) => {
-      ctx.skip(!built, 'dist/ is missing: run `npm run build` first');
+      skipUnless(ctx, 'dist', built, 'dist/ is missing: run `npm run build` first');
       const result = cliForbiddingHeavy(['--version']);
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     });
 
     it('--help lists every command without loading one', (ctx) => {
-      ctx.skip(!built, 'dist/ is missing: run `npm run build` first');
+      skipUnless(ctx, 'dist', built, 'dist/ is missing: run `npm run build` first');
       const result = cliForbiddingHeavy(['--help']);
       expect(result.status, result.stderr).toBe(0);
       for (const entry of COMMANDS) expect(result.stdout).toContain(`access-conformance ${entry.command}`);
     });
 
     it('the guard itself trips: a command that runs loads its module', (ctx) => {
-      ctx.skip(!built, 'dist/ is missing: run `npm run build` first');
+      skipUnless(ctx, 'dist', built, 'dist/ is missing: run `npm run build` first');
       const result = cliForbiddingHeavy(['list']);
       expect(result.status).not.toBe(0);
       expect(result.stderr).toContain('heavy module loaded');

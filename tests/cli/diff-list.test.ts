@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toJsonReport } from '../../src/reporters/json-report.js';
-import { allRequirements, CATALOGUE_VERSION, describeAuthority } from '../../src/requirements.js';
+import { allRequirements, CATALOGUE_VERSION, describeAuthority } from '../../src/requirements/catalogue.js';
 import { result, summary } from '../engine/support/fixtures.js';
 import { runCli } from './support.js';
 

@@ -11,6 +11,7 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, packInScratch, runProcess, type PackedWork } from '../package/support.js';
 import { BIN, ROOT, startServe, type StartedProcess } from './support.js';
+import { skipUnless } from '../support/capabilities.js';
 
 const FAULT = 'hmac-decoded-key';
 let scratch: PackedWork;
@@ -79,12 +80,12 @@ describe('rerun and reproduce lines pasted into bash where the run was started',
   }, 300_000);
 
   it('from an npx set-up: npx access-conformance', async (ctx) => {
-    ctx.skip(!scratch.online, 'the npm registry does not answer (npm ping): the tarball cannot be installed');
+    skipUnless(ctx, 'registry', scratch.online, 'the npm registry does not answer (npm ping): the tarball cannot be installed');
     await pasteBack('npx --no-install access-conformance', project, barePath(), 'npx access-conformance');
   }, 300_000);
 
   it('installed globally, on PATH: access-conformance', async (ctx) => {
-    ctx.skip(!scratch.online, 'the npm registry does not answer (npm ping): the tarball cannot be installed');
+    skipUnless(ctx, 'registry', scratch.online, 'the npm registry does not answer (npm ping): the tarball cannot be installed');
     await pasteBack('access-conformance', scratch.work, `${globalBin}${delimiter}${barePath()}`, 'access-conformance');
   }, 300_000);
 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOAD_OPTIONS } from '../../src/cli/commands/load-options.js';
 import { RUN_OPTIONS } from '../../src/cli/commands/run-options.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send-options.js';
-import { SERVE_OPTIONS } from '../../src/cli/commands/serve.js';
+import { SERVE_OPTIONS } from '../../src/cli/commands/serve-options.js';
 import { parseOptions, type OptionTable } from '../../src/cli/option-grammar.js';
 import { startSandbox } from '../../src/tenant/index.js';
 import { runCli, startServe } from './support.js';

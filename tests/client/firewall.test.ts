@@ -7,6 +7,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestFirewall } from '../../src/client/firewall.js';
+import { descriptionOutbound, targetOutbound } from '../../src/client/outbound.js';
+import { createPrimingClient } from '../../src/client/load-fetch.js';
 import { createTargetClient } from '../../src/client/index.js';
 import { isHarnessError } from '../../src/errors.js';
 import { makeProfile, makeSecrets } from './support/fixtures.js';
@@ -99,12 +101,101 @@ describe('the client sends nothing the firewall refuses', () => {
       const elsewhere = `http://127.0.0.1:${(server.address() as AddressInfo).port === 1 ? 2 : 1}/x`;
       await expect(client.request({ method: 'GET', url: elsewhere, headers: { authorization: 'Bearer tok-12345678' } })).rejects.toMatchObject({
         code: 'REQUEST_REFUSED',
-        message: expect.stringMatching(/carries the run's access token to http:\/\/127\.0\.0\.1:\d+, not the profile's baseUrl origin/),
+        message: expect.stringMatching(/it would go to http:\/\/127\.0\.0\.1:\d+, not the profile's origin/),
       });
       // To the baseUrl's origin, a raw request with it goes (the checks send such requests).
       expect((await client.request({ method: 'GET', url: `${baseUrl}/y`, headers: { authorization: 'Bearer tok-12345678' } })).status).toBe(200);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('the one way out (outbound.ts): each rule of the table, and what no rule allows', () => {
+  const guard = targetOutbound({
+    baseUrl: 'http://127.0.0.1:4000/prefix',
+    hooks: { baseUrl: 'http://127.0.0.1:4001/__hooks/v1', token: 'hooks-token' },
+    isReadPost: (path) => path === '/api/v1/search/apps',
+    isAccessToken: (value) => value === 'access-1',
+  });
+  const check = (method: string, url: string, headers: Record<string, string> = {}): string => refusal(() => guard({ method, url, headers }));
+
+  it.each([
+    ['GET', 'http://127.0.0.1:4000/anything/at/all?x=1'],
+    ['GET', 'http://127.0.0.1:4001/elsewhere-on-the-hooks-origin'],
+    ['POST', 'http://127.0.0.1:4000/prefix/auth/v1/token?x=1'],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/webhooks/incoming/wh_1'],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/search/apps'],
+    ['GET', 'http://127.0.0.1:4001/__hooks/v1/clock'],
+    ['POST', 'http://127.0.0.1:4001/__hooks/v1/clock'],
+    ['GET', 'http://127.0.0.1:4001/__hooks/v1/runs?listenerId=a'],
+  ])('allows %s %s', (method, url) => {
+    expect(check(method, url, url.includes('__hooks') ? { authorization: 'Bearer hooks-token' } : {})).toBe('sent');
+  });
+
+  it.each([
+    ['DELETE', 'http://127.0.0.1:4000/prefix/api/v1/apps/1', /DELETE is never sent/],
+    ['PUT', 'http://127.0.0.1:4000/prefix/api/v1/apps/1', /PUT is never sent/],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/apps', /a POST to \/api\/v1\/apps is none the harness makes/],
+    ['POST', 'http://127.0.0.1:4000/auth/v1/token', /none the harness makes/],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/webhooks/incoming/a/b', /none the harness makes/],
+    ['POST', 'http://127.0.0.1:4000/prefix/api/v1/search/%2e%2e/apps', /none the harness makes/],
+    ['GET', 'http://127.0.0.1:9/x', /it would go to http:\/\/127\.0\.0\.1:9, not the profile's origin/],
+    ['POST', 'http://127.0.0.1:9/prefix/auth/v1/token', /it would go to/],
+    ['POST', 'http://127.0.0.1:4001/__hooks/v1/runs', /not a call of the test hooks/],
+    ['DELETE', 'http://127.0.0.1:4001/__hooks/v1/clock', /not a call of the test hooks/],
+    ['GET', 'not a url', /not an absolute URL/],
+  ])('refuses %s %s', (method, url, reason) => {
+    expect(check(method, url)).toMatch(new RegExp(`^REQUEST_REFUSED: .*${reason.source}`));
+  });
+
+  it('each credential goes only where it belongs', () => {
+    expect(check('GET', 'http://127.0.0.1:4001/__hooks/v1/clock', { authorization: 'Bearer access-1' })).toMatch(/not the hooks' own token/);
+    expect(check('GET', 'http://127.0.0.1:4000/prefix/api/v1/apps', { authorization: 'Bearer hooks-token' })).toMatch(/test hooks' token somewhere other/);
+    expect(check('GET', 'http://127.0.0.1:4001/other', { authorization: 'Bearer access-1' })).toMatch(/carries the run's access token to http:\/\/127\.0\.0\.1:4001/);
+    expect(check('GET', 'http://127.0.0.1:4000/prefix/api/v1/apps', { authorization: 'Bearer access-1' })).toBe('sent');
+  });
+
+  it('the description client: a GET of exactly the URL named, without a credential', () => {
+    const description = descriptionOutbound('https://docs.example/openapi.yaml');
+    const fetch = (method: string, url: string, headers: Record<string, string> = {}): string => refusal(() => description({ method, url, headers }));
+    expect(fetch('GET', 'https://docs.example/openapi.yaml')).toBe('sent');
+    expect(fetch('POST', 'https://docs.example/openapi.yaml')).toMatch(/GET only/);
+    expect(fetch('GET', 'https://docs.example/other.yaml')).toMatch(/the URL the user named and nothing else/);
+    expect(fetch('GET', 'https://docs.example/openapi.yaml', { authorization: 'Bearer x' })).toMatch(/without a credential/);
+    expect(fetch('GET', 'https://docs.example/openapi.yaml', { Cookie: 'a=b' })).toMatch(/without a credential/);
+  });
+});
+
+describe('the load driver\'s priming client (client/load-fetch.ts): its own rule, nothing else sent', () => {
+  it('refuses a write, a POST elsewhere and a path off the origin before any byte; GET, the token and a webhook go', async () => {
+    const lines: string[] = [];
+    const server = createServer((req, res) => {
+      lines.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const priming = createPrimingClient(origin, { connectTimeoutMs: 2000, timeoutMs: 2000, insecureSkipVerify: false });
+    const send = (method: string, path: string): Promise<string> =>
+      priming.fetch({ method: method as 'GET', path, headers: {} }, { origin, timeoutMs: 2000, connectTimeoutMs: 2000, maxBytes: 1024 }).then(
+        (answer) => `sent ${answer.status}`,
+        (error: unknown) => (isHarnessError(error) ? error.code : String(error)),
+      );
+    try {
+      expect(await send('DELETE', '/api/v1/apps/1')).toBe('REQUEST_REFUSED');
+      expect(await send('PUT', '/api/v1/webhooks/incoming/wh_1')).toBe('REQUEST_REFUSED');
+      expect(await send('POST', '/api/v1/apps')).toBe('REQUEST_REFUSED');
+      expect(await send('GET', '//127.0.0.1:1/x')).toBe('REQUEST_REFUSED');
+      expect(lines).toEqual([]);
+      expect(await send('GET', '/api/v1/apps')).toBe('sent 200');
+      expect(await send('POST', '/prefix/auth/v1/token')).toBe('sent 200');
+      expect(await send('POST', '/api/v1/webhooks/incoming/wh_1')).toBe('sent 200');
+      expect(lines).toEqual(['GET /api/v1/apps', 'POST /prefix/auth/v1/token', 'POST /api/v1/webhooks/incoming/wh_1']);
+    } finally {
+      await priming.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

@@ -14,7 +14,17 @@ let ca: PemPair;
 let leaf: PemPair;
 let listener: ResolvedJwtListener;
 let server: JwksServer;
-let client: TargetClient;
+/** A client per origin: the JWKS servers are origins of their own, and a client GETs only on its profile's (outbound.ts). */
+const clients = new Map<string, TargetClient>();
+function get(url: string): ReturnType<TargetClient['request']> {
+  const origin = new URL(url).origin;
+  let client = clients.get(origin);
+  if (client === undefined) {
+    client = createTargetClient(makeProfile(origin, secrets, { hooks: undefined, tls: { ca: ca.certPem, insecureSkipVerify: false } }), { timeoutMs: 2000 });
+    clients.set(origin, client);
+  }
+  return client.request({ method: 'GET', url });
+}
 
 beforeAll(async () => {
   secrets = await makeSecrets();
@@ -26,11 +36,10 @@ beforeAll(async () => {
     serveJwks: { url: 'https://127.0.0.1:0/keys/jwks.json', tlsCert: leaf.certPem, tlsKey: leaf.keyPem },
   };
   server = await startJwksServer(listener);
-  client = createTargetClient(makeProfile('https://127.0.0.1:1', secrets, { hooks: undefined, tls: { ca: ca.certPem, insecureSkipVerify: false } }), { timeoutMs: 2000 });
 });
 
 afterAll(async () => {
-  await client.close();
+  await Promise.all([...clients.values()].map((client) => client.close()));
   await server.close();
 });
 
@@ -38,7 +47,7 @@ describe('JWKS server', () => {
   it('serves the public halves of every key at the URL path', async () => {
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/keys\/jwks\.json$/);
     expect(server.url).not.toContain(':0/');
-    const response = await client.request({ method: 'GET', url: server.url });
+    const response = await get(server.url);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/json');
     const jwks = response.json() as { keys: Array<Record<string, unknown>> };
@@ -48,17 +57,17 @@ describe('JWKS server', () => {
       expect(key.kty).toBeTruthy();
       expect(key.alg).toBeTruthy();
     }
-    expect((await client.request({ method: 'GET', url: server.url.replace('jwks.json', 'other') })).status).toBe(404);
+    expect((await get(server.url.replace('jwks.json', 'other'))).status).toBe(404);
   });
 
   it('can omit one key, drop connections, and recover', async () => {
     server.setMode({ omitKid: 'es-1' });
-    const partial = (await client.request({ method: 'GET', url: server.url })).json() as { keys: Array<{ kid: string }> };
+    const partial = (await get(server.url)).json() as { keys: Array<{ kid: string }> };
     expect(partial.keys.map((k) => k.kid)).toEqual(['ed-1', 'rs-1']);
     server.setMode('unavailable');
-    await expect(client.request({ method: 'GET', url: server.url })).rejects.toMatchObject({ code: 'CONNECTION_RESET' });
+    await expect(get(server.url)).rejects.toMatchObject({ code: 'CONNECTION_RESET' });
     server.setMode('normal');
-    expect((await client.request({ method: 'GET', url: server.url })).status).toBe(200);
+    expect((await get(server.url)).status).toBe(200);
     expect(server.requestCount).toBeGreaterThanOrEqual(4);
   });
 
@@ -78,8 +87,8 @@ describe('JWKS server', () => {
     const started = await startProfileJwksServers(profile);
     expect(started.servers).toHaveLength(1);
     const url = started.servers[0]?.url ?? '';
-    expect((await client.request({ method: 'GET', url })).status).toBe(200);
+    expect((await get(url)).status).toBe(200);
     await started.close();
-    await expect(client.request({ method: 'GET', url })).rejects.toMatchObject({ code: 'TARGET_UNREACHABLE' });
+    await expect(get(url)).rejects.toMatchObject({ code: 'TARGET_UNREACHABLE' });
   });
 });

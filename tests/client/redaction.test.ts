@@ -10,6 +10,9 @@ import { parseClientSecret, privateJwkValues } from '../../src/crypto/index.js';
 import { isHarnessError } from '../../src/errors.js';
 import { json, makeProfile, makeSecrets, startFixture, type Fixture, type TestSecrets } from './support/fixtures.js';
 
+/** A path the client may POST to (a webhook listener's, outbound.ts): the fixture echoes any path. */
+const ECHO = '/api/v1/webhooks/incoming/echo';
+
 let secrets: TestSecrets;
 let fixture: Fixture;
 let client: TargetClient;
@@ -79,7 +82,7 @@ describe('redaction', () => {
     // Secrets planted by hand in URL, headers and bodies, in several encodings, some at odd offsets.
     await client.request({
       method: 'POST',
-      url: `/echo?hmac=${encodeURIComponent(secrets.hmacSecret)}&client_secret=${encodeURIComponent(secrets.clientSecret)}`,
+      url: `${ECHO}?hmac=${encodeURIComponent(secrets.hmacSecret)}&client_secret=${encodeURIComponent(secrets.clientSecret)}`,
       headers: {
         authorization: `Basic ${Buffer.from(`brave-otter-1@tenant.test/conformance:${secrets.clientSecret}`).toString('base64')}`,
         'x-trace': `a${Buffer.from(`xy${secrets.hooksToken}`).toString('base64url')}`,
@@ -89,12 +92,14 @@ describe('redaction', () => {
     });
     // A long body so the recorded text is cut right through a secret.
     const padding = 'p'.repeat(690);
-    await client.request({ method: 'POST', url: '/echo', body: `${padding}${secrets.clientSecret}` });
-    // A transport error message goes through redaction too.
-    await client.request({ method: 'GET', url: `http://127.0.0.1:1/${secrets.hmacSecret}`, timeoutMs: 2000 }).catch((error: unknown) => {
+    await client.request({ method: 'POST', url: ECHO, body: `${padding}${secrets.clientSecret}` });
+    // A transport error message goes through redaction too, and so does a refusal's (another origin).
+    for (const url of [`${fixture.url.replace(/:\d+$/, ':1')}/${secrets.hmacSecret}`, `/${secrets.hmacSecret}/gone`]) {
+      const error = await client.request({ method: url.startsWith('/') ? 'DELETE' : 'GET', url, timeoutMs: 2000 }).then(() => undefined, (caught: unknown) => caught);
       expect(isHarnessError(error)).toBe(true);
+      expect(String((error as Error).message)).toMatch(/REQUEST_REFUSED|was not sent/);
       expect(String((error as Error).message)).not.toContain(secrets.hmacSecret);
-    });
+    }
 
     // The planted values were really sent (otherwise the search proves nothing).
     expect(fixture.received.some((r) => r.body.toString().includes(secrets.clientSecret))).toBe(true);
@@ -130,7 +135,7 @@ describe('redaction', () => {
   it('a shared recorder keeps the profile secrets and bounds its size', async () => {
     const recorder = createRecorder({ secrets: ['a-shared-secret-1'], maxExchanges: 5 });
     const c = createTargetClient(makeProfile(fixture.url, secrets, { hooks: undefined }), { recorder });
-    for (let i = 0; i < 12; i += 1) await c.request({ method: 'POST', url: '/echo', body: `n=${i} a-shared-secret-1 ${secrets.hmacSecret}` });
+    for (let i = 0; i < 12; i += 1) await c.request({ method: 'POST', url: ECHO, body: `n=${i} a-shared-secret-1 ${secrets.hmacSecret}` });
     const all = recorder.all();
     expect(all.length).toBeLessThanOrEqual(12);
     expect(all.at(-1)?.seq).toBe(12);

@@ -105,7 +105,7 @@ describe('transport errors', () => {
 
   it('a server that resets gives CONNECTION_RESET', async () => {
     const client = createTargetClient(makeProfile(fixture.url, secrets));
-    const error = await harnessError(client.request({ method: 'POST', url: '/reset', body: '{}' }));
+    const error = await harnessError(client.request({ method: 'GET', url: '/reset' }));
     expect(error.code).toBe('CONNECTION_RESET');
     expect(error.message).toContain(fixture.url);
     await client.close();

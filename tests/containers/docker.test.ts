@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeContainer, startImageTarget, type ImageTarget } from '../../src/containers/index.js';
 import { listFaults } from '../../src/faults/index.js';
-import { requirement } from '../../src/requirements.js';
+import { requirement } from '../../src/requirements/catalogue.js';
 import { loadProfile } from '../../src/profile/index.js';
 import { readReport, runCli, runProcess } from './support/cli.js';
 import { BAD_IMAGES, buildTestImages, DOCKER_ENABLED, DOCKER_SKIP_REASON, leftoverContainers, NO_EXEC_IMAGE, removeTestImages } from './support/images.js';
 import { harnessError } from '../support/harness-error.js';
 import { keyPair, statementOf } from '../attest/support.js';
+import { skipUnless } from '../support/capabilities.js';
 
 const FULL_RUN_MS = 300_000;
 let reference = '';
@@ -38,7 +39,7 @@ afterAll(async () => {
 
 describe('startImageTarget', () => {
   it('starts the reference image, hands over a valid profile, and removes the container on stop', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     const reportDir = join(work, 'direct');
     const target: ImageTarget = await startImageTarget({ image: reference, env: {}, startupTimeoutMs: 90_000, keepContainer: false, reportDir, hooks: true });
     try {
@@ -62,7 +63,7 @@ describe('startImageTarget', () => {
   }, 120_000);
 
   it('keeps the container when asked to', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     const target = await startImageTarget({ image: reference, env: {}, startupTimeoutMs: 90_000, keepContainer: true, reportDir: join(work, 'kept'), hooks: false });
     try {
       await target.stop();
@@ -76,7 +77,7 @@ describe('startImageTarget', () => {
   }, 120_000);
 
   it('never pulls: a missing image is IMAGE_NOT_FOUND with the build hint', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     const error = await harnessError(
       startImageTarget({ image: 'access-conformance-test-absent:0', env: {}, startupTimeoutMs: 5_000, keepContainer: false, reportDir: join(work, 'absent'), hooks: true }),
     );
@@ -85,7 +86,7 @@ describe('startImageTarget', () => {
   });
 
   it('reports an image the engine cannot start, and leaves no container behind', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     const error = await harnessError(
       startImageTarget({ image: NO_EXEC_IMAGE, env: {}, startupTimeoutMs: 30_000, keepContainer: false, reportDir: join(work, 'noexec'), hooks: true }),
     );
@@ -95,7 +96,7 @@ describe('startImageTarget', () => {
   }, 60_000);
 
   it('reports a fault name the image does not know as a failed start, quoting its log', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     const error = await harnessError(
       startImageTarget({
         image: reference,
@@ -115,7 +116,7 @@ describe('startImageTarget', () => {
 
 describe('access-conformance run --image', () => {
   it('checks the reference image with the same totals as the embedded reference', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     const embeddedOut = join(work, 'embedded');
     const imageOut = join(work, 'image');
     const embedded = await runCli(['run', '--reporter', 'json', '--out', embeddedOut], FULL_RUN_MS);
@@ -132,7 +133,7 @@ describe('access-conformance run --image', () => {
   }, 2 * FULL_RUN_MS + 60_000);
 
   it('checks it behind a mapped port too (--image-network bridge): the container fetches the JWKS through the host gateway', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     // The harness still calls 127.0.0.1 (the mapped port); the container reaches the harness's JWKS server
     // as host.docker.internal, on the bridge's gateway address.
     const out = join(work, 'bridge');
@@ -147,7 +148,7 @@ describe('access-conformance run --image', () => {
   }, FULL_RUN_MS + 30_000);
 
   it('attests what it checked by the image\'s own ID (run --attest --image), and verify accepts it', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     const { privatePem, publicPem } = await keyPair('ed25519');
     const keyDir = await mkdtemp(join(work, 'attest-key-'));
     await writeFile(join(keyDir, 'signing.pem'), privatePem, { mode: 0o600 });
@@ -166,11 +167,11 @@ describe('access-conformance run --image', () => {
   }, FULL_RUN_MS + 30_000);
 
   it('fails (exit 1) on the reference image with a fault switched on', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     // A fault that breaks a MUST: one that only breaks SHOULDs is (rightly) exit 0 without --strict.
     const fault = listFaults().find((candidate) => candidate.breaks.some((id) => requirement(id).level === 'MUST'));
-    ctx.skip(fault === undefined, 'no fault in src/faults breaks a MUST requirement: none to switch on in the image');
-    if (fault === undefined) return;
+    expect(fault, 'a fault in src/faults that breaks a MUST requirement, to switch on in the image').toBeDefined();
+    if (fault === undefined) return; // narrowing only: asserted above
     const only = fault.breaks.join(',');
     const result = await runCli(
       ['run', '--image', reference, '--image-env', `CONFORMANCE_FAULT=${fault.name}`, '--only', only, '--out', join(work, 'faulty')],
@@ -181,7 +182,7 @@ describe('access-conformance run --image', () => {
   }, FULL_RUN_MS + 30_000);
 
   it('removes the container when the run is interrupted', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     let pid = 0;
     const running = runCli(['run', '--image', reference, '--out', join(work, 'interrupted')], FULL_RUN_MS, {
       onStart: (started) => (pid = started),
@@ -204,7 +205,7 @@ describe('access-conformance run --image', () => {
   ] as const;
   for (const { name, bad, code, timeout } of badCases) {
     it(`exits 2 with the container's last log lines when the image ${name}`, async (ctx) => {
-      ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
+      skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
       const result = await runCli(['run', '--image', bad.image, '--image-startup-timeout', timeout, '--out', join(work, code)], 120_000);
       expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(2);
       expect(result.stderr).toContain(`error[${code}]`);

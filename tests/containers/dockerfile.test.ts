@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReport, runProcess } from './support/cli.js';
 import { DOCKER_ENABLED, DOCKER_SKIP_REASON, leftoverContainers } from './support/images.js';
+import { skipUnless } from '../support/capabilities.js';
 
 /** debootstrap, npm ci and tsc in the build, then a full run: about 100 s on a quiet 2-core machine. */
 const DOCKERFILE_MS = 600_000;
@@ -26,9 +27,11 @@ describe('docker/Dockerfile (the conventional build, for users with a registry)'
   // debootstrap, Node 24 from the npm registry, this machine's npm, user node), builds the Dockerfile on it,
   // and runs `run --image` on the result.
   it('builds on a stand-in for node:24-slim, and the image it makes is conformant', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
-    ctx.skip(
-      process.env.AC_DOCKERFILE_TEST !== '1',
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(
+      ctx,
+      'debootstrap',
+      process.env.AC_DOCKERFILE_TEST === '1',
       'AC_DOCKERFILE_TEST is not 1: .ci/run sets it when it runs as root with debootstrap installed, which docker/check-dockerfile.sh needs',
     );
     const out = join(work, 'dockerfile');

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReport, runProcess } from './support/cli.js';
 import { DOCKER_ENABLED, DOCKER_SKIP_REASON } from './support/images.js';
+import { skipUnless } from '../support/capabilities.js';
 
 /** debootstrap, the npm install in the build, then a full run: about 4.5 min on this 2-core machine. */
 const HARNESS_IMAGE_MS = 600_000;
@@ -24,9 +25,11 @@ afterAll(async () => {
 
 describe('docker/harness.Dockerfile (the harness as an image)', () => {
   it('runs `run --profile` against a serve on the host and writes its reports to the mounted folder', async (ctx) => {
-    ctx.skip(!DOCKER_ENABLED, DOCKER_SKIP_REASON);
-    ctx.skip(
-      process.env.AC_DOCKERFILE_TEST !== '1',
+    skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
+    skipUnless(
+      ctx,
+      'debootstrap',
+      process.env.AC_DOCKERFILE_TEST === '1',
       'AC_DOCKERFILE_TEST is not 1: .ci/run sets it when it runs as root with debootstrap installed, which docker/check-harness-image.sh needs',
     );
     const out = join(work, 'reports');

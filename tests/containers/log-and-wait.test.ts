@@ -1,10 +1,9 @@
-// The container log capture, the wait for the profile file and the interrupt cleanup: no Docker needed.
+// The container log capture and the wait for the profile file: no Docker needed (a container's removal on every way out is the stop room's finalizers, tests/stop/finalizers.test.ts).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registerCleanup, runCleanups } from '../../src/containers/cleanup.js';
 import { ContainerLog } from '../../src/containers/container-log.js';
 import { waitForProfile } from '../../src/containers/profile-wait.js';
 
@@ -83,37 +82,5 @@ describe('waitForProfile', () => {
     const result = await waitForProfile({ path: join(dir, 'never.json'), timeoutMs: 200, intervalMs: 20, checkExited: running });
     expect(result.kind).toBe('timeout');
     expect(result.elapsedMs).toBeGreaterThanOrEqual(200);
-  });
-});
-
-describe('cleanup registry', () => {
-  it('runs registered cleanups once, and not unregistered ones', async () => {
-    const before = process.listenerCount('SIGINT');
-    const ran: string[] = [];
-    registerCleanup(async () => {
-      ran.push('a');
-    });
-    const unregister = registerCleanup(async () => {
-      ran.push('b');
-    });
-    unregister();
-    expect(process.listenerCount('SIGINT')).toBe(before + 1);
-    await runCleanups();
-    await runCleanups();
-    expect(ran).toEqual(['a']);
-    // Nothing left to clean: the signal handlers are gone, so Ctrl-C behaves as without us.
-    expect(process.listenerCount('SIGINT')).toBe(before);
-  });
-
-  it('survives a failing cleanup', async () => {
-    const ran: string[] = [];
-    registerCleanup(async () => {
-      throw new Error('engine gone');
-    });
-    registerCleanup(async () => {
-      ran.push('second');
-    });
-    await runCleanups();
-    expect(ran).toEqual(['second']);
   });
 });

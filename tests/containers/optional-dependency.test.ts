@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { missingPackage } from '../../src/containers/load-containers.js';
+import { skipUnless } from '../support/capabilities.js';
 
 const CLI = resolve('bin/access-conformance.js');
 const HIDE = resolve('tests/containers/support/hide-testcontainers.mjs');
@@ -27,7 +28,7 @@ describe('testcontainers missing', () => {
   });
 
   it('run --image exits 2 with DEPENDENCY_MISSING naming the package and how to install it', (ctx) => {
-    ctx.skip(!existsSync(resolve('dist/src/cli/main.js')), 'dist/ is missing: run `npm run build` first');
+    skipUnless(ctx, 'dist', existsSync(resolve('dist/src/cli/main.js')), 'dist/ is missing: run `npm run build` first');
     const out = mkdtempSync(join(tmpdir(), 'ac-no-testcontainers-'));
     const result = cli(['run', '--image', 'access-conformance-reference:any', '--out', out], true);
     expect(result.status, result.stderr).toBe(2);
@@ -37,7 +38,7 @@ describe('testcontainers missing', () => {
   });
 
   it('a run without --image does not need it', (ctx) => {
-    ctx.skip(!existsSync(resolve('dist/src/cli/main.js')), 'dist/ is missing: run `npm run build` first');
+    skipUnless(ctx, 'dist', existsSync(resolve('dist/src/cli/main.js')), 'dist/ is missing: run `npm run build` first');
     const out = mkdtempSync(join(tmpdir(), 'ac-no-testcontainers-'));
     const result = cli(['run', '--only', 'WH-HMAC-01', '--out', out], true);
     expect(result.status, result.stderr).toBe(0);

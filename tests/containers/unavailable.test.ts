@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipUnless } from '../support/capabilities.js';
 
 const CLI = resolve('bin/access-conformance.js');
 const SOCKET = '/var/run/docker.sock';
@@ -18,8 +19,8 @@ describe('run --image without a Docker engine', () => {
   it('exits 2 with DOCKER_UNAVAILABLE and a hint', (ctx) => {
     const engineVisible = existsSync(SOCKET) || process.env.DOCKER_HOST !== undefined;
     const hide = engineVisible && canHideEngine();
-    ctx.skip(engineVisible && !hide, 'an engine is reachable and cannot be hidden (needs root and unshare)');
-    ctx.skip(!existsSync(resolve('dist/src/cli/main.js')), 'dist/ is missing: run `npm run build` first');
+    skipUnless(ctx, 'unshare', !engineVisible || hide, 'an engine is reachable and cannot be hidden (needs root and unshare)');
+    skipUnless(ctx, 'dist', existsSync(resolve('dist/src/cli/main.js')), 'dist/ is missing: run `npm run build` first');
     const env = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => !name.startsWith('ACCESS_CONFORMANCE_') && name !== 'DOCKER_HOST' && !name.startsWith('TESTCONTAINERS_')),
     );

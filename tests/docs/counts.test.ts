@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package.js';
-import { allRequirements } from '../../src/requirements.js';
+import { allRequirements } from '../../src/requirements/catalogue.js';
 import { listFaults } from '../../src/faults/index.js';
-import { benchFigures, countedDocs, docTotals, staleCounts, withCurrentCounts } from '../../scripts/doc-counts.js';
-import { readDoc, staleMessage } from '../../scripts/generated-docs.js';
+import { BENCHMARKS_DOC, FIGURES_SECTION, renderFiguresSection } from '../../scripts/benchmarks-doc.js';
+import { benchFigures, countedDocs, docTotals, MEASURED_ONLY_DOCS, staleCounts, withCurrentCounts } from '../../scripts/doc-counts.js';
+import { readDoc, readmeSection, staleMessage } from '../../scripts/generated-docs.js';
 
 const root = packageRoot();
 
@@ -22,7 +23,7 @@ describe('totals stated in the docs', () => {
   });
 
   it.each(countedDocs(root))('%s states current totals', (relative) => {
-    const stale = staleCounts(readDoc(root, relative));
+    const stale = staleCounts(readDoc(root, relative), undefined, undefined, { measuredOnly: MEASURED_ONLY_DOCS.has(relative) });
     expect(stale.map((entry) => `line ${entry.line}: ${entry.found.trim()}  →  ${entry.expected.trim()}`), staleMessage(relative)).toEqual([]);
   });
 
@@ -45,10 +46,30 @@ describe('totals stated in the docs', () => {
     expect(withCurrentCounts(text, totals, figures)).toBe('measured 9,967<!-- bench: reference, HMAC webhook requests per second --> webhooks/s (p99 **1.5 ms**<!-- bench: reference, p99 -->)');
     expect(staleCounts(withCurrentCounts(text, totals, figures), totals, figures)).toEqual([]);
     expect(staleCounts('12 B<!-- bench: nothing, here -->', totals, figures)[0]!.expected).toContain('no such figure in bench/figures.json');
-    expect(staleCounts('the fast lane: 166 s (86 files, 930 tests)', totals, figures)[0]!.expected).toContain('BENCHMARKS.md');
+    expect(staleCounts('the fast lane: 166 s (86 files, 930 tests)', totals, figures)[0]!.expected).toContain('a test lane measured by hand');
   });
 
   it('bench/figures.json holds the figures the docs quote', () => {
     expect(Object.keys(benchFigures(root))).toEqual(expect.arrayContaining(['package', 'reference', 'reference-memory', 'state']));
+  });
+
+  it('BENCHMARKS.md is held to bench/figures.json: its figures section is the file rendered, and the fast lane checks it', () => {
+    expect(countedDocs(root)).toContain(BENCHMARKS_DOC);
+    expect(MEASURED_ONLY_DOCS.has(BENCHMARKS_DOC)).toBe(true);
+    expect(readmeSection(readDoc(root, BENCHMARKS_DOC), FIGURES_SECTION), staleMessage(BENCHMARKS_DOC)).toBe(renderFiguresSection(benchFigures(root)));
+  });
+
+  it('in BENCHMARKS.md a figure typed by hand fails, a marked one is held to the file, and a non-figure number is left alone', () => {
+    const totals = docTotals();
+    const figures = { speed: { at: '2026-11-28T00:00:00Z', node: 'v20', metrics: { 'this: embedded run peak RSS (median)': { value: 184, unit: 'MB' }, ratio: { value: 0.47, unit: 'x' } } } };
+    const strict = (text: string) => staleCounts(text, totals, figures, { measuredOnly: true }).map((entry) => entry.expected);
+    for (const typed of ['the embedded run: 0.47x of the base', 'peak RSS 184 MB', 'checks phase 2.5 s to 1.7 s', '9,967 req/s', 'p99 13 ms', 'CPU 35%']) {
+      expect(strict(typed), typed).toEqual([expect.stringMatching(/^a figure typed by hand/)]);
+    }
+    expect(strict('peak RSS 184<!-- bench: speed, this: embedded run peak RSS (median) --> MB, 0.47<!-- bench: speed, ratio -->x')).toEqual([]);
+    expect(strict('peak RSS 190<!-- bench: speed, this: embedded run peak RSS (median) --> MB')).toEqual(['peak RSS 184<!-- bench: speed, this: embedded run peak RSS (median) --> MB']);
+    expect(strict('Measured 2026-11-28T06:50:00.000Z, Node v20.20.2, commit `e624486`, 2 cores, load average 22.08 / 16.24 / 9.63; issue 47, ruling 35')).toEqual([]);
+    // Elsewhere only the marked figures are held (a docs page states defaults and limits with units).
+    expect(staleCounts('the default timeout is 10 s', totals, figures)).toEqual([]);
   });
 });

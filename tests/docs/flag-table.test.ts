@@ -10,7 +10,7 @@ import { LIST_OPTIONS } from '../../src/cli/commands/list.js';
 import { LOAD_OPTIONS } from '../../src/cli/commands/load-options.js';
 import { RUN_OPTIONS } from '../../src/cli/commands/run-options.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send-options.js';
-import { SERVE_OPTIONS } from '../../src/cli/commands/serve.js';
+import { SERVE_OPTIONS } from '../../src/cli/commands/serve-options.js';
 import { VERIFY_OPTIONS } from '../../src/cli/commands/verify.js';
 import type { OptionRow, OptionTable } from '../../src/cli/option-grammar.js';
 import { SHARED_OPTIONS } from '../../src/cli/shared-options.js';

@@ -20,6 +20,7 @@ import { ROOT, startWithProfile, type StartedProcess } from '../cli/support.js';
 import { packInScratch, runProcess, type PackedWork } from '../package/support.js';
 import { ShellSession, describeFailures, shellBlocks, type ShellBlock, type ShellCommand } from './support/shell-blocks.js';
 import { helpExamples, type HelpExample } from './support/help-examples.js';
+import { skipBecause, skipUnless } from '../support/capabilities.js';
 
 const COMMAND_MS = 180_000;
 const READY_MS = 60_000;
@@ -99,11 +100,11 @@ for (const file of DOCS) {
     });
     for (const block of blocks) {
       if (block.skip !== undefined) {
-        it.skip(`${file}:${block.line} (skipped: ${block.skip})`, () => undefined);
+        it(`${file}:${block.line}`, (ctx) => skipBecause(ctx, `the doc marks this block not to run: ${block.skip}`));
         continue;
       }
       it(`${file}:${block.line}`, async (ctx) => {
-        ctx.skip(!online, OFFLINE);
+        skipUnless(ctx, 'registry', online, OFFLINE);
         const outcomes = await session!.runBlock(block);
         expect(describeFailures(outcomes, file)).toEqual([]);
       }, block.commands.length * (COMMAND_MS + READY_MS));
@@ -168,11 +169,11 @@ describe('--help examples, as printed (the program name on PATH)', async () => {
     const outcome = helpOutcome(example);
     const title = `${example.command} --help: ${example.text}`;
     if (outcome.skip !== undefined) {
-      it.skip(`${title} (skipped: ${outcome.skip})`, () => undefined);
+      it(title, (ctx) => skipBecause(ctx, `not run: ${outcome.skip}`));
       continue;
     }
     it(title, async (ctx) => {
-      ctx.skip(!online, OFFLINE);
+      skipUnless(ctx, 'registry', online, OFFLINE);
       await helpFixtures();
       const command: ShellCommand = { text: example.text, line: 0, background: outcome.background, expectExit: outcome.exit, expectPrints: [] };
       const outcomes = await session!.runBlock({ file: `${example.command} --help`, line: 0, commands: [command] });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RunCollector } from '../../src/engine/collector.js';
 import { Emitter } from '../../src/engine/emitter.js';
 import type { CheckResult, EngineReporter, GroupEndEvent } from '../../src/engine/types.js';
-import type { Requirement } from '../../src/requirements.js';
+import type { Requirement } from '../../src/requirements/catalogue.js';
 
 function req(id: string, group: string, movesClock = false): Requirement {
   return { id, level: 'MUST', section: '1', text: `text ${id}`, group, needs: [], movesClock } as unknown as Requirement;

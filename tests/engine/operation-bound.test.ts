@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { refuseTooManyOperations } from '../../src/engine/operation-bound.js';
-import { allRequirements } from '../../src/requirements.js';
+import { allRequirements } from '../../src/requirements/catalogue.js';
 import { isHarnessError } from '../../src/errors.js';
 
 const called = Array.from({ length: 30 }, (_, i) => ({ method: 'GET', path: `/api/v1/g${i}/apps`, paginated: 'query' as const }));

@@ -14,7 +14,7 @@ import { findRootCauses } from '../../src/engine/root-causes.js';
 import { idFromTitle, operationSelector, resolveSelection } from '../../src/engine/selection.js';
 import type { CheckResult } from '../../src/engine/types.js';
 import { resultsById } from '../../src/mutation/check-note.js';
-import { requirement, type RequirementId } from '../../src/requirements.js';
+import { requirement, type RequirementId } from '../../src/requirements/catalogue.js';
 
 const called = [
   { method: 'GET', path: '/api/v1/apps', operationId: 'c1.api.app.v1.Apps.List', paginated: 'query' as const },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/errors.js';
 import { nearMatches, resolveSelection, splitPatterns, testNamePattern } from '../../src/engine/selection.js';
-import type { Requirement } from '../../src/requirements.js';
+import type { Requirement } from '../../src/requirements/catalogue.js';
 
 const catalogue = ['WH-HMAC-1', 'WH-HMAC-10', 'WH-HMAC-2', 'TOK-01', 'TOK-02', 'PAGE-01'].map(
   (id) => ({ id, level: 'MUST', section: '1', text: `text of ${id}`, group: id.split('-')[0]!.toLowerCase(), needs: [] }) as unknown as Requirement,

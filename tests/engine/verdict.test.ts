@@ -3,7 +3,7 @@ import { applyBaseline, parseBaseline } from '../../src/engine/baseline.js';
 import { computeTotals } from '../../src/engine/counts.js';
 import { computeVerdict, shouldWarnings } from '../../src/engine/verdict.js';
 import { toCheckResult } from '../../src/engine/outcome.js';
-import { requirement } from '../../src/requirements.js';
+import { requirement } from '../../src/requirements/catalogue.js';
 import { result } from './support/fixtures.js';
 
 describe('verdict', () => {

@@ -4,13 +4,14 @@
  * its one rule. Both handlers run in-process over the same generated tenant.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
+import { customizeOf } from '../../src/faults/support/define.js';
 import { paginationFault } from '../../src/faults/support/pages.js';
 import { createReference, defaultDeps } from '../../src/reference/reference.js';
 import type { ReferenceHandler, ReferenceRequest } from '../../src/reference/types.js';
 import { generateTenant } from '../../src/tenant/generate.js';
 import type { Tenant } from '../../src/tenant/types.js';
 
-const identity = paginationFault({ name: 'identity-listing', description: 'the reference listing, re-implemented', breaks: ['PAGE-01'], rules: {} });
+const identity = { customize: customizeOf('identity-listing', paginationFault({ rules: {} })) };
 
 interface Side {
   handle: ReferenceHandler;

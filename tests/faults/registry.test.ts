@@ -14,7 +14,8 @@ import { compactIds, renderScoreTable } from '../../src/mutation/score-table.js'
 import type { FaultDefinition } from '../../src/faults/types.js';
 import { judgeFault, judgeReference, scoreOf, type FinishedRun } from '../../src/mutation/verify.js';
 import { planFault, planReference, SMOKE_IDS } from '../../src/mutation/verify-plan.js';
-import { allRequirements, isRequirementId, type RequirementId } from '../../src/requirements.js';
+import { allRequirements, isRequirementId, type RequirementId } from '../../src/requirements/catalogue.js';
+import { linesNaming } from './support/name-lines.js';
 
 const requirements = allRequirements();
 
@@ -44,27 +45,33 @@ describe('fault registry', () => {
     expect(getFault('constructor')).toBeUndefined();
   });
 
-  test('every fault file is registered: one fault per file, named after it', () => {
-    // A file missing from its folder's index.ts would never run; the name doubles as the file name.
-    const dir = join(packageRoot(), 'src', 'faults');
-    const files = readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && entry.name !== 'support')
-      .flatMap((folder) => readdirSync(join(dir, folder.name)).filter((file) => file.endsWith('.ts') && file !== 'index.ts'))
-      .map((file) => file.replace(/\.ts$/, ''))
-      .sort();
-    expect(listFaults().map((fault) => fault.name).sort()).toEqual(files);
+  test('a fault is declared once: its name stands on one line of src/, the entry in its area\'s table', () => {
+    // Adding a fault is one entry in one table: no index line, no export, no file named after it. A `--help`
+    // example may name a fault too (the files in HELP_EXAMPLES), no more than a few lines in all.
+    const HELP_EXAMPLES = new Set(['src/cli/commands/run-options.ts', 'src/cli/commands/serve.ts', 'src/cli/shared-options.ts']);
+    const lines = linesNaming(listFaults().map((fault) => fault.name));
+    let examples = 0;
+    const elsewhere: string[] = [];
+    for (const fault of listFaults()) {
+      const all = lines.get(fault.name)!;
+      const declared = all.filter((at) => !HELP_EXAMPLES.has(at.file));
+      examples += all.length - declared.length;
+      const where = declared.map((at) => `${at.file}:${at.line}`);
+      if (where.length !== 1 || !where[0]!.startsWith(`src/faults/${fault.area}.ts:`)) elsewhere.push(`${fault.name}: ${where.join(', ')}`);
+    }
+    expect(elsewhere).toEqual([]);
+    expect(examples).toBeLessThanOrEqual(6);
   });
 
-  test('a fault\'s area is the folder it lies in, and every folder is named after a requirement group', () => {
-    // The vocabulary is the catalogue's: `--only webhook-hmac`'s group, the suite file, the fault folder.
+  test('a fault\'s area is its table\'s, and every table is named after a requirement group', () => {
+    // The vocabulary is the catalogue's: `--only webhook-hmac`'s group, the suite file, the fault table.
     const dir = join(packageRoot(), 'src', 'faults');
     const groups = new Set(requirements.map((req) => req.group));
-    const folders = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== 'support').map((entry) => entry.name);
-    for (const folder of folders) expect(groups.has(folder), `src/faults/${folder}/ is not a requirement group`).toBe(true);
-    for (const fault of listFaults()) {
-      const file = readdirSync(join(dir, fault.area)).includes(`${fault.name}.ts`);
-      expect(file, `${fault.name} (area ${fault.area}) does not lie in src/faults/${fault.area}/`).toBe(true);
-    }
+    const tables = readdirSync(dir)
+      .filter((file) => file.endsWith('.ts') && !['all.ts', 'index.ts', 'types.ts'].includes(file))
+      .map((file) => file.replace(/\.ts$/, ''));
+    for (const table of tables) expect(groups.has(table), `src/faults/${table}.ts is not a requirement group`).toBe(true);
+    expect(new Set(listFaults().map((fault) => fault.area))).toEqual(new Set(tables));
   });
 
   test('declarations name catalogue requirements, never the same one as broken and as explained', () => {

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { allRequirements } from '../../src/requirements.js';
+import { allRequirements } from '../../src/requirements/catalogue.js';
 import { ALL_REPORTERS, hang, hostileProfile, hostileServer, readReports, runHostile } from './support.js';
 
 let dir: string;

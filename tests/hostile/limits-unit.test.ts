@@ -8,6 +8,7 @@ import type { RequestOutcome } from '../../src/client/types.js';
 import { MAX_TIMER_MS, parseBoolean, parseDuration, parseInteger, parseList, parseRate, parseSize } from '../../src/values.js';
 import { defaultMaxDurationMs } from '../../src/engine/limits.js';
 import { RunGuard } from '../../src/engine/run-guard.js';
+import { openStop } from '../../src/stop/source.js';
 import { fixtureProfile } from '../load/support/fixtures.js';
 import { hostileServer } from './support.js';
 
@@ -73,6 +74,37 @@ describe('the run guard', () => {
     guard.abort({ code: 'INTERRUPTED', message: 'first', signal: 'SIGTERM' });
     guard.abort({ code: 'DEADLINE', message: 'second' });
     expect(guard.reason).toEqual({ code: 'INTERRUPTED', message: 'first', signal: 'SIGTERM' });
+  });
+
+  it("follows the caller's signal with its record (one without a record reads as interrupted); giving up does not stop the caller", () => {
+    const scope = openStop();
+    const guard = new RunGuard(1, scope.signal);
+    scope.stop({ code: 'DEADLINE', message: 'the run reached its deadline of 5 s (--max-duration) in phase "checks"', phase: 'checks' });
+    expect(guard.reason).toMatchObject({ code: 'DEADLINE', phase: 'checks' });
+    const caller = openStop();
+    const library = new RunGuard(1, caller.signal);
+    library.outcome({ ok: false, code: 'TIMEOUT', message: 'x' });
+    expect(library.reason?.code).toBe('TIMEOUT');
+    expect(caller.signal.aborted).toBe(false);
+    const bare = openStop();
+    const plain = new RunGuard(1, bare.signal);
+    bare.stop();
+    expect(plain.reason).toEqual({ code: 'INTERRUPTED', message: 'the run was interrupted' });
+  });
+
+  it('its deadline is set again from when it learns more, and stops nothing once the run ended', async () => {
+    const guard = new RunGuard(0);
+    guard.startDeadline(20, 1_000);
+    guard.startDeadline(80, 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(guard.signal.aborted).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(guard.reason).toEqual({ code: 'DEADLINE', message: 'the run reached its deadline of 1 s (--max-duration)' });
+    const ended = new RunGuard(0);
+    ended.startDeadline(10);
+    ended.stopDeadline();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(ended.signal.aborted).toBe(false);
   });
 
   it('the default deadline: at most 2 min on the full catalogue plus 15 s per called operation, at least three request timeouts', () => {

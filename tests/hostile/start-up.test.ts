@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PHASES } from '../../src/stop/phase.js';
 import { hang, hostileProfile, hostileServer, runHostile } from './support.js';
 import { reportValidator } from '../reporters/validators.js';
+import { skipUnless } from '../support/capabilities.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'access-conformance.js');
@@ -167,7 +168,8 @@ describe.concurrent('a start-up that stalls ends within --max-duration plus a fe
     }, 70_000);
   }
 
-  test.skipIf(process.platform === 'win32')('a profile that is a FIFO nobody writes to: refused before any read can stall', async () => {
+  test('a profile that is a FIFO nobody writes to: refused before any read can stall', async (ctx) => {
+    skipUnless(ctx, 'posix', process.platform !== 'win32', 'mkfifo: FIFOs are POSIX');
     const fifo = join(dir, 'stalled.target.json');
     execFileSync('mkfifo', [fifo]);
     const out = join(dir, 'stall-fifo');

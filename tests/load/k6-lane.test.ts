@@ -7,12 +7,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../cli/support.js';
 import { fixtureProfile } from './support/fixtures.js';
 import { runK6, type K6 } from './support/k6-bin.js';
 import { startLane, startSleepyTarget, type Lane } from './support/k6-lane.js';
 import { checksOf, count, newRuns, passesOf, readJunit, readSummary, repeated, runsOf, thresholdsOf, type K6Summary } from './support/k6-results.js';
+import { describeWith } from '../support/capabilities.js';
 
 const lane: Lane = await startLane('k6-lane');
 const k6 = lane.found.k6 as K6;
@@ -48,7 +49,7 @@ function expectPlanned(summary: K6Summary, planned: number): void {
   expect(scheduled).toBeLessThanOrEqual(planned + 1);
 }
 
-describe.skipIf(!lane.found.k6)(`k6 lane: the scripts under ${lane.found.k6?.version ?? `no k6 (SKIPPED: ${lane.found.skip})`}`, () => {
+describeWith('k6', lane.found.k6 !== undefined, lane.found.skip ?? 'no k6', `k6 lane: the scripts under ${lane.found.k6?.version ?? 'no k6'}`, () => {
   beforeAll(() => expect(lane.found.k6?.version).toMatch(/^k6 v\d+\.\d+\.\d+/));
 
   it('webhook-hmac.js: every new event accepted once; thresholds, summary JSON and JUnit agree', async () => {

@@ -10,11 +10,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, runCli } from '../cli/support.js';
 import { runK6, type K6 } from './support/k6-bin.js';
 import { startLane, type Lane } from './support/k6-lane.js';
 import { checksOf, count, newRuns, passesOf, readJunit, readSummary, repeated, runsOf, thresholdsOf, type K6Summary } from './support/k6-results.js';
+import { describeWith } from '../support/capabilities.js';
 
 const RATE = 40;
 const DURATION = '5s';
@@ -85,7 +86,7 @@ async function replay(corpus: string, name: string, inputs: Record<string, strin
 const accepted = (summary: K6Summary): number => passesOf(summary, 'signed event accepted (200)');
 const scheduled = (summary: K6Summary): number => count(summary, 'iterations') + count(summary, 'dropped_iterations');
 
-describe.skipIf(!lane.found.k6)(`k6 execution segments under ${lane.found.k6?.version ?? `no k6 (SKIPPED: ${lane.found.skip})`}`, () => {
+describeWith('k6', lane.found.k6 !== undefined, lane.found.skip ?? 'no k6', `k6 execution segments under ${lane.found.k6?.version ?? 'no k6'}`, () => {
   beforeAll(async () => {
     jwks = await serveJwks();
   }, 90_000);

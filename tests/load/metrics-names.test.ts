@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { dropTotalGauges, LoadMetrics, METRIC_PREFIX } from '../../src/load/metrics.js';
 import { LoadStats } from '../../src/load/stats.js';
+import { skipUnless } from '../support/capabilities.js';
 
 function types(text: string): Map<string, string> {
   return new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
@@ -41,7 +42,8 @@ describe('the live metrics are named as Prometheus expects', () => {
     expect(dropTotalGauges(metrics.registry)).toEqual([]);
   });
 
-  it.skipIf(!hasPromtool)('promtool check metrics finds nothing to say (skipped without promtool on PATH)', async () => {
+  it('promtool check metrics finds nothing to say', async (ctx) => {
+    skipUnless(ctx, 'promtool', hasPromtool, 'no promtool on PATH');
     const metrics = new LoadMetrics('webhook-hmac');
     const checked = spawnSync('promtool', ['check', 'metrics'], { input: await metrics.text(), encoding: 'utf8' });
     expect(`${checked.stdout}${checked.stderr}`.trim()).toBe('');

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/support.js';
 import { fixtureDoc, material } from '../profile/support.js';
 import { HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, REAL_DESCRIPTION_RELATIVE, SMALL_YAML } from './support.js';
+import { skipUnless } from '../support/capabilities.js';
 
 interface Listed {
   method: string;
@@ -20,7 +21,8 @@ interface Listed {
 }
 
 describe('list --openapi', () => {
-  it.skipIf(!HAS_REAL_DESCRIPTION)(`the real description, --format json: 203 classified, 53 paginated, nothing that changes data called${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`, async () => {
+  it(`the real description, --format json: 203 classified, 53 paginated, nothing that changes data called`, async (ctx) => {
+    skipUnless(ctx, 'real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON);
     const result = await runCli(['list', '--openapi', REAL_DESCRIPTION_RELATIVE, '--format', 'json']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -74,7 +76,8 @@ describe('list --openapi', () => {
 });
 
 describe('run --openapi', () => {
-  it.skipIf(!HAS_REAL_DESCRIPTION)(`the real description against the embedded reference: DESC-01/02 pass, DESC-03 skipped (no owner-IDs path), info.version recorded; report.json lists what was never called${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`, async () => {
+  it(`the real description against the embedded reference: DESC-01/02 pass, DESC-03 skipped (no owner-IDs path), info.version recorded; report.json lists what was never called`, async (ctx) => {
+    skipUnless(ctx, 'real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON);
     const out = mkdtempSync(join(tmpdir(), 'ac-openapi-run-'));
     const result = await runCli(['run', '--openapi', REAL_DESCRIPTION_RELATIVE, '--only', 'DESC-*', '--reporter', 'json', '--out', out], { timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);

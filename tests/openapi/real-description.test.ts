@@ -4,11 +4,12 @@
  * marked called. Skipped, saying why, where ../shared/ is absent. Time and memory: `npm run bench`.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeText, planOperations } from '../../src/openapi/index.js';
 import { HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, REAL_DESCRIPTION } from './support.js';
+import { describeWith } from '../support/capabilities.js';
 
-describe.skipIf(!HAS_REAL_DESCRIPTION)(`the real description${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`, () => {
+describeWith('real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, 'the real description', () => {
   const loaded = HAS_REAL_DESCRIPTION ? describeText(readFileSync(REAL_DESCRIPTION, 'utf8'), REAL_DESCRIPTION) : undefined;
   const ops = loaded?.operations ?? [];
 

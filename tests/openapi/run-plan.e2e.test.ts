@@ -12,9 +12,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/support.js';
 import { HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, REAL_DESCRIPTION_RELATIVE, SMALL_YAML } from './support.js';
+import { skipUnless } from '../support/capabilities.js';
 
 describe('run --plan', () => {
-  it.skipIf(!HAS_REAL_DESCRIPTION)(`the real description: all 203 operations, the 53 reads with what they send or why not, the 150 others with why${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`, async () => {
+  it(`the real description: all 203 operations, the 53 reads with what they send or why not, the 150 others with why`, async (ctx) => {
+    skipUnless(ctx, 'real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON);
     const result = await runCli(['run', '--plan', '--openapi', REAL_DESCRIPTION_RELATIVE]);
     expect(result.code, result.stderr).toBe(0);
     const text = result.stdout;

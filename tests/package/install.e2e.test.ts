@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startServe } from '../cli/support.js';
 import { childEnv, packInScratch, runProcess, type PackedWork } from './support.js';
+import { skipBecause, skipUnless } from '../support/capabilities.js';
 
 const INSTALL_MS = 240_000;
 let work = '';
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 describe('the packed package', () => {
   it('is about a megabyte and carries the compiled CLI and suites', async (ctx) => {
-    ctx.skip(!online, 'the npm registry does not answer (npm ping): the install cannot be tried');
+    skipUnless(ctx, 'registry', online, 'the npm registry does not answer (npm ping): the install cannot be tried');
     const size = (await stat(tarball)).size;
     expect(size).toBeLessThan(3_000_000);
     const list = await runProcess('tar', ['-tzf', tarball], { timeoutMs: 30_000 });
@@ -43,7 +44,7 @@ describe('the packed package', () => {
   });
 
   it("installs with the Action's install step, without dev dependencies or testcontainers, and says how long it took", async (ctx) => {
-    ctx.skip(!online, 'the npm registry does not answer (npm ping): the install cannot be tried');
+    skipUnless(ctx, 'registry', online, 'the npm registry does not answer (npm ping): the install cannot be tried');
     const output = join(work, 'github-output');
     const result = await runProcess('bash', [join(ROOT, 'action-install.sh')], {
       cwd: work,
@@ -63,7 +64,8 @@ describe('the packed package', () => {
   }, INSTALL_MS + 10_000);
 
   it('runs from another folder: the embedded reference, and --image says what to install', async (ctx) => {
-    ctx.skip(!online || installed === '', 'the install did not happen (see the test before)');
+    skipUnless(ctx, 'registry', online, 'the npm registry does not answer (npm ping): the install cannot be tried');
+    if (installed === '') skipBecause(ctx, 'the install did not happen (see the test before)');
     const elsewhere = join(work, 'elsewhere');
     await mkdir(elsewhere, { recursive: true });
     const bin = join(installed, '..', '.bin', 'access-conformance');
@@ -78,7 +80,8 @@ describe('the packed package', () => {
   }, 180_000);
 
   it("the Action's run step passes a profile secret from the step's env", async (ctx) => {
-    ctx.skip(!online || installed === '', 'the install did not happen (see the test before)');
+    skipUnless(ctx, 'registry', online, 'the npm registry does not answer (npm ping): the install cannot be tried');
+    if (installed === '') skipBecause(ctx, 'the install did not happen (see the test before)');
     const workspace = join(work, 'workspace');
     await mkdir(workspace, { recursive: true });
     const served = join(workspace, 'served.target.json');

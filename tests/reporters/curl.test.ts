@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../../src/client/types.js';
 import { curlCommand, curlVariables } from '../../src/reporters/curl.js';
 import { exchange } from '../engine/support/fixtures.js';
+import { skipUnless } from '../support/capabilities.js';
 
 function hasCurl(): boolean {
   try {
@@ -54,7 +55,8 @@ describe('curlCommand', () => {
     expect(curlCommand(cut)).toMatch(/# body cut at 3 of 70000 bytes$/);
   });
 
-  it.skipIf(!hasCurl())('run by sh with the variables exported, sends the same method, path, headers and body (needs curl)', async () => {
+  it('run by sh with the variables exported, sends the same method, path, headers and body', async (ctx) => {
+    skipUnless(ctx, 'curl', hasCurl(), 'no curl on PATH');
     let seen: { req: IncomingMessage; body: string } | undefined;
     const server = createServer((req, res) => {
       let body = '';

@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHostile } from '../hostile/support.js';
+import { describeWith } from '../support/capabilities.js';
 
 const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -124,7 +125,7 @@ const TOP = `function (root) {
   };
 }`;
 
-describe.skipIf(!HAVE_CHROMIUM)('html report in Chromium', () => {
+describeWith('chromium', HAVE_CHROMIUM, `no Chromium at ${CHROMIUM} (Debian package chromium)`, 'html report in Chromium', () => {
   let dir: string;
   let shots: string;
   let reportUrl: string;

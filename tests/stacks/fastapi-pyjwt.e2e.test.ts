@@ -17,5 +17,5 @@ const missing = probeFails(PYTHON, [
   `import importlib.util, sys\nm = [n for n in ${JSON.stringify(MODULES)} if importlib.util.find_spec(n) is None]\nprint('missing Python modules: ' + ', '.join(m) + ' (apt install python3-fastapi python3-jwt python3-uvicorn)' if m else '')\nsys.exit(1 if m else 0)`,
 ]);
 
-describeStackRun('FastAPI + PyJWT stack', 'stack-fastapi', missing, (_dir, profile) =>
+describeStackRun('FastAPI + PyJWT stack', 'stack-fastapi', missing === undefined ? undefined : { capability: 'python-stacks', reason: missing }, (_dir, profile) =>
   startWithProfile(PYTHON, [APP, '--profile-out', profile], profile, { label: 'the FastAPI app' }), 300_000);

@@ -18,7 +18,7 @@ const DEBIAN_GO = '/usr/lib/go-1.19/bin/go';
 const go = [DEBIAN_GO, 'go'].find((candidate) => (!candidate.startsWith('/') || existsSync(candidate)) && probeFails(candidate, ['version']) === undefined);
 const missing = go === undefined ? `no Go toolchain: neither ${DEBIAN_GO} nor \`go\` on PATH (apt install golang-1.19-go)` : undefined;
 
-describeStackRun('Go net/http + encoding/json stack', 'stack-go-net-http', missing, async (dir, profile) => {
+describeStackRun('Go net/http + encoding/json stack', 'stack-go-net-http', missing === undefined ? undefined : { capability: 'go', reason: missing }, async (dir, profile) => {
   const binary = join(dir, 'accessgov');
   // A private build cache and no module proxy: the program imports the standard library only.
   const build = spawnSync(go!, ['build', '-o', binary, '.'], {

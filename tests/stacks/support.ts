@@ -3,11 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { stackSubject } from '../../src/mutation/verify-variants.js';
-import { allRequirements } from '../../src/requirements.js';
+import { allRequirements } from '../../src/requirements/catalogue.js';
 import { getStack } from '../../src/variants/index.js';
 import { runCli, type CliResult, type StartedProcess } from '../cli/support.js';
+import { describeWith, type Capability } from '../support/capabilities.js';
 
 /** What a probe command printed when it exited non-zero, or why it could not start; undefined when it ran clean. */
 export function probeFails(command: string, args: string[]): string | undefined {
@@ -49,11 +50,12 @@ interface ReportResult {
 export function describeStackRun(
   title: string,
   stackName: string,
-  missing: string | undefined,
+  /** What is missing to run it, and the capability that stands for it (.ci/run declares what it installed). */
+  missing: { capability: Capability; reason: string } | undefined,
   start: (dir: string, profile: string) => Promise<StartedProcess>,
   setupTimeoutMs: number,
 ): void {
-  describe.skipIf(missing !== undefined)(`${title}${missing ? ` (SKIPPED: ${missing})` : ''}`, () => {
+  describeWith(missing?.capability ?? 'go', missing === undefined, missing?.reason ?? '', title, () => {
     const dir = mkdtempSync(join(tmpdir(), `ac-${stackName}-`));
     const profile = join(dir, 'target.json');
     let server: StartedProcess | undefined;

@@ -11,6 +11,7 @@ import { stoppedReport } from '../../src/stop/stopped-report.js';
 import { STOP_TIMINGS, stopMs } from '../../src/stop/timings.js';
 import { wrapperWatch } from '../../src/stop/wrapper.js';
 import { stopFlags } from '../../src/cli/stop-flags.js';
+import { describeWith } from '../support/capabilities.js';
 
 describe('the supervisor reads what it needs', () => {
   it('supervises run, load, send and serve; not list, diff, --help or a child', () => {
@@ -73,10 +74,15 @@ describe('the stop timings', () => {
     // A dead wrapper is noticed within a second (issue 39).
     expect(stopMs('watch')).toBeLessThanOrEqual(500);
     expect(stopMs('stall')).toBeGreaterThan(stopMs('frozen'));
+    // A fault run ends at its own deadline before its worker is killed, so it is judged.
+    expect(stopMs('faultRun')).toBeLessThan(stopMs('faultWorker'));
+    // A container's stop and the end of its log fit in a forced stop; a client's close in one cleanup step.
+    expect(stopMs('containerStop') + stopMs('containerLogDrain')).toBeLessThan(stopMs('forcedClose'));
+    expect(stopMs('clientCloseGrace')).toBeLessThan(stopMs('cleanup'));
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('the wrapper watch (Linux: /proc)', () => {
+describeWith('linux', process.platform === 'linux', 'the wrapper watch reads /proc', 'the wrapper watch (Linux: /proc)', () => {
   it('is off unless npm started the process', () => {
     expect(wrapperWatch({})).toBeUndefined();
   });

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { allRequirements, catalogue } from '../../src/requirements.js';
+import { allRequirements, catalogue } from '../../src/requirements/catalogue.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const suitesDir = join(root, 'suites');

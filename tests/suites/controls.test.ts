@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { allRequirements, isRequirementId, requirement, type RequirementId } from '../../src/requirements.js';
+import { allRequirements, isRequirementId, requirement, type RequirementId } from '../../src/requirements/catalogue.js';
 import { OWN_CONTROL_REQUEST, PREREQUISITES, REFUSAL_CONTROLS, controlsOf, parentsOf } from '../../src/requirements/controls.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunContext } from '../../src/engine/check-meta.js';
 import { describeText, planOperations } from '../../src/openapi/index.js';
-import { requirement } from '../../src/requirements.js';
+import { requirement } from '../../src/requirements/catalogue.js';
 import { missingNeed } from '../../suites/support/needs.js';
 import { SMALL_YAML } from '../openapi/support.js';
 

@@ -1,38 +1,42 @@
 /**
  * The variant registry and the variants' judging, without running any suite: declarations warn on SHOULD
- * checks only, every variant file is registered and names its stack, the stacks name registered variants,
- * no name is both a fault and a variant, and the judge tells a reading that passes the default run from one
+ * checks only, each is declared once (its name on one line of src/ besides its stacks) and names its stack,
+ * the stacks name registered variants, no name is both a fault and a variant, and the judge tells a reading that passes the default run from one
  * that fails a MUST or warns otherwise than declared.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { packageRoot } from '../../src/package.js';
 import { getFault, listFaults } from '../../src/faults/index.js';
-import { requirement } from '../../src/requirements.js';
+import { requirement } from '../../src/requirements/catalogue.js';
 import { getVariant, listVariants, STACKS, stackVariants } from '../../src/variants/index.js';
-import { defineVariant } from '../../src/variants/define.js';
-import { defineFault } from '../../src/faults/support/define.js';
+import { variantOf, type VariantEntry } from '../../src/variants/define.js';
 import { customizeFor } from '../../src/mutation/changes.js';
 import { judgeVariant, planSubject, stackSubject, variantSubject } from '../../src/mutation/verify-variants.js';
 import { SMOKE_IDS } from '../../src/mutation/verify-plan.js';
+import { linesNaming } from '../faults/support/name-lines.js';
 
 
 describe('variant registry', () => {
-  test('at least fifteen variants, each named after its file, naming its stack, warning on SHOULD checks only', () => {
+  test('at least fifteen variants, naming their stack, warning on SHOULD checks only', () => {
     const all = listVariants();
     expect(all.length).toBeGreaterThanOrEqual(15);
-    const files = readdirSync(join(packageRoot(), 'src', 'variants', 'readings'))
-      .filter((file) => file.endsWith('.ts') && file !== 'index.ts')
-      .map((file) => file.replace(/\.ts$/, ''))
-      .sort();
-    expect(all.map((variant) => variant.name).sort()).toEqual(files);
     for (const variant of all) {
       expect(getVariant(variant.name)).toBe(variant);
       expect(variant.stacks.length, variant.name).toBeGreaterThan(10);
       for (const id of variant.warns) expect(requirement(id).level, `${variant.name}: ${id}`).toBe('SHOULD');
     }
     expect(getVariant('constructor')).toBeUndefined();
+  });
+
+  test('a variant is declared once: its name stands on one line of src/ besides the stacks that hold it', () => {
+    // stacks.ts names its variants by a type derived from the table (VariantName): a name there that is not
+    // a variant does not compile, so the table stays the one place a variant is declared.
+    const lines = linesNaming(listVariants().map((variant) => variant.name));
+    for (const variant of listVariants()) {
+      const elsewhere = lines.get(variant.name)!.filter((at) => at.file !== 'src/variants/stacks.ts');
+      expect(elsewhere.map((at) => `${at.file}:${at.line}`), variant.name).toEqual([expect.stringMatching(/^src\/variants\/readings\.ts:\d+$/)]);
+      const inStacks = lines.get(variant.name)!.length - elsewhere.length;
+      expect(inStacks, variant.name).toBe(STACKS.filter((stack) => (stack.variants as readonly string[]).includes(variant.name)).length);
+    }
   });
 
   test('no name is both a fault and a variant or a stack, and every name resolves to a sandbox customisation', () => {
@@ -50,13 +54,15 @@ describe('variant registry', () => {
     for (const stack of STACKS) expect(stackVariants(stack).length).toBe(stack.variants.length);
   });
 
-  test('defineVariant refuses a MUST or INFO warning and an explanation', () => {
-    const change = (breaks: Parameters<typeof defineFault>[0]['breaks'], explains = {}) =>
-      defineFault({ name: 'test-reading', description: 'test double', breaks, explains, wrap: (handler) => handler });
-    expect(() => defineVariant({ area: 'tokens', stacks: 'a stack' }, change(['TOK-01']))).toThrow(/not a SHOULD/);
-    expect(() => defineVariant({ area: 'tokens', stacks: 'a stack' }, change(['CRED-11']))).toThrow(/not a SHOULD/);
-    expect(() => defineVariant({ area: 'tokens', stacks: 'a stack' }, change(['TOK-23'], { 'TOK-01': 'because' }))).toThrow(/explains nothing/);
-    expect(defineVariant({ area: 'tokens', stacks: 'a stack' }, change(['TOK-23'])).warns).toEqual(['TOK-23']);
+  test('variantOf refuses a MUST or INFO warning, an unknown touched check, no stack and no behaviour', () => {
+    const entry = (change: Partial<VariantEntry>): VariantEntry =>
+      ({ name: 'test-reading', description: 'test double', area: 'tokens', stacks: 'a stack', warns: ['TOK-23'], wrap: (handler) => handler, ...change });
+    expect(() => variantOf(entry({ warns: ['TOK-01'] }))).toThrow(/not a SHOULD/);
+    expect(() => variantOf(entry({ warns: ['CRED-11'] }))).toThrow(/not a SHOULD/);
+    expect(() => variantOf(entry({ touches: ['NO-SUCH-1' as 'TOK-01'] }))).toThrow(/not in the catalogue/);
+    expect(() => variantOf(entry({ stacks: ' ' }))).toThrow(/names no stack/);
+    expect(() => variantOf(entry({ wrap: undefined }))).toThrow(/changes nothing/);
+    expect(variantOf(entry({})).warns).toEqual(['TOK-23']);
   });
 });
 

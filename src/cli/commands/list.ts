@@ -3,7 +3,7 @@
  * JSON name each requirement's authority (service.md sentence, RFC, ruling, or the harness's reading). The
  * Markdown table is the coverage table of docs/coverage.md: `access-conformance list --format markdown`.
  */
-import { CATALOGUE_VERSION, allRequirements, describeAuthority, type Requirement } from '../../requirements.js';
+import { CATALOGUE_VERSION, allRequirements, describeAuthority, type Requirement } from '../../requirements/catalogue.js';
 import { resolveSelection } from '../../engine/selection.js';
 import { defineCommand, withExamples } from '../command.js';
 import { choiceRow, listRow, textRow, type OptionRow } from '../option-grammar.js';

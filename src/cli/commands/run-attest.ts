@@ -61,14 +61,16 @@ export async function prepareAttestation(plan: RunPlan, env: NodeJS.ProcessEnv):
           strict: plan.strict,
           only: plan.only,
           skip: plan.skip,
+          partial: plan.partial,
           ...(plan.baseline === undefined ? {} : { baselinePath: plan.baseline }),
           signing,
           env,
         });
         const subject = statement.subject[0]!;
-        const { result, passedTests, warnedTests, failedTests } = statement.predicate;
+        const { result, passedTests, warnedTests, failedTests, accessConformance } = statement.predicate;
+        const scope = accessConformance.scope ? `, partial scope: ${accessConformance.scope.summary}` : '';
         process.stdout.write(
-          `attestation: ${bundlePath} (${result}: ${passedTests.length} passed, ${warnedTests.length} warned, ${failedTests.length} failed; ` +
+          `attestation: ${bundlePath} (${result}${scope}: ${passedTests.length} passed, ${warnedTests.length} warned, ${failedTests.length} failed; ` +
             `subject ${subject.name}@sha256:${subject.digest.sha256}; signed ${signing.kind === 'key' ? 'with the given key' : 'keyless through Sigstore'})\n` +
             `  the profile it hashed, secrets removed: ${profilePath}; check it with: access-conformance verify ${bundlePath} --report ${join(outDir, JSON_REPORT_FILE)} ${signing.kind === 'key' ? '--key PUB.pem' : '--certificate-identity ID --certificate-oidc-issuer ISSUER'}\n`,
         );

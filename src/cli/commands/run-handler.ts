@@ -137,9 +137,10 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
       seed,
       client: plan.client,
       ...(plan.allowOperation.length > 0 ? { allowOperations: plan.allowOperation } : {}),
-      // The header shows the deadline given; the scope, counting from the command's start, reaches it first
-      // and stops the engine through `interrupt` (code DEADLINE, with the phase).
-      ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration }),
+      ...(plan.partial ? { partial: true } : {}),
+      // The header shows the deadline given; it is the scope's, counted from the command's start, and stops
+      // the engine through `interrupt` (code DEADLINE, with the phase): the engine arms none of its own.
+      ...(plan.maxDuration === undefined ? {} : { maxDurationMs: plan.maxDuration, deadlineByCaller: true }),
       maxConsecutiveFailures: plan.maxConsecutiveFailures,
       maxOperations: plan.maxOperations,
       concurrency: plan.concurrency,

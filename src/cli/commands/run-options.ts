@@ -40,6 +40,10 @@ export const RUN_OPTIONS = {
     describe:
       'Call an operation that ruling 35 leaves in doubt (a paginated POST not named a search or list, with no word that names a change), named as METHOD path or by its operation ID, comma-separated or repeated; the description and the profile cannot do this. Operations that change data are never called. e.g. --allow-operation "POST /api/v1/legacy/find"',
   }),
+  partial: booleanRow({
+    describe:
+      'Certify a partial implementation: an operation whose valid first call answers 404 or 501 (and that the profile\'s "scope" does not name) is reported not implemented, its checks neither passed nor failed; the verdict says for how many operations the target is conformant, every report and the attestation name the scope, and the run prints the profile "scope" that pins what it found. e.g. run --openapi service.yaml --partial',
+  }),
   only: listRow({ describe: 'Check only these requirement IDs or globs, comma-separated or repeated; a pattern that matches no requirement is an error. e.g. --only "WH-HMAC-*,TOK-03"' }),
   skip: listRow({ describe: 'Leave out these IDs or globs (applied after --only); a pattern that matches no requirement is an error. e.g. --skip "IDEM-*"' }),
   strict: SHARED_OPTIONS.strict,

@@ -8,6 +8,7 @@
 import { RequestFirewall, type AllowedRequest } from '../../client/firewall.js';
 import type { ClientSettings } from '../../client/settings.js';
 import { loadOperationPlan } from '../../engine/operations.js';
+import { declareScope } from '../../engine/scope.js';
 import { isHarnessError } from '../../errors.js';
 import { oneLine } from '../../escape.js';
 import { operationRef, type DescribedOperation, type OperationPlan, type PlannedOperation } from '../../openapi/index.js';
@@ -30,7 +31,9 @@ export interface PlanLine {
 
 /** The run's plan for `profile` (its description loaded as the run loads it), each request checked by the firewall. */
 export async function runPlanLines(profile: ResolvedProfile, client: ClientSettings, allow: readonly string[]): Promise<{ plan: OperationPlan | undefined; lines: PlanLine[] }> {
-  const plan = await loadOperationPlan(profile, client, allow, { withSchemas: false });
+  const loaded = await loadOperationPlan(profile, client, allow, { withSchemas: false });
+  // The profile's "scope" leaves its not-implemented operations out, as the run does: listed as never called.
+  const plan = declareScope(loaded, profile.scope)?.plan ?? loaded;
   if (plan === undefined) return { plan, lines: [] };
   const firewall = new RequestFirewall(profile.baseUrl, plan.called);
   const order = new Map([...plan.called, ...plan.notCalled].map((op, index) => [`${op.method} ${op.path}`, index]));

@@ -64,7 +64,7 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     return { profile, close: async () => undefined };
   }
   if (plan.kind === 'embedded') {
-    // Lazy: the fault and variant tables are some 300 modules; a run without --fault never loads them.
+    // Lazy: the fault and variant tables and their family helpers load only for a run with --fault.
     const wrappers = plan.faults.length > 0 ? await loadWrappers() : undefined;
     const faults = wrappers ? plan.faults.map((name) => wrappers.resolveWrapper(name)) : [];
     const customize = wrappers && faults.length > 0 ? wrappers.combineFaults(faults) : undefined;

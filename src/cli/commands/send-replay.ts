@@ -10,7 +10,10 @@ import { replay } from '../../client/replay.js';
 import { recipeBodyHolder } from '../../client/replay-recipe.js';
 import { createTargetClient } from '../../client/target-client.js';
 import type { ReplayRecipe } from '../../client/types.js';
+import type { ReadOperation } from '../../client/firewall.js';
+import { loadOperationPlan } from '../../engine/operations.js';
 import { HarnessError } from '../../errors.js';
+import type { ResolvedProfile } from '../../profile/types.js';
 import { loadProfile } from '../../profile/load.js';
 import { REPRODUCTION_FORMAT, type ReproductionFile } from '../../reporters/reproductions.js';
 import { oneLine } from '../../escape.js';
@@ -60,12 +63,20 @@ function usesJwtListener(recipe: ReplayRecipe): boolean {
   return recipe.kind === 'webhook' && (typeof recipe.listener === 'string' ? recipe.listener.startsWith('jwt') : JSON.stringify(recipe.listener.auth).includes('jwtKeys'));
 }
 
+/** The reads of the profile's plan, loaded only for a recipe that POSTs a request (a search's page). */
+async function replayReads(recipe: ReplayRecipe, profile: ResolvedProfile, plan: SendPlan): Promise<ReadOperation[]> {
+  if (recipe.kind !== 'request' || recipe.method.toUpperCase() !== 'POST') return [];
+  return (await loadOperationPlan(profile, plan.client, [], { withSchemas: false }))?.called ?? [];
+}
+
 export async function sendReplay(plan: SendPlan & { replay: string }, expired: AbortSignal): Promise<number> {
   const file = await readRecipe(plan.replay);
   const recipe = await inlineBodyFile(file.recipe, dirname(resolve(plan.replay)));
   const profile = await loadProfile(plan.profilePath);
   await prepareOut(plan.outDir);
-  const client = createTargetClient(profile, plan.client);
+  // The recipe's method and URL are data from a file: the replay client has the same one way out as a run's
+  // (client/outbound.ts). A POST it may make to an operation is one the profile's plan classifies as a read.
+  const client = createTargetClient(profile, { ...plan.client, readOperations: await replayReads(recipe, profile, plan) });
   // --max-duration: closing the client cuts whatever it is waiting for.
   expired.addEventListener('abort', () => void client.close(), { once: true });
   // A JWT listener fetches its JWKS from the address the profile names: served for this one request.

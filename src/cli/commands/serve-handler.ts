@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors.js';
 import { openRunScope } from '../../stop/scope.js';
 import { untilStopped } from '../../stop/race.js';
+import { openStop } from '../../stop/source.js';
 import { Stopped, stopExitCode } from '../../stop/reason.js';
 import type { StateDirHandle } from '../../state/index.js';
 import { formatDuration } from '../../values.js';
@@ -14,11 +15,13 @@ import { shellLiteral } from '../../escape.js';
 import { combineFaults } from '../../faults/index.js';
 import { resolveWrapper, type ServedWrapper } from './served-wrappers.js';
 import { consoleLines, type ConsoleMode } from '../../sandbox/console-lines.js';
-import { sandboxCustomize } from '../../sandbox/customize.js';
+import { diagnosingCustomize } from '../../sandbox/diagnosing-handler.js';
 import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
+import { developerJwks, parseJwksUrlFlag, readJwksCaFlag } from '../../tenant/developer-jwks.js';
+import { createInspection } from '../../sandbox/inspection.js';
 import { UNREACHABLE_CIDRS } from '../../tenant/generate.js';
 import { sandboxProfileFiles } from '../../tenant/profile.js';
-import type { ServeOptions } from './serve.js';
+import type { ServeOptions } from './serve-options.js';
 import { SERVE_LISTS, renderServeList, type ServeListName } from './serve-lists.js';
 
 export async function serveHandler(args: ServeOptions): Promise<number> {
@@ -46,18 +49,25 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
       state = await untilStopped(opening, scope.signal, (late) => void late.close());
     }
     await scope.enter('embedded reference');
+    const jwksCaPem = args.jwksCa === undefined ? undefined : await readJwksCaFlag(args.jwksCa);
+    // Outermost last: the inspector's page and observers see what the client got, faults included.
+    const inspection = createInspection({
+      cheatSheet: () => (sandbox === undefined ? '' : describeSandbox(sandbox, options.faults, inspection.inspector?.url)),
+      curlArgs: () => (sandbox?.tenant.apiTls ? ['--cacert', shellLiteral(join(dirname(sandbox.profilePath), sandboxProfileFiles(sandbox.profilePath).caFile))] : []),
+    });
     // A line per refused request (every request with --verbose, none with --quiet), counts under a flood.
     const lines = consoleLines({ mode: consoleMode(args), write: (text) => void process.stdout.write(text) });
     scope.onCleanup('print the last counts', async () => lines.flush());
-    const observers = [lines.observe];
-    const faulty = options.faults.length > 0 ? combineFaults(options.faults) : undefined;
-    // A served fault refuses on purpose what a client got right: no diagnosis then (src/sandbox/customize.ts).
-    const customize = sandboxCustomize(faulty, { diagnoses: faulty === undefined, observers: () => observers });
+    inspection.observers.push(lines.observe);
+    // Each refusal names the client's mistake, except while a fault is served: a fault refuses on purpose
+    // what a client got right, and a sentence naming the client's mistake would mislead.
+    const diagnoses = options.faults.length === 0 ? [{ customize: diagnosingCustomize() }] : [];
+    const customize = combineFaults([{ customize: developerJwks({ url: options.jwksUrl, caPem: jwksCaPem }) }, ...options.faults, ...diagnoses, { customize: inspection.customize }]);
     const starting = startSandbox({ ...options, state, customize, onKeys: () => scope.enter('keys') });
     sandbox = await untilStopped(starting, scope.signal, (late) => void late.close());
     scope.startedUp();
     await scope.enter('serving');
-    process.stdout.write(describeSandbox(sandbox, options.faults));
+    process.stdout.write(`${describeSandbox(sandbox, options.faults, inspection.inspector?.url)}Press Ctrl-C to stop.\n${readyLine(sandbox, inspection.inspector?.url)}`);
     const why = await servingUntil(scope.signal, args.maxDuration);
     if (why === 'deadline') process.stdout.write(`--max-duration reached after ${formatDuration(args.maxDuration ?? 0)}\n`);
     process.stdout.write('Stopping the sandbox...\n');
@@ -96,6 +106,8 @@ interface SandboxSettings {
   faults: ServedWrapper[];
   /** --state-dir: the database directory, absolute. */
   stateDir?: string;
+  /** --jwks-url, checked: the `jwt` listener's JWKS URL. */
+  jwksUrl?: string;
 }
 
 function validate(args: ServeOptions): SandboxSettings {
@@ -130,6 +142,9 @@ function validate(args: ServeOptions): SandboxSettings {
   }
   const faults = args.fault.map((name) => resolveWrapper(name));
   if (args.stateRepair && args.stateDir === undefined) throw new HarnessError('USAGE', '--state-repair repairs the directory of --state-dir: name it', { field: '--state-repair' });
+  if (args.jwksCa !== undefined && args.jwksUrl === undefined && !args.hooks) {
+    throw new HarnessError('USAGE', '--jwks-ca trusts a private CA for the JWKS of --jwks-url (or of the x-jwks-url hook, with --hooks): name one', { field: '--jwks-ca' });
+  }
   return {
     seed: args.seed,
     port: args.port,
@@ -144,6 +159,7 @@ function validate(args: ServeOptions): SandboxSettings {
     tls: args.tls,
     faults,
     ...(args.stateDir === undefined ? {} : { stateDir: stateDirPath(args.stateDir) }),
+    ...(args.jwksUrl === undefined ? {} : { jwksUrl: parseJwksUrlFlag(args.jwksUrl) }),
   };
 }
 
@@ -152,8 +168,16 @@ function stateDirPath(value: string): string {
   return resolve(value);
 }
 
+/**
+ * The line scripts read (the only stdout line that starts with `{`, docs/sandbox.md): where the sandbox is,
+ * its inspector and its profile (absolute). The inspector's token is in its URL; no secret is.
+ */
+export function readyLine(sandbox: Sandbox, inspector: string | undefined): string {
+  return `${JSON.stringify({ ready: true, baseUrl: sandbox.baseUrl, inspector: inspector ?? null, profile: sandbox.profilePath })}\n`;
+}
+
 /** What a user needs to start talking to the sandbox: addresses and IDs, never a secret. */
-export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper[] = []): string {
+export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper[] = [], inspector?: string): string {
   const { tenant } = sandbox;
   const l = tenant.listeners;
   const a = tenant.apps;
@@ -166,6 +190,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     `  base URL:  ${sandbox.baseUrl}\n`,
     `  secrets:   service domain "${tenant.secretDomain}" (--secret-domain to change)\n`,
     `  profile:   ${shownProfile}  (holds this sandbox's secrets)\n`,
+    ...(inspector === undefined ? [] : [`  inspector: ${inspector}  (the latest requests, live; keep the address to yourself)\n`]),
     `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
     ...(sandbox.statePath === undefined ? [] : [`  state:     ${sandbox.statePath} (tenant, records, runs and clock kept across restarts)\n`]),
     `  faults:    ${faults.length > 0 ? faults.map((f) => (f.kind === 'fault' ? f.name : `${f.name} (legitimate ${f.kind})`)).join(', ') : 'none'}\n`,
@@ -175,7 +200,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     `Webhook listeners: POST ${sandbox.baseUrl}/api/v1/webhooks/incoming/<listener ID>\n`,
     row('hmac', l.hmac.listenerId, 'HMAC'),
     row('hmacSecond', l.hmacSecond.listenerId, 'HMAC (event IDs are per listener)'),
-    row('jwt', l.jwt.listenerId, `JWT; JWKS fetched from ${tenant.jwks.url}: serve it yourself with the cert/key files next to the profile`),
+    row('jwt', l.jwt.listenerId, jwtListenerNote(tenant)),
     row('jwtUnreachableJwks', l.jwtUnreachableJwks.listenerId, 'JWT; JWKS URL is a closed port (always 401)'),
     row('ipRestricted', l.ipRestricted.listenerId, `HMAC; allowed CIDRs ${UNREACHABLE_CIDRS.join(', ')} (403 from here)`),
     row('inactive', l.inactive.listenerId, 'HMAC; trigger disabled (422, the automation does not run)'),
@@ -183,9 +208,15 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     `Lists and searches: GET /api/v1/apps, POST /api/v1/search/apps, /entitlements, /users (page size and token in the JSON body); description at ${sandbox.openapiUrl}\n`,
     ...(tenant.apiTls ? [`TLS: the API speaks HTTPS; trust the local CA ${caPath(sandbox, shownProfile)}\n`] : []),
     sdkSnippet(sandbox, shownProfile),
-    'Press Ctrl-C to stop.\n',
   ];
   return lines.join('');
+}
+
+/** Where the `jwt` listener fetches its JWKS: the tenant's (the harness serves it) or the developer's own. */
+function jwtListenerNote(tenant: Sandbox['tenant']): string {
+  const url = tenant.listeners.jwt.config.jwksUrl;
+  if (url === tenant.jwks.url) return `JWT; JWKS fetched from ${url}: serve it yourself with the cert/key files next to the profile, or your own with --jwks-url (https; plain http only on loopback)`;
+  return `JWT; JWKS fetched from your ${url} (--jwks-url; https, or plain http on a loopback address only); the profile's JWT keys are not in it`;
 }
 
 function caPath(sandbox: Sandbox, shownProfile: string): string {
@@ -219,7 +250,9 @@ function sdkSnippet(sandbox: Sandbox, shownProfile: string): string {
  * `maxDurationMs` when given.
  */
 async function servingUntil(stopped: AbortSignal, maxDurationMs: number | undefined): Promise<'signal' | 'deadline'> {
-  const until = maxDurationMs === undefined ? stopped : AbortSignal.any([stopped, AbortSignal.timeout(maxDurationMs)]);
-  if (!until.aborted) await new Promise((resolve) => until.addEventListener('abort', resolve, { once: true }));
+  const until = openStop(stopped);
+  if (maxDurationMs !== undefined) until.deadline(maxDurationMs, () => ({ code: 'DEADLINE', message: `served for --max-duration ${formatDuration(maxDurationMs)}` }));
+  if (!until.signal.aborted) await new Promise((resolve) => until.signal.addEventListener('abort', resolve, { once: true }));
+  until.close();
   return stopped.aborted ? 'signal' : 'deadline';
 }

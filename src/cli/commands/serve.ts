@@ -3,51 +3,8 @@
  * and for running the harness by hand. Writes the target profile, prints where things are (never a
  * secret), and stays up until SIGINT or SIGTERM. The handler (serve-handler.ts) loads only when it runs.
  */
-import { DEFAULT_SECRET_DOMAIN } from '../../defaults.js';
 import { defineCommand, withExamples } from '../command.js';
-import { booleanRow, integerRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
-import { SHARED_OPTIONS } from '../shared-options.js';
-
-/** Every flag of `serve`, one row each: yargs reads it for parsing, --help and ACCESS_CONFORMANCE_<FLAG>. */
-export const SERVE_OPTIONS = {
-  seed: SHARED_OPTIONS.seed,
-  port: integerRow({ default: 0, min: 0, max: 65_535, describe: 'Port to listen on (0 = any free port)' }),
-  host: textRow({ default: '127.0.0.1', describe: 'Address to listen on' }),
-  out: SHARED_OPTIONS.out,
-  'profile-out': textRow({
-    describe: 'Where to write the target profile (it holds the sandbox secrets; written mode 0600); default: sandbox.target.json in --out',
-  }),
-  hooks: booleanRow({ describe: 'Offer the test hooks (clock, runs) under /__hooks/v1' }),
-  'public-url': textRow({ describe: 'Base URL written to the profile when clients reach the server at another address (NAT, container)' }),
-  'jwks-host': textRow({ describe: "Host in the JWT listener's JWKS URL, as this server reaches the machine serving it (default 127.0.0.1)" }),
-  'secret-domain': textRow({
-    default: DEFAULT_SECRET_DOMAIN,
-    describe: 'Service-domain segment of the Client Secrets (the official TypeScript and Python SDKs refuse any other than the default)',
-  }),
-  tls: booleanRow({ describe: 'Serve the API over HTTPS; the local CA is written next to the profile (tls.caFile) and its path printed' }),
-  fault: SHARED_OPTIONS.fault,
-  'list-faults': booleanRow({ describe: 'Print every fault --fault accepts (name, area, the requirements it breaks, what it does wrong) and exit' }),
-  'list-variants': booleanRow({
-    describe: 'Print every legitimate variant and stack --fault also accepts (name, area, the SHOULD checks it warns on, the reading it takes and the stacks that take it) and exit',
-  }),
-  'list-mistakes': booleanRow({
-    describe: "Print every client mistake the sandbox names in a refusal (the answer's \"mistake\" code, what it explains, the sentence) and exit",
-  }),
-  verbose: booleanRow({ describe: 'A console line for every request, not only for the refused ones' }),
-  quiet: SHARED_OPTIONS.quiet,
-  'state-dir': textRow({
-    describe:
-      'Keep the tenant, the idempotency records, the runs and the clock in a database under this directory: a restart with the same DIR serves the same tenant (the profile stays valid) and answers 409 to every event ID accepted within 7 days; a 200 is sent only once its record is on disk. One serve per DIR',
-  }),
-  'state-repair': booleanRow({
-    describe:
-      'With --state-dir: when DIR cannot be proved whole (a damaged or cut log, a damaged table), keep what can be proved instead of refusing it: damaged files go to DIR/damaged-<time>/, and serve says how many records it dropped before it serves',
-  }),
-  timeout: SHARED_OPTIONS.timeout,
-  'max-duration': SHARED_OPTIONS['max-duration'],
-} as const satisfies Record<string, OptionRow<unknown>>;
-
-export type ServeOptions = OptionValues<typeof SERVE_OPTIONS>;
+import { SERVE_OPTIONS } from './serve-options.js';
 
 /** `serve --help`'s examples (tests/cli/help-examples.test.ts reads every command's). */
 export const SERVE_EXAMPLES: ReadonlyArray<[string, string]> = [
@@ -55,6 +12,7 @@ export const SERVE_EXAMPLES: ReadonlyArray<[string, string]> = [
   ['$0 serve --port 8080 --hooks --profile-out sandbox.target.json', 'a fixed port with the test hooks, the profile in this folder for `run --profile sandbox.target.json`'],
   ['$0 serve --fault hmac-decoded-key', 'a reference that breaks one rule on purpose (--list-faults names them), to see a check fail'],
   ['$0 serve --state-dir .sandbox --max-duration 8h', 'keep the tenant and the accepted event IDs across restarts; stop after 8 hours'],
+  ['$0 serve --jwks-url http://127.0.0.1:9000/jwks.json', "the JWT listener fetches your own JWKS (plain http on loopback only; https with --jwks-ca for a private CA)"],
 ];
 
 export const serveCommand = defineCommand({
@@ -62,6 +20,8 @@ export const serveCommand = defineCommand({
   describe: 'Run the reference implementation with a generated tenant and write its target profile',
   options: SERVE_OPTIONS,
   builder: (y, forHelp) => withExamples(y, SERVE_EXAMPLES, forHelp),
-  epilogue: 'Stops on SIGINT or SIGTERM (exit 0), or after --max-duration (exit 0). A signal while it starts (state folder, keys, listening) exits 130 / 143; a start-up that takes over 3 min, 2.',
+  epilogue:
+    'Once up, serve prints where things are, "inspector: <URL>" (a live page of the latest requests, on the same server), and last one JSON line for scripts, the only stdout line that starts with "{": {"ready":true,"baseUrl":…,"inspector":…,"profile":…}. ' +
+    'Stops on SIGINT or SIGTERM (exit 0), or after --max-duration (exit 0). A signal while it starts (state folder, keys, listening) exits 130 / 143; a start-up that takes over 3 min, 2.',
   run: async (options) => (await import('./serve-handler.js')).serveHandler(options),
 });

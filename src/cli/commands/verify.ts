@@ -9,7 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { DEFAULT_TIMEOUT_MS } from '../../defaults.js';
 import { oneLine } from '../../escape.js';
 import { HarnessError } from '../../errors.js';
-import { CATALOGUE_VERSION } from '../../requirements.js';
+import { CATALOGUE_VERSION } from '../../requirements/catalogue.js';
 import { defineCommand } from '../command.js';
 import { choiceRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
 import { SHARED_OPTIONS } from '../shared-options.js';
@@ -66,13 +66,47 @@ export function renderOutcome(outcome: VerifyOutcome, bundle: string): string {
     const ext = predicate.accessConformance;
     lines.push(
       '',
-      `  result ${predicate.result}: ${predicate.passedTests.length} passed, ${predicate.warnedTests.length} warned, ${predicate.failedTests.length} failed` +
+      `  result ${predicate.result}${partialScope(outcome.statement) ? ` (partial scope: ${oneLine(partialScope(outcome.statement)!)})` : ''}: ${predicate.passedTests.length} passed, ${predicate.warnedTests.length} warned, ${predicate.failedTests.length} failed` +
         (ext ? `, ${ext.skippedTests.length} skipped, ${ext.blockedTests.length} blocked of ${ext.results} results (verdict: ${oneLine(ext.verdict.status)}, exit ${ext.verdict.exitCode})` : ''),
     );
   }
   const failed = outcome.checks.filter((c) => c.ok === false).map((c) => c.name);
-  lines.push('', outcome.valid ? `valid${outcome.signer ? `: signed by ${oneLine(outcome.signer)}` : ''}` : `INVALID: ${failed.join(', ')}`);
+  lines.push('', outcome.valid ? validLine(outcome) : `INVALID: ${failed.join(', ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The summary of the statement's scope when it leaves operations out (a declared scope that leaves nothing
+ * out certifies the whole); read defensively, as everything in a statement someone else signed.
+ */
+function partialScope(statement: VerifyOutcome['statement']): string | undefined {
+  const scope: unknown = statement?.predicate.accessConformance?.scope;
+  if (typeof scope !== 'object' || scope === null) return undefined;
+  const { summary, notImplemented } = scope as { summary?: unknown; notImplemented?: unknown };
+  return Array.isArray(notImplemented) && notImplemented.length > 0 ? String(summary) : undefined;
+}
+
+/** The checks a flag turns on: left out, the last line says so, and which flag to give. */
+const OPTIONAL_CHECKS = [
+  { name: 'subject', flag: '--subject' },
+  { name: 'report', flag: '--report' },
+] as const;
+
+/**
+ * The last line of a valid attestation: what was checked, what was not and the flag that checks it ("signature
+ * and report valid (signed by key); subject not checked: give --subject"), and the scope of a partial run,
+ * so neither an unchecked subject nor a certificate of a subset reads as the whole.
+ */
+function validLine(outcome: VerifyOutcome): string {
+  const checked = ['signature', ...OPTIONAL_CHECKS.filter((c) => outcome.checks.some((k) => k.name === c.name && k.ok === true)).map((c) => c.name)];
+  const unchecked = OPTIONAL_CHECKS.filter((c) => !checked.includes(c.name)).map((c) => `${c.name} not checked: give ${c.flag}`);
+  const partial = partialScope(outcome.statement);
+  const parts = [
+    `${checked.length === 1 ? checked[0] : `${checked.slice(0, -1).join(', ')} and ${checked.at(-1)}`} valid${outcome.signer ? ` (signed by ${oneLine(outcome.signer)})` : ''}`,
+    ...unchecked,
+    partial ? `scope: ${oneLine(partial)}, a certificate of those operations only` : 'scope: whole (no operation left out)',
+  ];
+  return parts.join('; ');
 }
 
 export const verifyCommand = defineCommand({

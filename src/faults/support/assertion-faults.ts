@@ -11,8 +11,7 @@ import { decodeJwtParts, type DecodedJwt } from '../../crypto/decode.js';
 import { signCompact } from '../../crypto/jws.js';
 import type { JWK } from '../../crypto/types.js';
 import type { Tenant, TenantCredential } from '../../tenant/types.js';
-import type { FaultDeclaration } from '../types.js';
-import { defineFault, type FaultEnv, type FaultSpec } from './define.js';
+import type { FaultBehaviour, FaultEnv } from '../types.js';
 import { routeOf } from './http.js';
 import {
   ASSERTION_TYPE,
@@ -24,25 +23,21 @@ import {
   tokenForm,
 } from './token-endpoint.js';
 
-type AssertionFaultSpec = Omit<FaultSpec, 'wrap' | 'ports' | 'issue' | 'limits'>;
-
-export function ignoreAssertionRefusal(spec: AssertionFaultSpec & { ignores: (reason: AssertionRefusal, decoded: DecodedJwt, tenant: Tenant) => boolean }): FaultDeclaration {
+export function ignoreAssertionRefusal({ ignores }: { ignores: (reason: AssertionRefusal, decoded: DecodedJwt, tenant: Tenant) => boolean }): FaultBehaviour {
   // Skipping one rule is accepting exactly the assertions the reference refused for that rule.
-  const { ignores, ...rest } = spec;
-  return acceptAssertion({ ...rest, accepts: ({ verdict, decoded, env }) => ignores(verdict.reason, decoded, env.tenant) });
+  return acceptAssertion({ accepts: ({ verdict, decoded, env }) => ignores(verdict.reason, decoded, env.tenant) });
 }
 
-export function refuseAssertion(spec: AssertionFaultSpec & { refuses: (decoded: DecodedJwt) => boolean; why: string }): FaultDeclaration {
-  return defineFault({
-    ...spec,
+export function refuseAssertion({ refuses, why }: { refuses: (decoded: DecodedJwt) => boolean; why: string }): FaultBehaviour {
+  return {
     wrap: (handler) => async (request) => {
       if (routeOf(request).kind === 'token') {
         const decoded = tokenForm(request) && decodeAssertion(tokenForm(request)!);
-        if (decoded && spec.refuses(decoded)) return refusal(401, 'invalid_client', `client assertion refused (${spec.why})`);
+        if (decoded && refuses(decoded)) return refusal(401, 'invalid_client', `client assertion refused (${why})`);
       }
       return handler(request);
     },
-  });
+  };
 }
 
 /** What {@link acceptAssertion}'s rule sees: the assertion the reference refused, for a known credential. */
@@ -59,14 +54,12 @@ export interface AssertionCheck {
  * refused, whether the faulty verifier would have let it through; if so the client authenticated and the
  * token endpoint carries on (lifespan, CIDRs, a token).
  */
-export function acceptAssertion(spec: AssertionFaultSpec & {
+export function acceptAssertion({ accepts, observe }: {
   accepts: (check: AssertionCheck) => Promise<boolean> | boolean;
   /** Sees every assertion the endpoint accepted (for faults that remember something about good ones). */
   observe?: (check: Omit<AssertionCheck, 'verdict'>) => void;
-}): FaultDeclaration {
-  const { accepts, observe, ...rest } = spec;
-  return defineFault({
-    ...rest,
+}): FaultBehaviour {
+  return {
     wrap: (handler, env) => async (request) => {
       const response = await handler(request);
       if (routeOf(request).kind !== 'token') return response;
@@ -87,7 +80,7 @@ export function acceptAssertion(spec: AssertionFaultSpec & {
       const accepted = await accepts({ env, credential, assertion, decoded: decodeAssertion(form)!, verdict });
       return accepted ? issueAfterAuthentication(env, credential, request) : response;
     },
-  });
+  };
 }
 
 /** Whether the assertion's signature verifies with this JWK under its header's `alg`. */

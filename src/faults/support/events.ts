@@ -15,7 +15,7 @@ export interface WebhookScope {
   ran?: boolean;
 }
 
-/** One store per fault module that needs it: `run(scope, fn)` around the handler, `getStore()` in ports. */
+/** One store per fault that needs it: `run(scope, fn)` around the handler, `getStore()` in ports. */
 export function createScope(): AsyncLocalStorage<WebhookScope> {
   return new AsyncLocalStorage<WebhookScope>();
 }
@@ -31,6 +31,12 @@ export function parsedBody(body: Buffer): { value: unknown } | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The body parsed and serialised again (formatting lost), or undefined when it is not JSON. */
+export function reserialisedBody(body: Buffer): Buffer | undefined {
+  const parsed = parsedBody(body);
+  return parsed === undefined ? undefined : Buffer.from(JSON.stringify(parsed.value), 'utf8');
 }
 
 export const DAY = 86_400;

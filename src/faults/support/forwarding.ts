@@ -4,8 +4,7 @@
  * quotes of IPv6 nodes removed), `X-Real-IP` as is. Faults use it to let a claimed address through.
  */
 import type { ReferenceRequest } from '../../reference/types.js';
-import type { RequirementId } from '../../requirements.js';
-import type { FaultDeclaration } from '../types.js';
+import type { FaultBehaviour, FaultEntry } from '../types.js';
 import { webhookFault } from './webhook-faults.js';
 
 export type ForwardingHeaderName = 'x-forwarded-for' | 'forwarded' | 'x-real-ip';
@@ -28,15 +27,18 @@ export function anyForwardedClient(request: ReferenceRequest): string | undefine
   return undefined;
 }
 
-/** A listener whose IP restriction reads the client address from `header` when the request has one. */
-export function listenerTrusting(name: string, header: ForwardingHeaderName, shown: string, breaks: RequirementId): FaultDeclaration {
-  return webhookFault({
-    name,
+/**
+ * A listener whose IP restriction reads the client address from `header` (`shown` in the description) when
+ * the request has one: the description and behaviour of the three header faults, written once.
+ */
+export function listenerTrusting(header: ForwardingHeaderName, shown: string): Pick<FaultEntry, 'description'> & FaultBehaviour {
+  return {
     description: `Takes the source address for the listener's IP restriction from ${shown} when present (a proxy setting trusted for every client): anyone can claim an allowed address.`,
-    breaks: [breaks],
-    handle: async ({ request, next }) => {
-      const claimed = forwardedClient(request, header);
-      return next(claimed === undefined ? request : { ...request, remoteAddress: claimed });
-    },
-  });
+    ...webhookFault({
+      handle: async ({ request, next }) => {
+        const claimed = forwardedClient(request, header);
+        return next(claimed === undefined ? request : { ...request, remoteAddress: claimed });
+      },
+    }),
+  };
 }

@@ -2,14 +2,14 @@
  * HMAC faults: the service verifies Webhook-Signature by another rule. `hmacRule` emulates the rule in front
  * of the reference: a signature the faulty rule accepts is replaced by the valid one, a signature it refuses
  * by an invalid one, so the reference still applies every other check in its own order (the 400s before
- * authentication, idempotency and the run after it).
+ * authentication, idempotency and the run after it). The rule signs with the crypto room's `hmacSign`, whose
+ * options (`hex`, `separator`, `order`, `decodedKey`, …) are the usual ways of getting §5.4 wrong.
  */
 import { hmacSign, type HmacSignInput } from '../../crypto/hmac.js';
 import type { TenantHmacListener } from '../../tenant/types.js';
-import type { FaultDeclaration } from '../types.js';
+import type { FaultBehaviour } from '../types.js';
 import { header, withHeaders } from './http.js';
-import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
-import { partsOf, signedHmac, type HmacParts } from './reauthenticate.js';
+import { partsOf, signedHmac, webhookFault, type HmacParts } from './webhook-faults.js';
 
 /** A signature no key produces: the reference refuses it with 401. */
 const REFUSED = 'refused-by-the-faulty-rule';
@@ -23,10 +23,9 @@ export interface HmacCheck {
   sign(options?: Partial<HmacSignInput>): string;
 }
 
-export function hmacRule(spec: Omit<WebhookFaultSpec, 'handle'> & { accepts: (check: HmacCheck) => boolean }): FaultDeclaration {
-  const { accepts, ...rest } = spec;
+/** `accepts`: whether the faulty rule takes the request's signature. */
+export function hmacRule({ accepts }: { accepts: (check: HmacCheck) => boolean }): FaultBehaviour {
   return webhookFault({
-    ...rest,
     handle: async ({ request, known, next }) => {
       if (known?.method !== 'HMAC') return next(request);
       const parts = partsOf(request);

@@ -6,16 +6,13 @@
  */
 import { createHmac, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { decodeJwtParts, type DecodedJwt } from '../../crypto/decode.js';
-import { toPublicJwk } from '../../crypto/signing-keys.js';
 import type { JWK, VerifyResult } from '../../crypto/types.js';
 import { signWebhookJwt, type WebhookJwtRefusal } from '../../crypto/webhook-jwt.js';
 import type { ReferenceRequest } from '../../reference/types.js';
 import type { TenantJwtListener } from '../../tenant/types.js';
-import type { FaultDeclaration } from '../types.js';
-import type { FaultEnv } from './define.js';
-import { withHeaders } from './http.js';
-import { webhookFault, type WebhookFaultSpec } from './webhook-faults.js';
-import { bearerJwt, jwtVerdict, signedJwt } from './reauthenticate.js';
+import type { FaultBehaviour, FaultEnv } from '../types.js';
+import { bearerToken, withHeaders } from './http.js';
+import { jwtVerdict, listedKey, signedJwt, webhookFault } from './webhook-faults.js';
 
 export interface JwtCheck {
   env: FaultEnv;
@@ -31,13 +28,12 @@ export interface JwtCheck {
 /** `accept`: let through; `refuse`: 401; `reference`: leave the decision to the reference. */
 export type JwtDecision = 'accept' | 'refuse' | 'reference';
 
-export function jwtRule(spec: Omit<WebhookFaultSpec, 'handle'> & { decide: (check: JwtCheck) => Promise<JwtDecision> | JwtDecision }): FaultDeclaration {
-  const { decide, ...rest } = spec;
+/** `decide`: what the faulty rule does with the request's JWT. */
+export function jwtRule({ decide }: { decide: (check: JwtCheck) => Promise<JwtDecision> | JwtDecision }): FaultBehaviour {
   return webhookFault({
-    ...rest,
     handle: async ({ request, known, next, env }) => {
       if (known?.method !== 'JWT') return next(request);
-      const jwt = bearerJwt(request);
+      const jwt = bearerToken(request);
       const check: JwtCheck = {
         env,
         listener: known.listener,
@@ -71,12 +67,6 @@ export async function claimsVerdict(check: JwtCheck, payload = check.decoded?.pa
   if (key === undefined) return undefined;
   const resigned = await signWebhookJwt({ key, claims: payload });
   return jwtVerdict(check.env, check.listener, check.request, resigned);
-}
-
-/** The listener's public key with this kid. */
-export function listedKey(listener: TenantJwtListener, kid: unknown): JWK | undefined {
-  const key = listener.signingKeys.find((candidate) => candidate.kid === kid);
-  return key === undefined ? undefined : toPublicJwk(key);
 }
 
 /** HS256 over the JWT's signing input keyed with `key`, base64url: for algorithm-confusion faults. */

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Base64Url } from '../../crypto/encoding.js';
 import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
-import type { FaultEnv } from './define.js';
+import type { FaultEnv } from '../types.js';
 import { isObject, readJson, withJsonBody } from './http.js';
 
 /** Requests to a search operation (`POST /api/v1/search/...`). */

@@ -8,8 +8,7 @@
 import { parsePageSize } from '../../reference/api.js';
 import { createPageTokenCodec } from '../../reference/page-token.js';
 import type { ReferenceApp, ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
-import type { FaultDeclaration } from '../types.js';
-import { defineFault, type FaultSpec } from './define.js';
+import type { FaultBehaviour } from '../types.js';
 import { errorResponse, json, routeOf, withQuery } from './http.js';
 
 export { parsePageSize };
@@ -89,13 +88,11 @@ function stripPaging(request: ReferenceRequest): ReferenceRequest {
   });
 }
 
-export type PaginationFaultSpec = Omit<FaultSpec, 'wrap' | 'ports' | 'issue' | 'limits'> & { rules: PageRules };
-
-export function paginationFault(spec: PaginationFaultSpec): FaultDeclaration {
-  return defineFault({
-    ...spec,
+/** The entitlements listing served by `rules` instead of the reference's paging. */
+export function paginationFault({ rules }: { rules: PageRules }): FaultBehaviour {
+  return {
     wrap: (handler, env) => {
-      const list = listingWith(spec.rules);
+      const list = listingWith(rules);
       const apps = new Map(env.tenant.reference.apps.map((app) => [app.appId, app]));
       return async (request) => {
         const route = routeOf(request);
@@ -106,5 +103,5 @@ export function paginationFault(spec: PaginationFaultSpec): FaultDeclaration {
         return list(app, route.query);
       };
     },
-  });
+  };
 }

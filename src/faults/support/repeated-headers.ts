@@ -1,6 +1,6 @@
 /** Fault and variant builders for services that read one line of a repeated Webhook-* header. */
 import type { ReferenceRequest } from '../../reference/types.js';
-import type { RequirementId } from '../../requirements.js';
+import type { FaultBehaviour } from '../types.js';
 import { withHeaders } from './http.js';
 import { webhookFault } from './webhook-faults.js';
 
@@ -24,11 +24,6 @@ export const firstLine = (lines: string[]): string => lines[0]!;
 export const lastLine = (lines: string[]): string => lines[lines.length - 1]!;
 
 /** A service that reads one line of a repeated header (Go's Header.Get reads the first, others the last). */
-export function oneHeaderLine(name: string, description: string, pick: (lines: string[]) => string, breaks: RequirementId[]) {
-  return webhookFault({
-    name,
-    description,
-    breaks,
-    handle: async ({ request, next }) => next(pickLines(request, pick)),
-  });
+export function oneHeaderLine(pick: (lines: string[]) => string): FaultBehaviour {
+  return webhookFault({ handle: async ({ request, next }) => next(pickLines(request, pick)) });
 }

@@ -14,7 +14,7 @@ import { mediaType } from '../../reference/http.js';
 import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
 import type { Tenant, TenantCredential } from '../../tenant/types.js';
 import { json } from './http.js';
-import type { FaultEnv } from './define.js';
+import type { FaultEnv } from '../types.js';
 import { CLIENT_ASSERTION_MAX_EXP_SECONDS } from '../../spec-numbers.js';
 
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

@@ -3,14 +3,88 @@
  * request to a listener (known or not) to the fault's `handle`; `acceptAs` is how a fault lets through a
  * request the reference would refuse: it checks that the sender authenticated the request as sent (the
  * faulty rule relaxes one thing, not authentication), rewrites the part its rule reads differently, and
- * re-authenticates the rewritten request for the reference, which then does everything else.
+ * re-authenticates the rewritten request for the reference, which then does everything else (JSON,
+ * idempotency, the run) as usual. Re-authenticating uses the listener's real secret or signing key (the
+ * fault is part of the service; it knows them) and the crypto room's own signing and verifying.
  */
 import { createHash } from 'node:crypto';
+import { hmacSign, hmacVerify } from '../../crypto/hmac.js';
+import { toPublicJwk } from '../../crypto/signing-keys.js';
+import type { JWK, VerifyResult } from '../../crypto/types.js';
+import { buildWebhookClaims, signWebhookJwt, verifyWebhookJwt, type WebhookJwtRefusal } from '../../crypto/webhook-jwt.js';
 import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
-import type { FaultDeclaration } from '../types.js';
-import { defineFault, type FaultEnv, type FaultSpec } from './define.js';
-import { header, listenerOf, routeOf, withHeaders, type KnownListener } from './http.js';
-import { authenticated, bearerJwt, hmacMatches, jwtVerdict, partsOf } from './reauthenticate.js';
+import { WEBHOOK_JWT_MAX_EXP_SECONDS } from '../../spec-numbers.js';
+import type { TenantHmacListener, TenantJwtListener } from '../../tenant/types.js';
+import type { FaultBehaviour, FaultEnv } from '../types.js';
+import { bearerToken, header, listenerOf, listenerUrl, routeOf, withHeaders, type KnownListener } from './http.js';
+
+export interface HmacParts {
+  timestamp: string;
+  eventId: string;
+  body: Buffer;
+}
+
+/** The signed parts as the request carries them ('' for a missing header). */
+export function partsOf(request: ReferenceRequest): HmacParts {
+  return { timestamp: header(request, 'webhook-timestamp') ?? '', eventId: header(request, 'webhook-event-id') ?? '', body: request.body };
+}
+
+/** Whether `signature` is the valid one (§5.4) for these parts. */
+export function hmacMatches(listener: TenantHmacListener, parts: HmacParts, signature: string): boolean {
+  return hmacVerify(listener.secret, parts.timestamp, parts.eventId, parts.body, signature);
+}
+
+/** The request with a valid Webhook-Signature over its current timestamp, event ID and body. */
+export function signedHmac(listener: TenantHmacListener, request: ReferenceRequest): ReferenceRequest {
+  const parts = partsOf(request);
+  return withHeaders(request, { 'webhook-signature': hmacSign({ secret: listener.secret, ...parts }) });
+}
+
+/** The listener's public key with this kid. */
+export function listedKey(listener: TenantJwtListener, kid: unknown): JWK | undefined {
+  const key = listener.signingKeys.find((candidate) => candidate.kid === kid);
+  return key === undefined ? undefined : toPublicJwk(key);
+}
+
+/**
+ * The reference's verdict on the request's JWT, with the listener's keys looked up directly (not through the
+ * JWKS fetch) and `expectation` overrides for faults that check a claim against the wrong value.
+ */
+export async function jwtVerdict(
+  env: FaultEnv,
+  listener: TenantJwtListener,
+  request: ReferenceRequest,
+  jwt: string,
+  options: { getKey?: (kid: string) => Promise<JWK | undefined>; body?: Buffer } = {},
+): Promise<VerifyResult<WebhookJwtRefusal>> {
+  return verifyWebhookJwt(jwt, options.getKey ?? (async (kid) => listedKey(listener, kid)), {
+    baseUrl: env.tenant.baseUrl,
+    webhookUrl: listenerUrl(env.tenant, listener.listenerId),
+    eventId: header(request, 'webhook-event-id') ?? '',
+    body: options.body ?? request.body,
+    now: env.ports().clock.now(),
+    maxExpSeconds: WEBHOOK_JWT_MAX_EXP_SECONDS,
+  });
+}
+
+/** The request with a fresh, valid JWT for its event ID and body, signed by the listener's first key. */
+export async function signedJwt(env: FaultEnv, listener: TenantJwtListener, request: ReferenceRequest): Promise<ReferenceRequest> {
+  const key = listener.signingKeys[0];
+  if (key === undefined) return request;
+  const claims = buildWebhookClaims({
+    baseUrl: env.tenant.baseUrl,
+    webhookUrl: listenerUrl(env.tenant, listener.listenerId),
+    eventId: header(request, 'webhook-event-id') ?? '',
+    body: request.body,
+    now: Math.floor(env.ports().clock.now()),
+  });
+  return withHeaders(request, { authorization: `Bearer ${await signWebhookJwt({ key, claims })}` });
+}
+
+/** The request re-authenticated for its listener, whatever the method. */
+export async function authenticated(env: FaultEnv, known: KnownListener, request: ReferenceRequest): Promise<ReferenceRequest> {
+  return known.method === 'HMAC' ? signedHmac(known.listener, request) : signedJwt(env, known.listener, request);
+}
 
 export type Next = (request: ReferenceRequest) => Promise<ReferenceResponse>;
 
@@ -23,20 +97,15 @@ export interface WebhookCall {
   env: FaultEnv;
 }
 
-export type WebhookFaultSpec = Omit<FaultSpec, 'wrap'> & {
-  handle: (call: WebhookCall) => Promise<ReferenceResponse>;
-};
-
-export function webhookFault(spec: WebhookFaultSpec): FaultDeclaration {
-  const { handle, ...rest } = spec;
-  return defineFault({
-    ...rest,
+/** A fault's rule for webhook requests: every other request goes to the reference unchanged. */
+export function webhookFault({ handle }: { handle: (call: WebhookCall) => Promise<ReferenceResponse> }): FaultBehaviour {
+  return {
     wrap: (handler, env) => async (request) => {
       const route = routeOf(request);
       if (route.kind !== 'webhook') return handler(request);
       return handle({ request, listenerId: route.listenerId, known: listenerOf(env.tenant, route.listenerId), next: handler, env });
     },
-  });
+  };
 }
 
 /** Whether the sender authenticated the request exactly as it arrived. */
@@ -45,7 +114,7 @@ export async function sentAuthenticated(env: FaultEnv, known: KnownListener, req
     const signature = header(request, 'webhook-signature');
     return signature !== undefined && signature !== '' && hmacMatches(known.listener, partsOf(request), signature);
   }
-  const jwt = bearerJwt(request);
+  const jwt = bearerToken(request);
   return jwt !== undefined && (await jwtVerdict(env, known.listener, request, jwt)).ok;
 }
 

@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { DEFAULT_TIMEOUT_MS } from '../../defaults.js';
 import { packageRoot } from '../../package.js';
+import { stopMs } from '../../stop/timings.js';
 import type { RunPlan } from '../verify-plan.js';
 import type { ParentMessage, RunReport, WorkerMessage } from './protocol.js';
 
@@ -72,7 +73,7 @@ export async function runInPool(plans: readonly RunPlan[], options: PoolOptions)
   const runOne = (child: ChildProcess, plan: RunPlan, job: number): Promise<PoolRun> =>
     new Promise((resolve) => {
       const started = Date.now();
-      const timer = setTimeout(() => child.kill('SIGKILL'), options.planTimeoutMs ?? 5 * 60_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.planTimeoutMs ?? stopMs('faultWorker'));
       const finish = (run: PoolRun): void => {
         clearTimeout(timer);
         child.off('message', onMessage);

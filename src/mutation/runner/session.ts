@@ -8,6 +8,7 @@ import { openEngineSession } from '../../engine/session.js';
 import type { RunContext } from '../../engine/check-meta.js';
 import type { CheckResult } from '../../engine/types.js';
 import type { ResolvedProfile } from '../../profile/types.js';
+import { stopMs } from '../../stop/timings.js';
 
 export interface SessionOptions {
   /** Checks in flight at once (as `run --concurrency`); one suite worker thread. */
@@ -28,18 +29,11 @@ export interface SuiteSession {
   close(): Promise<void>;
 }
 
-/**
- * A fault's run may take longer than `run`'s derived deadline (30 s plus 0.5 s a check) when the verification
- * shares a loaded machine with other work: it gets the pool's own bound instead, just inside the 5 minutes
- * after which the parent ends a worker, so a slow run is still judged rather than cut short.
- */
-const FAULT_RUN_DEADLINE_MS = 4 * 60_000;
-
 export function createSuiteSession(options: SessionOptions): SuiteSession {
   const session = openEngineSession({ concurrency: options.checksInFlight, client: { timeoutMs: options.timeoutMs } });
   return {
     async run(profile, ids, seed) {
-      const summary = await session.run({ profile, selection: { only: [...ids], skip: [] }, seed, strict: false, reporters: [], passedExchanges: false, maxDurationMs: FAULT_RUN_DEADLINE_MS });
+      const summary = await session.run({ profile, selection: { only: [...ids], skip: [] }, seed, strict: false, reporters: [], passedExchanges: false, maxDurationMs: stopMs('faultRun') });
       const stopped = summary.aborted ? [`${summary.aborted.code}: ${summary.aborted.message}`] : [];
       return {
         results: summary.results,

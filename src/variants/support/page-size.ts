@@ -3,16 +3,10 @@
  * on that integer (clamping per ruling 9), or the stack refuses the text with its own status. It acts on
  * every paginated operation (the query of a GET, the JSON body of a POST: faults/support/paging.ts).
  */
-import { defineFault } from '../../faults/support/define.js';
 import { readingPageSize } from '../../faults/support/paging.js';
-import type { FaultDeclaration } from '../../faults/types.js';
-import type { RequirementId } from '../../requirements.js';
+import type { FaultBehaviour } from '../../faults/types.js';
 
 export interface PageSizeReading {
-  name: string;
-  description: string;
-  /** SHOULD checks the reading fails. */
-  warns: RequirementId[];
   /**
    * What the stack reads the text as: an integer literal the reference clamps, undefined when its parser
    * refuses the text, or `unset` when it cannot tell the value from no value (protobuf's 0).
@@ -22,16 +16,13 @@ export interface PageSizeReading {
   refusal: number;
 }
 
-export function pageSizeReading(spec: PageSizeReading): FaultDeclaration {
-  return defineFault({
-    name: spec.name,
-    description: spec.description,
-    breaks: spec.warns,
+export function pageSizeReading({ parse, refusal }: PageSizeReading): FaultBehaviour {
+  return {
     wrap: (handler) => readingPageSize(handler, (text) => {
       if (text === '') return { text };
-      const value = spec.parse(text);
-      if (value === undefined) return { refuse: spec.refusal };
+      const value = parse(text);
+      if (value === undefined) return { refuse: refusal };
       return { text: value === 'unset' ? undefined : value };
     }),
-  });
+  };
 }
