@@ -1,8 +1,10 @@
 /**
- * The sandbox's own wrappers around the reference, in the order `serve` puts them:
- * observeHandler(diagnosingHandler(reference)), around whatever a fault or variant wrapped inside. A
- * served fault turns the diagnoses off: the reference then refuses on purpose what a client got right, and
- * a sentence naming the client's mistake would mislead.
+ * The sandbox's own wrappers around the reference, as `serve` chains them but without the inspector page:
+ * observeHandler(diagnosingHandler(reference)), around whatever a fault or variant wrapped inside. For
+ * the tests and the bench, which need serve's chain on a sandbox of their own (serve itself composes the
+ * same parts with the page, through src/sandbox/inspection.ts). A served fault turns the diagnoses off:
+ * the reference then refuses on purpose what a client got right, and a sentence naming the client's
+ * mistake would mislead.
  */
 import type { SandboxCustomize } from '../tenant/types.js';
 import { diagnosingCustomize, type DiagnosingOptions } from './diagnosing-handler.js';
