@@ -19,9 +19,10 @@ import { measuredHere, readFigures, withFigures, writeFigures } from './figures.
 import { speedBench } from './speed-bench.js';
 import { linearCostsBench } from './linear-costs.js';
 import { inspectorObserveBench } from './inspector-observe.js';
+import { sandboxDiagnosesBench } from './sandbox-diagnoses.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench, inspectorObserveBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench, inspectorObserveBench, sandboxDiagnosesBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);

@@ -18,6 +18,7 @@ import {
   VERIFICATION_RESULT,
   VERIFICATION_SEED,
   expectedFaultsDoc,
+  expectedSandboxDoc,
   expectedReadmeSection,
   expectedScoreDoc,
   readDoc,
@@ -86,6 +87,7 @@ const generated = new Map<string, string>([
   [BENCHMARKS_DOC, withReadmeSection(readDoc(root, BENCHMARKS_DOC), FIGURES_SECTION, renderFiguresSection(benchFigures(root)))],
   ['docs/mutation-score.md', scoreDoc],
   ['docs/faults.md', expectedFaultsDoc(readDoc(root, 'docs/faults.md'))],
+  ['docs/sandbox.md', expectedSandboxDoc(readDoc(root, 'docs/sandbox.md'))],
   [SECTIONS_DOC, sections],
 ]);
 // Every total stated in prose, made current (scripts/doc-counts.ts), on top of the generated parts.

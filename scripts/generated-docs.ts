@@ -2,7 +2,8 @@
  * The generated parts of the documentation and where they go: docs/coverage.md's coverage table (from the
  * catalogue) and mutation-score summary (from docs/mutation-score.md; both were the README's until the
  * README became a page a newcomer reads in a screen or two), docs/mutation-score.md (from a verification
- * result) and the fault list of docs/faults.md (from the fault registry). `npm run docs` writes them
+ * result), the fault list of docs/faults.md (from the fault registry) and the client mistakes of
+ * docs/sandbox.md (from the mistake catalogue, src/sandbox/mistakes). `npm run docs` writes them
  * (scripts/docs.ts); the tests only compare, with {@link staleMessage} telling what to run.
  */
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { listFaults } from '../src/faults/index.js';
 import { renderScoreTable } from '../src/mutation/score-table.js';
 import type { VerificationResult } from '../src/mutation/verify.js';
 import { allRequirements } from '../src/requirements/catalogue.js';
+import { replaceMistakeList } from '../src/sandbox/mistake-list.js';
 
 /** The seed of the self-verification whose result the docs show. */
 export const VERIFICATION_SEED = 'fault-verification';
@@ -65,6 +67,11 @@ export function expectedReadmeSection(name: ReadmeSection, scoreDoc: string): st
 /** docs/faults.md with its fault list rendered from the registry. */
 export function expectedFaultsDoc(current: string): string {
   return replaceFaultList(current, renderFaultList(listFaults()));
+}
+
+/** docs/sandbox.md with its "When the sandbox says no" list rendered from the mistake catalogue. */
+export function expectedSandboxDoc(current: string): string {
+  return replaceMistakeList(current);
 }
 
 const REAL_STACKS = '## Real stacks';

@@ -98,7 +98,10 @@ export const SHARED_OPTIONS = {
       load: 'Adds the thresholds errors<=0% and dropped<=0%: any error or dropped arrival exits 1.',
     },
   ),
-  quiet: perCommand(booleanRow({ describe: 'No progress lines.' }), { load: 'No progress line each second (nor the signing progress of `load prepare`).' }),
+  quiet: perCommand(booleanRow({ describe: 'No progress lines.' }), {
+    load: 'No progress line each second (nor the signing progress of `load prepare`).',
+    serve: 'No line for each refused request: the console prints its start lines only.',
+  }),
   fault: perCommand(
     listRow({
       describe: 'Start the embedded reference with a named fault (repeatable), or a legitimate variant or stack. e.g. --fault secret-wrong-prefix',

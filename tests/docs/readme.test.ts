@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package.js';
 import { shellBlocks } from './support/shell-blocks.js';
-import { README_SECTIONS, SECTIONS_DOC, expectedFaultsDoc, expectedReadmeSection, readDoc, readmeSection, staleMessage } from '../../scripts/generated-docs.js';
+import { README_SECTIONS, SECTIONS_DOC, expectedFaultsDoc, expectedSandboxDoc, expectedReadmeSection, readDoc, readmeSection, staleMessage } from '../../scripts/generated-docs.js';
 
 const root = packageRoot();
 
@@ -17,6 +17,11 @@ describe('generated documentation', () => {
     expect(existsSync(join(root, 'docs', 'mutation-score.md')), 'docs/mutation-score.md is missing: run `npm run docs`').toBe(true);
     const expected = expectedReadmeSection(name, readDoc(root, 'docs/mutation-score.md'));
     expect(readmeSection(readDoc(root, SECTIONS_DOC), name), staleMessage(`${SECTIONS_DOC}'s ${name} section`)).toBe(expected);
+  });
+
+  it("docs/sandbox.md's client mistakes are the catalogue's", () => {
+    const current = readDoc(root, 'docs/sandbox.md');
+    expect(current, staleMessage('docs/sandbox.md')).toBe(expectedSandboxDoc(current));
   });
 
   it("docs/faults.md's fault list is the registry's", () => {

@@ -14,6 +14,8 @@ import { formatDuration } from '../../values.js';
 import { shellLiteral } from '../../escape.js';
 import { combineFaults } from '../../faults/index.js';
 import { resolveWrapper, type ServedWrapper } from './served-wrappers.js';
+import { consoleLines, type ConsoleMode } from '../../sandbox/console-lines.js';
+import { diagnosingCustomize } from '../../sandbox/diagnosing-handler.js';
 import { startSandbox, type Sandbox } from '../../tenant/sandbox.js';
 import { developerJwks, parseJwksUrlFlag, readJwksCaFlag } from '../../tenant/developer-jwks.js';
 import { createInspection } from '../../sandbox/inspection.js';
@@ -53,7 +55,14 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
       cheatSheet: () => (sandbox === undefined ? '' : describeSandbox(sandbox, options.faults, inspection.inspector?.url)),
       curlArgs: () => (sandbox?.tenant.apiTls ? ['--cacert', shellLiteral(join(dirname(sandbox.profilePath), sandboxProfileFiles(sandbox.profilePath).caFile))] : []),
     });
-    const customize = combineFaults([{ customize: developerJwks({ url: options.jwksUrl, caPem: jwksCaPem }) }, ...options.faults, { customize: inspection.customize }]);
+    // A line per refused request (every request with --verbose, none with --quiet), counts under a flood.
+    const lines = consoleLines({ mode: consoleMode(args), write: (text) => void process.stdout.write(text) });
+    scope.onCleanup('print the last counts', async () => lines.flush());
+    inspection.observers.push(lines.observe);
+    // Each refusal names the client's mistake, except while a fault is served: a fault refuses on purpose
+    // what a client got right, and a sentence naming the client's mistake would mislead.
+    const diagnoses = options.faults.length === 0 ? [{ customize: diagnosingCustomize() }] : [];
+    const customize = combineFaults([{ customize: developerJwks({ url: options.jwksUrl, caPem: jwksCaPem }) }, ...options.faults, ...diagnoses, { customize: inspection.customize }]);
     const starting = startSandbox({ ...options, state, customize, onKeys: () => scope.enter('keys') });
     sandbox = await untilStopped(starting, scope.signal, (late) => void late.close());
     scope.startedUp();
@@ -72,6 +81,11 @@ export async function serveHandler(args: ServeOptions): Promise<number> {
   } finally {
     await scope.close();
   }
+}
+
+function consoleMode(args: Pick<ServeOptions, 'quiet' | 'verbose'>): ConsoleMode {
+  if (args.quiet) return 'none';
+  return args.verbose ? 'all' : 'refused';
 }
 
 interface SandboxSettings {
@@ -180,6 +194,7 @@ export function describeSandbox(sandbox: Sandbox, faults: readonly ServedWrapper
     `  hooks:     ${tenant.hooks.enabled ? `on at ${sandbox.baseUrl}/__hooks/v1 (token in the profile)` : 'off (--hooks to offer them)'}\n`,
     ...(sandbox.statePath === undefined ? [] : [`  state:     ${sandbox.statePath} (tenant, records, runs and clock kept across restarts)\n`]),
     `  faults:    ${faults.length > 0 ? faults.map((f) => (f.kind === 'fault' ? f.name : `${f.name} (legitimate ${f.kind})`)).join(', ') : 'none'}\n`,
+    `  refusals:  ${faults.length > 0 ? 'as the fault answers them (no diagnosis while a fault is served)' : 'each names the client\'s mistake ("mistake", error_description; serve --list-mistakes)'}\n`,
     ...(tenant.reference.jwksTimeoutMs === undefined ? [] : [`  timeout:   the reference waits up to ${formatDuration(tenant.reference.jwksTimeoutMs)} for a JWKS document (--timeout)\n`]),
     `Token endpoint: POST ${sandbox.baseUrl}/auth/v1/token (client_credentials; client_secret or EdDSA client_assertion with aud "${tenant.tenantDomain}")\n`,
     `Webhook listeners: POST ${sandbox.baseUrl}/api/v1/webhooks/incoming/<listener ID>\n`,

@@ -2,8 +2,11 @@
  * `serve --list-faults` and `serve --list-variants`: what `--fault` accepts, one line each: name, area,
  * the requirements it breaks (a fault) or warns on (a variant, a stack), and what it does. A table of
  * lists: each kind of wrapper of the reference is one row with its flag, its entries and how to serve one.
+ * `serve --list-mistakes` is the other side: the client mistakes the sandbox names, with the statuses of
+ * the refusals each explains and its sentence.
  */
 import { listFaults } from '../../faults/index.js';
+import { MISTAKES } from '../../sandbox/mistakes/index.js';
 import { STACKS, listVariants, stackVariants } from '../../variants/index.js';
 
 /** One entry of a list: anything that wraps the reference and is served by name. */
@@ -41,6 +44,13 @@ export const SERVE_LISTS = {
         return { name: stack.name, area: 'stack', breaks: [...new Set(variants.flatMap((v) => v.warns))], description: `${stack.title}: ${stack.variants.join(', ')}` };
       }),
     ],
+  },
+  listMistakes: {
+    flag: '--list-mistakes',
+    noun: 'client mistakes',
+    use: 'the code is the "mistake" field of a refused answer; docs/sandbox.md#CODE explains it',
+    heading: 'statuses: the sentence in error_description',
+    entries: () => MISTAKES.map((m) => ({ name: m.code, area: m.area, breaks: [...new Set(m.explains.map((r) => String(r.status)))], description: m.sentence })),
   },
 } as const satisfies Record<string, ServeList>;
 

@@ -34,6 +34,11 @@ export const SERVE_OPTIONS = {
   'list-variants': booleanRow({
     describe: 'Print every legitimate variant and stack --fault also accepts (name, area, the SHOULD checks it warns on, the reading it takes and the stacks that take it) and exit',
   }),
+  'list-mistakes': booleanRow({
+    describe: "Print every client mistake the sandbox names in a refusal (the answer's \"mistake\" code, what it explains, the sentence) and exit",
+  }),
+  verbose: booleanRow({ describe: 'A console line for every request, not only for the refused ones' }),
+  quiet: SHARED_OPTIONS.quiet,
   'state-dir': textRow({
     describe:
       'Keep the tenant, the idempotency records, the runs and the clock in a database under this directory: a restart with the same DIR serves the same tenant (the profile stays valid) and answers 409 to every event ID accepted within 7 days; a 200 is sent only once its record is on disk. One serve per DIR',
