@@ -18,9 +18,10 @@ import { packageSizeBench } from './package-size.js';
 import { FIGURES_FILE, withFigures, type Figures } from './figures.js';
 import { speedBench } from './speed-bench.js';
 import { linearCostsBench } from './linear-costs.js';
+import { hotPathBench } from './hot-path-bench.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench, hotPathBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);
