@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { runLoad, type LoadOptions, type LoadReport } from '../src/load/index.js';
 import type { ResolvedProfile } from '../src/profile/types.js';
+import { benchProfile } from './bench-profile.js';
 import { median, type Bench, type BenchMetric, type BenchReport } from './registry.js';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_HOT_ROUNDS ?? 5));
@@ -95,22 +96,6 @@ async function startCosts(): Promise<{ threadMs: number; processMs: number }> {
 
 // ---- 2. the driver ----------------------------------------------------------------------------------------
 
-function fixtureProfile(baseUrl: string): ResolvedProfile {
-  return {
-    version: 1,
-    name: 'hot-path bench server',
-    baseUrl,
-    tenantDomain: '127.0.0.1',
-    webhookBaseUrl: baseUrl,
-    tls: { insecureSkipVerify: false },
-    credentials: { primary: { clientId: 'bench-client-0001@127.0.0.1/load', clientSecret: 'unused' } },
-    apps: { entitlements: {} },
-    webhooks: { hmac: { listenerId: 'wh_bench', secret: 'bench-hmac-secret' } },
-    limits: { webhookBodyBytes: 65_536 },
-    secrets: [],
-  };
-}
-
 interface DriverRun {
   rate: number;
   cpuUsPerRequest: number;
@@ -175,7 +160,7 @@ export const hotPathBench: Bench = {
     );
 
     const { message: minimal, child: minimalChild } = await forkChild<{ port: number; pid: number }>(CHILD, ['minimal']);
-    const profile = fixtureProfile(`http://127.0.0.1:${minimal.port}`);
+    const profile = benchProfile(`http://127.0.0.1:${minimal.port}`);
     const saturated = new Map<number, DriverRun[]>([[1, []], [ALL_WORKERS, []]]);
     const held = new Map<number, DriverRun[]>([[1, []], [ALL_WORKERS, []]]);
     try {
