@@ -106,12 +106,10 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
     } catch (error) {
       pending = Promise.reject(error);
     }
-    pending
-      .then(undefined, (error: unknown) => {
-        log(`handler threw on ${method} ${url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
-        return fallback503();
-      })
-      .then((response) => {
+    // One then() with both callbacks: the answer or the handler's failure, each written by deliver, which
+    // never throws.
+    const deliver = (response: ReferenceResponse): void => {
+      try {
         if (res.destroyed || isSilenced(res)) return;
         try {
           send(res, response, !body.complete, lingerMs);
@@ -121,8 +119,14 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
           if (!res.headersSent) send(res, fallback503(), !body.complete, lingerMs);
           else res.destroy();
         }
-      })
-      .catch((error: unknown) => failed(res, error));
+      } catch (error) {
+        failed(res, error);
+      }
+    };
+    pending.then(deliver, (error: unknown) => {
+      log(`handler threw on ${method} ${url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
+      deliver(fallback503());
+    });
   }
 }
 
