@@ -36,6 +36,7 @@ import type { ResolvedProfile } from '../src/profile/types.js';
 import { startSandbox } from '../src/tenant/sandbox.js';
 import { hmacSign } from '../src/crypto/index.js';
 import { median } from './registry.js';
+import { BENCH_HMAC_SECRET, benchProfile } from './bench-profile.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 5000);
@@ -123,24 +124,6 @@ function startChild(kind: string): Promise<Child> {
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
-
-const BENCH_HMAC_SECRET = 'bench-hmac-secret';
-
-function fixtureProfile(baseUrl: string): ResolvedProfile {
-  return {
-    version: 1,
-    name: 'bench server',
-    baseUrl,
-    tenantDomain: '127.0.0.1',
-    webhookBaseUrl: baseUrl,
-    tls: { insecureSkipVerify: false },
-    credentials: { primary: { clientId: 'bench-client-0001@127.0.0.1/load', clientSecret: 'unused' } },
-    apps: { entitlements: {} },
-    webhooks: { hmac: { listenerId: 'wh_bench', secret: BENCH_HMAC_SECRET } },
-    limits: { webhookBodyBytes: 65_536 },
-    secrets: [],
-  };
-}
 
 /** One signed request of the same shape the driver sends (autocannon and wrk replay it as is). */
 function signedRequest(): { path: string; headers: Record<string, string>; body: string } {
@@ -256,7 +239,7 @@ async function capacitySection(seconds: number): Promise<Record<string, unknown>
   log('\n1. driver capacity: minimal 200-at-once server in a child process');
   const minimal = await startChild('minimal');
   try {
-    const profile = fixtureProfile(minimal.value);
+    const profile = benchProfile(minimal.value);
     await drive(profile, 1000, 2000); // warm-up: JIT, connections
     // Rounds interleave the three tools so that they share the machine's conditions (it is shared and
     // its load drifts): autocannon, wrk, then the driver asked far beyond what it can do.
@@ -303,7 +286,7 @@ async function accuracySection(): Promise<Record<string, unknown>> {
   log('\n2. latency accuracy: server stalling 200 ms every second, driver at 200/s');
   const stalling = await startChild('stalling');
   try {
-    const profile = fixtureProfile(stalling.value);
+    const profile = benchProfile(stalling.value);
     const expected = 200 * (1 - 0.01 / 0.2);
     const runs: LoadReport[] = [];
     for (let i = 0; i < REPEAT; i += 1) {
@@ -378,7 +361,7 @@ async function metricsSection(seconds: number): Promise<Record<string, unknown>>
   log(`\n4. live metrics: driver saturated against the minimal server, without and with --metrics-listen (scraped every 1 s), ${seconds} s runs`);
   const minimal = await startChild('minimal');
   try {
-    const profile = fixtureProfile(minimal.value);
+    const profile = benchProfile(minimal.value);
     await drive(profile, 1000, 2000); // warm-up: JIT, connections
     const without: number[] = [];
     const withMetrics: number[] = [];

@@ -20,9 +20,10 @@ import { speedBench } from './speed-bench.js';
 import { linearCostsBench } from './linear-costs.js';
 import { inspectorObserveBench } from './inspector-observe.js';
 import { sandboxDiagnosesBench } from './sandbox-diagnoses.js';
+import { hotPathBench } from './hot-path-bench.js';
 
 // ---- registered benchmarks: append new ones here -------------------------------------------------------
-const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench, inspectorObserveBench, sandboxDiagnosesBench];
+const BENCHES: Bench[] = [referenceBench, referenceMemoryBench, runWallBench, keyExportBench, stateBench, openapiDescriptionBench, packageSizeBench, speedBench, linearCostsBench, stateCrashBench, inspectorObserveBench, sandboxDiagnosesBench, hotPathBench];
 // ---------------------------------------------------------------------------------------------------------
 
 const wanted = process.argv.slice(2);

@@ -2,6 +2,7 @@
  * The load driver's defaults and names, importing nothing but the shared defaults and the spec's numbers: the CLI's option table
  * quotes them in --help before any of the driver loads.
  */
+import { availableParallelism } from 'node:os';
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { PAGE_SIZE_DEFAULT, WEBHOOK_JWT_MAX_EXP_SECONDS } from '../spec-numbers.js';
 
@@ -21,3 +22,11 @@ export { WEBHOOK_JWT_MAX_EXP_SECONDS };
 
 /** `--abort-after`'s default: long enough for connections, JIT and a target's caches to warm up. */
 export const DEFAULT_ABORT_AFTER_MS = 10_000;
+
+/**
+ * `load --workers`' default: a sending thread per core, leaving one core for a target on the same machine
+ * (the embedded reference, a local build), and at least one.
+ */
+export function defaultWorkers(cores = availableParallelism()): number {
+  return Math.max(1, cores - 1);
+}

@@ -36,6 +36,11 @@ export interface DriveOptions {
   capped?: boolean;
   /** Each row as it closes (every second), and the last one (`final`, usually a sliver of a second). */
   onInterval?: (row: IntervalRow, state: IntervalState) => void;
+  /**
+   * When the schedule's first arrival is due, in this thread's performance.now(); default now. Workers of
+   * one run (workers.ts) share one start, each sleeping until it, so their shares interleave as planned.
+   */
+  t0?: number;
 }
 
 export interface IntervalState {
@@ -75,8 +80,8 @@ export function drive(options: DriveOptions): Promise<DriveResult> {
  * stop sending, finish). One instance per drive(); nothing here outlives the promise.
  */
 class SendLoop {
-  private readonly t0 = performance.now();
-  private readonly startedAt = Date.now();
+  private readonly t0: number;
+  private readonly startedAt: number;
   private nextAt: number | undefined;
   private inFlight = 0;
   private starved = 0;
@@ -89,7 +94,7 @@ class SendLoop {
   /** A producer failure (e.g. signing): the run stops and the promise rejects with it. */
   private failure: unknown;
   private askedSoFar = 0;
-  private readonly ticker: NodeJS.Timeout;
+  private ticker: NodeJS.Timeout;
   private readonly pump = (): void => this.step();
   private readonly onAbort = (): void => this.stopSending('interrupted', this.options.interruptDrainMs ?? 1000);
   // Deferred: the halt comes from inside a row's callback (roll), which must finish before the last row.
@@ -100,8 +105,15 @@ class SendLoop {
     private readonly resolve: (result: DriveResult) => void,
     private readonly reject: (error: unknown) => void,
   ) {
+    const now = performance.now();
+    this.t0 = options.t0 ?? now;
+    this.startedAt = Date.now() + (this.t0 - now);
     this.nextAt = options.schedule.next();
-    this.ticker = setInterval(() => this.roll(false), 1000);
+    // Rows close each second from the first arrival (workers' rows line up: merged row by row).
+    this.ticker = setTimeout(() => {
+      this.ticker = setInterval(() => this.roll(false), 1000);
+      this.roll(false);
+    }, this.t0 - now + 1000);
   }
 
   start(): void {

@@ -56,9 +56,15 @@ export class ErrorSamples {
       sample.body = kept.toString('utf8').replace(/\uFFFD$/, '');
       if (totalBytes > body.length || redacted.length > kept.length) sample.truncated = true;
     }
-    const list = this.byKind.get(kind);
+    this.keep(sample);
+  }
+
+  /** Keeps a sample made elsewhere (a `load --workers` thread's, already redacted and cut) when its kind still wants one. */
+  keep(sample: ErrorSample): void {
+    if (!this.wants(sample.kind)) return;
+    const list = this.byKind.get(sample.kind);
     if (list) list.push(sample);
-    else this.byKind.set(kind, [sample]);
+    else this.byKind.set(sample.kind, [sample]);
   }
 
   /** Every sample, kinds in the order first met. */

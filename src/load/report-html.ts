@@ -4,7 +4,7 @@
  */
 import { ERROR_SAMPLE_BODY_BYTES, ERROR_SAMPLES_PER_KIND } from './error-samples.js';
 import { describeInterruption } from './interruption.js';
-import { describeAbort, thresholdActual } from './report-text.js';
+import { describeAbort, describeDriver, thresholdActual } from './report-text.js';
 import { formatMs } from './parse.js';
 import type { LoadReport } from './report.js';
 import { escapeXml as esc, lineChart } from './svg-chart.js';
@@ -97,7 +97,7 @@ svg .label{font-size:11px;fill:#333}svg .grid{stroke:#eee}svg .axis{stroke:#999}
 </style></head><body>
 <h1>${esc(report.scenario)} → ${esc(report.target.name)}</h1>
 <p class="sub">${esc(report.target.baseUrl)}${report.target.embedded ? ' (embedded reference)' : ''} · started ${esc(report.startedAt)} · ${report.elapsedSeconds.toFixed(1)} s · ${esc(report.tool)} ${esc(report.version)}</p>
-${report.interruption ? `<p class="warn">${esc(describeInterruption(report.interruption))}.</p>` : report.interrupted ? '<p class="warn">Interrupted: partial results.</p>' : ''}${report.thresholdAbort ? `<p class="warn">Aborted: ${esc(describeAbort(report.thresholdAbort))}.</p>` : ''}${verdict}
+${report.interruption ? `<p class="warn">${esc(describeInterruption(report.interruption))}.</p>` : report.interrupted ? '<p class="warn">Interrupted: partial results.</p>' : ''}${report.thresholdAbort ? `<p class="warn">Aborted: ${esc(describeAbort(report.thresholdAbort))}.</p>` : ''}${driverLine(report)}${verdict}
 <h2>Figures</h2>
 <table>
 ${row('asked rate', `${report.rates.askedPerSecond.toFixed(1)}/s (${plan})`)}
@@ -126,4 +126,11 @@ ${samples}
 /** C0 controls and DEL as \xNN (tab and newline kept): a target's bytes never steer the page. */
 function visibleControls(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** The driver's load, when describeDriver has something to say; a warning when it was the bottleneck. */
+function driverLine(report: LoadReport): string {
+  const text = report.driver ? describeDriver(report.driver) : undefined;
+  if (text === undefined) return '';
+  return `<p class="${report.driver?.saturated ? 'warn' : 'sub'}">Driver: ${esc(text)}.</p>`;
 }

@@ -4,7 +4,7 @@ import type { ThresholdAbort } from './abort.js';
 import { describeInterruption } from './interruption.js';
 import { parseThreshold, type ThresholdMetric } from './thresholds.js';
 import { formatMs } from './parse.js';
-import type { LoadReport } from './report.js';
+import type { DriverLoad, LoadReport } from './report.js';
 import type { IntervalRow } from './stats.js';
 
 export function progressLine(row: IntervalRow, state: { inFlight: number; elapsedMs: number }): string {
@@ -45,6 +45,19 @@ export function describeAbort(abort: ThresholdAbort): string {
 }
 
 /**
+ * The driver's own load, said when it matters: several threads, or a driver that set the pace (so nobody
+ * takes its limit for the target's). Console and HTML page alike.
+ */
+export function describeDriver(driver: DriverLoad): string | undefined {
+  if (driver.workers === 1 && !driver.saturated) return undefined;
+  const busy = driver.busy.map((b) => `${Math.round(b * 100)} %`).join(' / ');
+  const threads = `${driver.workers} sending thread${driver.workers === 1 ? '' : 's'}, busy ${busy} while sending`;
+  return driver.saturated
+    ? `${threads}: THE DRIVER WAS THE BOTTLENECK (saturated, and arrivals went out late): the rates above are the driver's limit, not the target's; give it more --workers or another machine`
+    : threads;
+}
+
+/**
  * The run's summary; `written` names the report files that were written (report-writer.ts's WrittenReport
  * is one: only its file names are read here, and report-writer.ts reaches this file through the HTML page).
  */
@@ -68,6 +81,8 @@ export function summaryText(report: LoadReport, written?: { json?: string; html?
   lines.push(`  answers    ${[...statuses, ...failures].join(' · ') || 'none'} (expected ${report.expectedStatus})`);
   lines.push(`  errors     ${c.errors} (${pct(c.errors, c.completed)}) · dropped ${c.dropped} · behind schedule ${c.behindSchedule} (send lag p99 ${formatMs(report.sendLagMs.p99)})`);
   if (c.starved > 0) lines.push(`  starved    the sender waited ${c.starved} times for signed requests`);
+  const driver = report.driver ? describeDriver(report.driver) : undefined;
+  if (driver !== undefined) lines.push(`  driver     ${driver}`);
   lines.push(`  latency    p50 ${formatMs(l.p50)} · p90 ${formatMs(l.p90)} · p99 ${formatMs(l.p99)} · p99.9 ${formatMs(l.p999)} · max ${formatMs(l.max)}`);
   for (const t of report.thresholds) {
     if (Number.isNaN(t.actual)) {

@@ -86,10 +86,36 @@ export interface LoadReport {
   thresholds: ThresholdResult[];
   /** The first few errors of each kind with the start of their bodies, redacted (error-samples.ts). */
   errorSamples: ErrorSample[];
+  /** The driver's own load: threads, how busy each was while sending, and whether it was the bottleneck. */
+  driver?: DriverLoad;
   /** Every threshold held. */
   passed: boolean;
   /** The code `load` ends with: 0 thresholds held, 1 one was crossed, 130 / 143 (2) interrupted; never 0 when interrupted. */
   exitCode: number;
+}
+
+/**
+ * Whether the driver, not the target, set the pace: some sending thread's event loop was busy nearly all
+ * the time AND arrivals went out late (or waited for signing). Either alone is not enough: a busy loop on
+ * schedule is a driver with no headroom left but keeping up; late sends with idle loops are the machine.
+ */
+export interface DriverLoad {
+  /** Sending threads (`--workers`). */
+  workers: number;
+  /** Each thread's event-loop utilisation while sending, 0..1. */
+  busy: number[];
+  /** The driver was the bottleneck: the rates are its limit, not the target's. */
+  saturated: boolean;
+}
+
+/** A sending thread this busy (event-loop utilisation) has no time left for the schedule. */
+export const DRIVER_BUSY = 0.9;
+/** Late sends (more than BEHIND_MS after their time) past this share of the sent mean arrivals waited on the driver. */
+export const DRIVER_LATE_SHARE = 0.01;
+
+export function driverLoad(busy: number[], stats: LoadStats, starved: number): DriverLoad {
+  const late = stats.sent > 0 && stats.behind / stats.sent > DRIVER_LATE_SHARE;
+  return { workers: busy.length, busy: busy.map((b) => Math.round(b * 1000) / 1000), saturated: Math.max(...busy) >= DRIVER_BUSY && (late || starved > 0) };
 }
 
 export interface BuildReportInput {
@@ -103,6 +129,7 @@ export interface BuildReportInput {
   thresholds: Threshold[];
   interruption?: Interruption;
   thresholdAbort?: ThresholdAbort;
+  driver?: DriverLoad;
 }
 
 /**
@@ -180,6 +207,7 @@ export function buildReport(input: BuildReportInput): LoadReport {
     timeline: stats.rows,
     thresholds,
     errorSamples: stats.samples?.list() ?? [],
+    ...(input.driver ? { driver: input.driver } : {}),
     passed: thresholds.every((t) => t.ok),
     exitCode: input.interruption ? input.interruption.exitCode : thresholds.every((t) => t.ok) ? 0 : 1,
   };

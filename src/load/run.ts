@@ -3,90 +3,36 @@
  * scenario's request source, drives the schedule, and writes the JSON and HTML reports.
  */
 import { DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS } from './constants.js';
-import { createLoadTransport, type LoadTransport } from './load-transport.js';
+import { createLoadTransport } from './load-transport.js';
 import { profileSecrets, redact, startProfileJwksServers } from '../client/index.js';
 import { ErrorSamples } from './error-samples.js';
 import { HarnessError } from '../errors.js';
-import type { HmacListenerKey, JwtAlg, ResolvedProfile } from '../profile/types.js';
-import { corpusProblem, readCorpus, type Corpus } from './corpus.js';
-import { drive } from './driver.js';
-import type { Stage } from './parse.js';
+import { corpusProblem, readCorpus } from './corpus.js';
+import { drive, type DriveResult } from './driver.js';
+import { runWithWorkers, usableWorkers } from './run-workers.js';
+import { workersAvailable } from './workers.js';
 import { interruption } from './interruption.js';
 import { untilStopped } from '../stop/race.js';
 import { Stopped } from '../stop/reason.js';
-import type { Phase } from '../stop/phase.js';
 import { openStop } from '../stop/source.js';
 import { stopMs } from '../stop/timings.js';
-import { buildReport, type LoadReport, type LoadRunConfig } from './report.js';
+import { buildReport, driverLoad, type LoadReport, type LoadRunConfig } from './report.js';
 import { writeReport, type WrittenReport } from './report-writer.js';
 import { aborting, DEFAULT_ABORT_AFTER_MS, thresholdWatch } from './abort.js';
 import { perSecond } from './per-second.js';
 import { LoadStream } from './stream.js';
 import { ArrivalSchedule, type ScheduleSpec } from './schedule.js';
-import { pagesSource, tokenSource } from './source-api.js';
-import { duplicatesSource, hmacSource, jwtSource } from './source-webhooks.js';
-import type { RequestSource, Scenario } from './source.js';
+import { performance } from 'node:perf_hooks';
+import { makeSource } from './scenario-source.js';
 import { LoadStats } from './stats.js';
 import { LoadMetrics } from './metrics.js';
 import { startMetricsServer } from './metrics-server.js';
-import type { ListenAddress } from '../values.js';
 import { openTarget, type LoadTarget } from './target.js';
 import { parseThreshold } from './thresholds.js';
 import { describeClock, targetClockOffset } from './target-clock.js';
 
-/** The phases of a load run, in order. */
-/** The phases of a load run, in the stop room's words: `load` is the measured sending. */
-export type LoadPhase = Extract<Phase, 'profile' | 'embedded reference' | 'keys' | 'load'>;
-
-export interface LoadOptions {
-  scenario?: Scenario;
-  /** A target profile file; neither this nor `profile`: the embedded reference. */
-  profilePath?: string;
-  /** An already-loaded profile (tests, benchmarks). */
-  profile?: ResolvedProfile;
-  /** Constant rate per second, with durationMs. */
-  rate?: number;
-  durationMs?: number;
-  /** Or a ramp. */
-  stages?: Stage[];
-  connections?: number;
-  maxInFlight?: number;
-  maxRequests?: number;
-  bodyBytes?: number;
-  alg?: JwtAlg;
-  listener?: HmacListenerKey;
-  tokenMethod?: 'secret' | 'assertion';
-  corpusPath?: string;
-  dupPool?: number;
-  pageSize?: number;
-  timeoutMs?: number;
-  thresholds?: string[];
-  /** Adds STRICT_THRESHOLDS to `thresholds` (they replace the default error threshold). */
-  strict?: boolean;
-  /** Report directory; null writes nothing. Default `reports`. */
-  outDir?: string | null;
-  seed?: string;
-  signal?: AbortSignal;
-  /** Progress lines, one per second. */
-  onProgress?: (line: string) => void;
-  /** Serve Prometheus metrics of the run at http://HOST:PORT/metrics while it runs (metrics.ts). */
-  metricsListen?: ListenAddress;
-  /** Told the metrics URL once bound (the real port when 0 was asked). */
-  /** Where the metrics listen; `exposure` says what an address beyond loopback exposes (print it as a warning). */
-  onMetricsListening?: (url: string, exposure?: string) => void;
-  /**
-   * Told as the run enters each phase (the CLI's run scope names it to its supervisor): the target's profile
-   * or the embedded reference, priming (tokens, signed bodies: `keys`), then `load` once set-up is done.
-   * Awaited; a rejection is ignored (a stop arrives through `signal`).
-   */
-  onPhase?: (phase: LoadPhase) => Promise<void> | void;
-  /** Append one JSON line of aggregates a second to this file (stream.ts). */
-  streamPath?: string;
-  /** Every threshold (but `rate`) stops the run when crossed past the grace period (abort.ts). */
-  abortOnFail?: boolean;
-  /** The grace period of --abort-on-fail and `:abort` thresholds; default DEFAULT_ABORT_AFTER_MS. */
-  abortAfterMs?: number;
-}
+import type { LoadOptions, LoadPhase } from './load-run-options.js';
+export type { LoadOptions, LoadPhase } from './load-run-options.js';
 
 export interface LoadOutcome {
   report: LoadReport;
@@ -94,8 +40,6 @@ export interface LoadOutcome {
   /** Outputs that could not be written (a report file, `--stream`): each an OUTPUT_UNWRITABLE; exit 2 when any. */
   outputFailures: HarnessError[];
 }
-
-
 
 function withDefaultErrorThreshold(expressions: string[]): string[] {
   const namesErrors = expressions.some((expression) => {
@@ -109,7 +53,7 @@ function usage(message: string, field: string, hint?: string): HarnessError {
   return new HarnessError('LOAD_CONFIG', message, { field, hint });
 }
 
-function buildSchedule(options: LoadOptions): { schedule: ArrivalSchedule; peakRate: number; capped: boolean } {
+function buildSchedule(options: LoadOptions): { schedule: ArrivalSchedule; spec: ScheduleSpec; peakRate: number; capped: boolean } {
   const hasRate = options.rate !== undefined || options.durationMs !== undefined;
   if (options.stages && hasRate) throw usage('give either --rate with --duration, or --stages, not both', '--stages');
   let spec: ScheduleSpec;
@@ -127,39 +71,7 @@ function buildSchedule(options: LoadOptions): { schedule: ArrivalSchedule; peakR
   const uncapped = new ArrivalSchedule(spec).total;
   const schedule = new ArrivalSchedule({ ...spec, maxRequests: options.maxRequests });
   if (schedule.total === 0) throw usage('the schedule holds no request (rate × duration < 1)', '--rate');
-  return { schedule, peakRate, capped: schedule.total < uncapped };
-}
-
-function makeSource(
-  scenario: Scenario,
-  options: LoadOptions,
-  profile: ResolvedProfile,
-  transport: LoadTransport,
-  peakRate: number,
-  corpus: Corpus | undefined,
-  clockOffsetSeconds: number,
-): RequestSource {
-  const common = {
-    clockOffsetSeconds,
-    profile,
-    transport,
-    peakRate,
-    bodyBytes: options.bodyBytes ?? LOAD_DEFAULTS.bodyBytes,
-    seed: options.seed ?? 'load',
-    listener: options.listener,
-  };
-  switch (scenario) {
-    case 'webhook-hmac':
-      return hmacSource(common);
-    case 'webhook-duplicates':
-      return duplicatesSource({ ...common, dupPool: options.dupPool ?? LOAD_DEFAULTS.dupPool });
-    case 'webhook-jwt':
-      return jwtSource({ ...common, alg: options.alg, corpus });
-    case 'token':
-      return tokenSource({ profile, peakRate, tokenMethod: options.tokenMethod, clockOffsetSeconds });
-    case 'pages':
-      return pagesSource({ profile, peakRate, pageSize: options.pageSize ?? LOAD_DEFAULTS.pageSize });
-  }
+  return { schedule, spec: { ...spec, maxRequests: options.maxRequests }, peakRate, capped: schedule.total < uncapped };
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
@@ -167,10 +79,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const scenario = options.scenario ?? 'webhook-hmac';
   const thresholdExprs = withDefaultErrorThreshold([...(options.thresholds ?? []), ...(options.strict ? STRICT_THRESHOLDS : [])]);
   const thresholds = thresholdExprs.map(parseThreshold);
-  const { schedule, peakRate, capped } = buildSchedule(options);
+  const { schedule, spec, peakRate, capped } = buildSchedule(options);
   const connections = options.connections ?? LOAD_DEFAULTS.connections;
   const maxInFlight = options.maxInFlight ?? LOAD_DEFAULTS.maxInFlight;
   const timeoutMs = options.timeoutMs ?? LOAD_DEFAULTS.timeoutMs;
+  // More threads than connections or requests in flight would leave one with none; from the TypeScript
+  // sources (tests) there is no compiled worker file, and the run stays on this thread.
+  const workers = workersAvailable() ? usableWorkers(options.workers ?? 1, connections, maxInFlight) : 1;
   if (options.corpusPath !== undefined && scenario !== 'webhook-jwt') throw usage('--corpus is for --scenario webhook-jwt', '--corpus');
   const abortPolicy = { all: options.abortOnFail ?? false, graceMs: options.abortAfterMs ?? DEFAULT_ABORT_AFTER_MS };
   const abortingThresholds = [...aborting(thresholds, abortPolicy)];
@@ -247,9 +162,65 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
         cleanups.push(() => jwks.close());
       }
 
+      // The target's time, not local time, for every timestamp and JWT the run signs (target-clock.ts).
+      const clock = await untilStopped(targetClockOffset(profile), options.signal);
+      const clockDetails: Record<string, string> = profile.hooks ? { targetClock: describeClock(clock) } : {};
+      const secrets = profileSecrets(profile);
+      // A crossed threshold halts sending: a stop of the stop room's, with no StopReason (the report says which threshold).
+      const halt = openStop();
+      const watch = thresholdWatch(thresholds, abortPolicy, () => halt.stop());
+      const newStats = (expected: (status: number) => boolean): LoadStats => {
+        const made = new LoadStats(expected, undefined, new ErrorSamples((text) => redact(text, secrets)));
+        metrics?.attach(made);
+        return made;
+      };
+      const everySecond = (made: LoadStats) => perSecond({ scenario, stats: made, thresholds, onProgress: options.onProgress, stream, onThresholds: abortingThresholds.length > 0 ? watch.check : undefined });
+      const drains = { drainTimeoutMs: timeoutMs + 1000, interruptDrainMs: Math.min(timeoutMs, stopMs('loadInterruptDrain')), haltDrainMs: Math.min(timeoutMs, stopMs('loadHaltDrain')) };
+      const report = (made: LoadStats, result: DriveResult, details: Record<string, string | number>, expectedStatus: string, busy: number[]): LoadReport =>
+        buildReport({
+          config,
+          target: reportTarget,
+          details: { ...details, ...clockDetails, ...(target.embedded ? { reference: target.where } : {}) },
+          expectedStatus,
+          schedule,
+          stats: made,
+          result,
+          thresholds,
+          driver: driverLoad(busy, made, result.starved),
+          ...(result.stopReason === 'interrupted' ? { interruption: interruption(options.signal, 'sending') } : {}),
+          ...(result.stopReason === 'threshold-crossed' ? { thresholdAbort: watch.crossing() } : {}),
+        });
+      if (workers > 1) {
+        const sent = await runWithWorkers({
+          count: workers,
+          scenario,
+          // Only the source's settings: the options also hold callbacks and a signal, which no thread can be given.
+          settings: { bodyBytes: options.bodyBytes, seed: options.seed, listener: options.listener, dupPool: options.dupPool, alg: options.alg, tokenMethod: options.tokenMethod, pageSize: options.pageSize },
+          profile,
+          corpus,
+          spec,
+          schedule,
+          peakRate,
+          capped,
+          connections,
+          maxInFlight,
+          timeoutMs,
+          ...drains,
+          clockOffsetSeconds: clock.offsetSeconds,
+          latencies: metrics !== undefined,
+          signal: options.signal,
+          enter,
+          begin: (expectedLabel) => {
+            const made = newStats((status) => String(status) === expectedLabel);
+            return { stats: made, halt: halt.signal, onInterval: everySecond(made) };
+          },
+        });
+        // The report is built before the target stops: nothing the shutdown does can be counted against it.
+        return await finish(report(sent.stats, sent.result, sent.details, sent.expectedLabel, sent.busy));
+      }
+
       // The stats are made once set-up is done; the transport asks them which answers' bodies to keep.
       let stats: LoadStats | undefined;
-      const secrets = profileSecrets(profile);
       const transport = createLoadTransport({
         keepBodyOf: (status) => stats?.wantsBody(status) ?? false,
         origin: profile.baseUrl,
@@ -262,9 +233,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       let cancelled = false;
       cleanups.push(() => (cancelled ? transport.destroy() : transport.close()));
 
-      // The target's time, not local time, for every timestamp and JWT the run signs (target-clock.ts).
-      const clock = await untilStopped(targetClockOffset(profile), options.signal);
-      const clockDetails: Record<string, string> = profile.hooks ? { targetClock: describeClock(clock) } : {};
       const source = makeSource(scenario, options, profile, transport, peakRate, corpus, clock.offsetSeconds);
       cleanups.push(() => source.close());
       // Set-up (priming, a first token) stops on Ctrl-C too, not only the measured sends.
@@ -277,41 +245,25 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       }
 
       await enter('load');
-      stats = new LoadStats((status) => source.expected(status), undefined, new ErrorSamples((text) => redact(text, secrets)));
-      metrics?.attach(stats);
-      // A crossed threshold halts sending: a stop of the stop room's, with no StopReason (the report says which threshold).
-      const halt = openStop();
-      const watch = thresholdWatch(thresholds, abortPolicy, () => halt.stop());
+      stats = newStats((status) => source.expected(status));
+      const busyBefore = performance.eventLoopUtilization();
       const result = await drive({
         schedule,
         source,
         transport,
         stats,
         maxInFlight,
-        drainTimeoutMs: timeoutMs + 1000,
-        // In flight at a signal: time to finish (bounded), then counted as cancelled by the harness.
-        interruptDrainMs: Math.min(timeoutMs, stopMs('loadInterruptDrain')),
+        ...drains,
+        // In flight at a signal: time to finish (bounded, interruptDrainMs), then counted as cancelled by the harness.
         signal: options.signal,
         capped,
         halt: halt.signal,
-        haltDrainMs: Math.min(timeoutMs, stopMs('loadHaltDrain')),
-        onInterval: perSecond({ scenario, stats, thresholds, onProgress: options.onProgress, stream, onThresholds: abortingThresholds.length > 0 ? watch.check : undefined }),
+        onInterval: everySecond(stats),
       });
+      const busy = performance.eventLoopUtilization(busyBefore).utilization;
       cancelled = stats.cancelled > 0;
-      const report = buildReport({
-        config,
-        target: reportTarget,
-        details: { ...source.details, ...clockDetails, ...(target.embedded ? { reference: target.where } : {}) },
-        expectedStatus: source.expectedLabel,
-        schedule,
-        stats,
-        result,
-        thresholds,
-        ...(result.stopReason === 'interrupted' ? { interruption: interruption(options.signal, 'sending') } : {}),
-        ...(result.stopReason === 'threshold-crossed' ? { thresholdAbort: watch.crossing() } : {}),
-      });
       // The report is built before the target stops: nothing the shutdown does can be counted against it.
-      return await finish(report);
+      return await finish(report(stats, result, source.details, source.expectedLabel, [busy]));
     } catch (error) {
       if (!(error instanceof Stopped)) throw error;
       return await finish(

@@ -15,6 +15,12 @@ export interface ScheduleSpec {
   stages: Stage[];
   /** Cap on the number of arrivals (--max-requests). */
   maxRequests?: number;
+  /**
+   * One worker's share (`load --workers`): arrivals index, index + count, index + 2·count, … of the whole
+   * schedule, as k6 stripes arrivals over execution segments. The shares of 0..count-1 together are the
+   * whole schedule, each arrival at its own time, so no worker drifts from the others.
+   */
+  segment?: { index: number; count: number };
 }
 
 interface StagePlan {
@@ -35,7 +41,8 @@ export class ArrivalSchedule {
   /** Planned length in ms. */
   readonly durationMs: number;
   private readonly plans: StagePlan[];
-  private index = 0;
+  private index: number;
+  private readonly step: number;
   private stage = 0;
 
   constructor(spec: ScheduleSpec) {
@@ -53,6 +60,8 @@ export class ArrivalSchedule {
     this.durationMs = startMs;
     const planned = startCount > EPSILON ? Math.ceil(startCount - EPSILON) : 0;
     this.total = spec.maxRequests === undefined ? planned : Math.min(planned, spec.maxRequests);
+    this.index = spec.segment?.index ?? 0;
+    this.step = spec.segment?.count ?? 1;
   }
 
   /** Constant rate for a duration. */
@@ -60,9 +69,9 @@ export class ArrivalSchedule {
     return new ArrivalSchedule({ startRate: rate, stages: [{ durationMs, target: rate }], maxRequests });
   }
 
-  /** Arrivals handed out so far. */
-  get issued(): number {
-    return this.index;
+  /** How many arrivals of the whole schedule fall to segment `index` of `count`. */
+  static shareOf(total: number, index: number, count: number): number {
+    return index < total ? Math.floor((total - 1 - index) / count) + 1 : 0;
   }
 
   /** Intended offset (ms from the start) of the next arrival, or undefined when the schedule is over. */
@@ -73,7 +82,7 @@ export class ArrivalSchedule {
       const plan = this.plans[this.stage];
       const local = i - plan.startCount;
       if (local < plan.count - EPSILON) {
-        this.index += 1;
+        this.index += this.step;
         return plan.startMs + offsetWithin(plan, Math.max(0, local)) * 1000;
       }
       this.stage += 1;

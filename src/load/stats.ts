@@ -53,6 +53,18 @@ export interface IntervalRow {
   max: number;
 }
 
+/** Tallies a worker adds to the merged statistics (LoadStats.absorb): the change since its last share. */
+export interface StatsShare {
+  sent: number;
+  completed: number;
+  errors: number;
+  dropped: number;
+  behind: number;
+  cancelled: number;
+  statuses: Array<[number, number]>;
+  failures: Array<[string, number]>;
+}
+
 export interface LatencySummary {
   count: number;
   min: number;
@@ -88,6 +100,8 @@ export class LoadStats {
   rows: IntervalRow[] = [];
   /** Also given each recorded latency in ms (the live metrics' histogram, metrics.ts); unset: no cost. */
   latencyTap: ((ms: number) => void) | undefined;
+  /** Shown each row's latencies before they fold into `overall` (a worker ships them, worker-share.ts). */
+  rowTap: ((interval: Histogram) => void) | undefined;
 
   private interval = newHistogram();
   private rowSent = 0;
@@ -147,6 +161,26 @@ export class LoadStats {
     }
   }
 
+  /**
+   * A worker's share of the current row (`load --workers`, worker-share.ts), counted as if recorded here:
+   * its tallies added once, its latencies merged into the row's histogram exactly (HDR add, not averages).
+   */
+  absorb(share: StatsShare, latency: Histogram | undefined): void {
+    this.sent += share.sent;
+    this.rowSent += share.sent;
+    this.completed += share.completed;
+    this.rowCompleted += share.completed;
+    this.errors += share.errors;
+    this.rowErrors += share.errors;
+    this.dropped += share.dropped;
+    this.rowDropped += share.dropped;
+    this.behind += share.behind;
+    this.cancelled += share.cancelled;
+    for (const [status, n] of share.statuses) this.statuses.set(status, (this.statuses.get(status) ?? 0) + n);
+    for (const [code, n] of share.failures) this.failures.set(code, (this.failures.get(code) ?? 0) + n);
+    if (latency !== undefined) this.interval.add(latency);
+  }
+
   /** Closes the current row at `nowMs` (since start) and folds its histogram into the overall one. */
   roll(nowMs: number, asked: number): IntervalRow {
     const h = this.interval;
@@ -164,6 +198,7 @@ export class LoadStats {
       p99: has ? percentileMs(h, 99) : 0,
       max: has ? h.maxValue / 1000 : 0,
     };
+    this.rowTap?.(h);
     this.overall.add(h);
     h.reset();
     this.rowSent = this.rowCompleted = this.rowErrors = this.rowDropped = 0;

@@ -58,12 +58,11 @@ export function owe(req: IncomingMessage, res: ServerResponse): boolean {
   }
   const entry: Pending = { req, res };
   state.pending.add(entry);
-  const settle = (): void => {
-    if (!state.pending.delete(entry)) return;
-    state.onSettled?.();
-  };
-  res.once('finish', settle);
-  res.once('close', settle);
+  // 'close' only: a response emits it after 'finish' (Node defers it a tick) and when its connection goes
+  // first, so one listener covers both ends, for one closure per request instead of two `once` wrappers.
+  res.on('close', () => {
+    if (state.pending.delete(entry)) state.onSettled?.();
+  });
   return true;
 }
 
@@ -141,7 +140,9 @@ export interface FramingProblem {
  */
 export function framingProblem(req: IncomingMessage): FramingProblem | undefined {
   let hosts = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts += 1;
+  const raw = req.rawHeaders;
+  // Only a four-letter name can be Host: the others are not lower-cased (a string each) to find out.
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts += 1;
   if (hosts > 1) return { status: 400, description: 'more than one Host header field' };
   const header = req.headers['transfer-encoding'];
   if (header === undefined) return undefined;

@@ -36,6 +36,8 @@ export function payloadTooLarge(limit: number): ReferenceResponse {
 }
 
 export interface ParsedTarget {
+  /** The raw (still percent-encoded) path, with its leading slash. */
+  path: string;
   /** Raw (still percent-encoded) path segments after the leading slash. */
   segments: string[];
   query: URLSearchParams;
@@ -75,7 +77,17 @@ export function targetPath(url: string): string | undefined {
 export function parseTarget(url: string): ParsedTarget | undefined {
   const target = splitTarget(url);
   if (target === undefined) return undefined;
-  return { segments: target.path.split('/').slice(1), query: new URLSearchParams(target.rawQuery), rawQuery: target.rawQuery };
+  const { path, rawQuery } = target;
+  let query: URLSearchParams | undefined;
+  // Parsed when a route reads it (the listings), not for every webhook.
+  return {
+    path,
+    segments: path.split('/').slice(1),
+    get query(): URLSearchParams {
+      return (query ??= new URLSearchParams(rawQuery));
+    },
+    rawQuery,
+  };
 }
 
 /** decodeURIComponent that answers undefined instead of throwing on malformed escapes. */

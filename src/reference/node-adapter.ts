@@ -42,23 +42,30 @@ const LINGER_BYTES = 1024 * 1024;
 export function createNodeListener(options: NodeAdapterOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const log = options.logger ?? ((line: string) => process.stderr.write(`[reference] ${line}\n`));
   const lingerMs = options.lingerMs ?? LINGER_MS;
+  // Callbacks, not an async function: the body is read and the answer written with one promise per
+  // request (the handler's), where the async version made one per step (bench/hot-path-bench.ts).
+  const failed = (res: ServerResponse, error: unknown): void => {
+    log(`adapter error: ${(error as Error)?.message ?? String(error)}`);
+    if (!res.headersSent && !res.destroyed) {
+      try {
+        send(res, fallback503(), false, lingerMs);
+        return;
+      } catch {
+        // fall through to destroy
+      }
+    }
+    res.destroy();
+  };
   return (req, res) => {
     if (!owe(req, res)) return;
-    serve(req, res).catch((error: unknown) => {
-      log(`adapter error: ${(error as Error)?.message ?? String(error)}`);
-      if (!res.headersSent && !res.destroyed) {
-        try {
-          send(res, fallback503(), false, lingerMs);
-          return;
-        } catch {
-          // fall through to destroy
-        }
-      }
-      res.destroy();
-    });
+    try {
+      serve(req, res);
+    } catch (error) {
+      failed(res, error);
+    }
   };
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  function serve(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const method = req.method ?? 'GET';
     let limit = 0;
@@ -72,10 +79,19 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
       send(res, framingRefusal(framing), true, lingerMs);
       return;
     }
-    const body = await readBody(req, res, limit);
-    if (body === undefined) return; // the client went away mid-body: nobody to answer
-    // The connection failed while the body arrived (too slow): the error answer is this request's answer.
-    if (isSilenced(res)) return;
+    readBody(req, res, limit, (body) => {
+      if (body === undefined) return; // the client went away mid-body: nobody to answer
+      // The connection failed while the body arrived (too slow): the error answer is this request's answer.
+      if (isSilenced(res)) return;
+      try {
+        answer(req, res, method, url, body);
+      } catch (error) {
+        failed(res, error);
+      }
+    });
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, method: string, url: string, body: ReadBody): void {
     const request: ReferenceRequest = {
       method,
       url,
@@ -84,22 +100,33 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
       body: body.bytes,
       bodyExceeded: body.exceeded,
     };
-    let response: ReferenceResponse;
+    let pending: Promise<ReferenceResponse>;
     try {
-      response = await options.handler(request);
+      pending = options.handler(request);
     } catch (error) {
+      pending = Promise.reject(error);
+    }
+    // One then() with both callbacks: the answer or the handler's failure, each written by deliver, which
+    // never throws.
+    const deliver = (response: ReferenceResponse): void => {
+      try {
+        if (res.destroyed || isSilenced(res)) return;
+        try {
+          send(res, response, !body.complete, lingerMs);
+        } catch (error) {
+          // An invalid status or header value (a wrapped handler may produce one): answer something valid.
+          log(`invalid response from handler: ${(error as Error)?.message ?? String(error)}`);
+          if (!res.headersSent) send(res, fallback503(), !body.complete, lingerMs);
+          else res.destroy();
+        }
+      } catch (error) {
+        failed(res, error);
+      }
+    };
+    pending.then(deliver, (error: unknown) => {
       log(`handler threw on ${method} ${url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
-      response = fallback503();
-    }
-    if (res.destroyed || isSilenced(res)) return;
-    try {
-      send(res, response, !body.complete, lingerMs);
-    } catch (error) {
-      // An invalid status or header value (a wrapped handler may produce one): answer something valid.
-      log(`invalid response from handler: ${(error as Error)?.message ?? String(error)}`);
-      if (!res.headersSent) send(res, fallback503(), !body.complete, lingerMs);
-      else res.destroy();
-    }
+      deliver(fallback503());
+    });
   }
 }
 
@@ -121,9 +148,11 @@ function framingRefusal(problem: FramingProblem): ReferenceResponse {
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
+  const given = req.headers;
+  for (const name in given) {
+    const value = given[name];
     if (value === undefined) continue;
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
   return headers;
 }
@@ -135,58 +164,63 @@ interface ReadBody {
   complete: boolean;
 }
 
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<ReadBody | undefined> {
+/** Calls `resolve` once: with the body, or undefined when the client went away before it was read. */
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number, resolve: (body: ReadBody | undefined) => void): void {
   const announced = req.headers['content-length'];
   if (announced !== undefined && /^\d+$/.test(announced) && Number(announced) > limit) {
     // Known too large before a byte is read (and no "100 Continue" is sent for it).
-    return Promise.resolve({ bytes: Buffer.alloc(0), exceeded: true, complete: false });
+    resolve({ bytes: Buffer.alloc(0), exceeded: true, complete: false });
+    return;
   }
-  if (/^\s*100-continue\s*$/i.test(req.headers.expect ?? '')) res.writeContinue();
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (value: ReadBody | undefined): void => {
-      if (done) return;
-      done = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onGone);
-      req.off('aborted', onGone);
-      req.off('close', onClose);
-      resolve(value);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        // Keep the prefix (handlers may want to log its start), stop reading here.
-        chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (size - limit))));
-        req.pause();
-        finish({ bytes: Buffer.concat(chunks), exceeded: true, complete: false });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => finish({ bytes: Buffer.concat(chunks), exceeded: false, complete: true });
-    const onGone = (): void => finish(undefined);
-    const onClose = (): void => {
-      if (!req.complete) finish(undefined);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onGone);
-    req.on('aborted', onGone);
-    req.on('close', onClose);
-  });
+  const expect = req.headers.expect;
+  if (expect !== undefined && /^\s*100-continue\s*$/i.test(expect)) res.writeContinue();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  const finish = (value: ReadBody | undefined): void => {
+    if (done) return;
+    done = true;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onGone);
+    req.off('aborted', onGone);
+    req.off('close', onClose);
+    resolve(value);
+  };
+  const onData = (chunk: Buffer): void => {
+    size += chunk.length;
+    if (size > limit) {
+      // Keep the prefix (handlers may want to log its start), stop reading here.
+      chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (size - limit))));
+      req.pause();
+      finish({ bytes: Buffer.concat(chunks), exceeded: true, complete: false });
+      return;
+    }
+    chunks.push(chunk);
+  };
+  // One chunk (a webhook's body usually arrives with its headers): no copy.
+  const onEnd = (): void => finish({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), exceeded: false, complete: true });
+  const onGone = (): void => finish(undefined);
+  const onClose = (): void => {
+    if (!req.complete) finish(undefined);
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onGone);
+  req.on('aborted', onGone);
+  req.on('close', onClose);
 }
 
 function send(res: ServerResponse, response: ReferenceResponse, bodyUnread: boolean, lingerMs: number): void {
-  const payload = typeof response.body === 'string' ? Buffer.from(response.body, 'utf8') : response.body;
-  const headers: Record<string, string | number> = { ...response.headers, 'content-length': payload.length };
+  const { body } = response;
+  // A string body is handed to Node as a string: it goes out in one write with the head (a Buffer is a
+  // second chunk, a writev); the bytes on the wire are the same.
+  const headers: Record<string, string | number> = Object.assign({}, response.headers);
+  headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
   if (bodyUnread) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (bodyUnread) lingerThenDestroy(res.req, lingerMs);
-  res.end(payload);
+  res.end(body, 'utf8');
 }
 
 /**

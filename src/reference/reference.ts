@@ -82,14 +82,15 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
   const hooks = config.hooks?.enabled ? { token: config.hooks.token, deps } : undefined;
   const description = referenceOpenApiDocument(baseUrl);
 
-  const route = async (request: ReferenceRequest): Promise<ReferenceResponse> => {
+  // Not async: a route that answers synchronously (an HMAC webhook, a refusal) costs no promise until `handle`.
+  const route = (request: ReferenceRequest): ReferenceResponse | Promise<ReferenceResponse> => {
     const target = parseTarget(request.url);
     if (target === undefined) return errorResponse(400, 'invalid_request', 'the request target is not a path');
     const [first, second, third, fourth, ...rest] = target.segments;
     if (first === 'auth' && second === 'v1' && third === 'token' && fourth === undefined) {
       return handleToken(request, tokenContext);
     }
-    if (`/${target.segments.join('/')}` === OPENAPI_PATH) {
+    if (target.path === OPENAPI_PATH) {
       return request.method === 'GET' || request.method === 'HEAD' ? json(200, description) : methodNotAllowed('GET');
     }
     if (first === 'api' && second === 'v1') {
@@ -108,15 +109,22 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     return notFound();
   };
 
-  const handle = async (request: ReferenceRequest): Promise<ReferenceResponse> => {
+  const failed = (request: ReferenceRequest, error: unknown): ReferenceResponse => {
+    // A port that stopped (a state store after a failed write) says why in the 503 itself.
+    if (error instanceof PortUnavailable) return errorResponse(503, 'temporarily_unavailable', error.description);
+    deps.logger(`unexpected error on ${request.method} ${request.url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
+    return errorResponse(503, 'temporarily_unavailable', 'the request could not be processed; try again', { 'retry-after': '1' });
+  };
+
+  // One promise per request, made here: the exported handler's shape (a promise of the answer) stays.
+  const handle = (request: ReferenceRequest): Promise<ReferenceResponse> => {
+    let answer: ReferenceResponse | Promise<ReferenceResponse>;
     try {
-      return await route(request);
+      answer = route(request);
     } catch (error) {
-      // A port that stopped (a state store after a failed write) says why in the 503 itself.
-      if (error instanceof PortUnavailable) return errorResponse(503, 'temporarily_unavailable', error.description);
-      deps.logger(`unexpected error on ${request.method} ${request.url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
-      return errorResponse(503, 'temporarily_unavailable', 'the request could not be processed; try again', { 'retry-after': '1' });
+      return Promise.resolve(failed(request, error));
     }
+    return answer instanceof Promise ? answer.catch((error: unknown) => failed(request, error)) : Promise.resolve(answer);
   };
 
   // The method does not matter: a wrong method still gets its answer without reading a large body.

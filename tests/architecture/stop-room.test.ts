@@ -31,6 +31,7 @@ const EXCEPTIONS: Record<string, { kinds: readonly Kind[]; why: string }> = {
     why: "the embedded reference's child process for `load`: it ignores the terminal's Ctrl-C (its parent stops it once the report is written) and ends when its parent is gone",
   },
   'src/mutation/runner/worker.ts': { kinds: ['handler'], why: "a fault runner's worker process entry: it ends when its parent is gone" },
+  'src/load/load-worker.ts': { kinds: ['controller'], why: "a load worker thread's entry: its parent's interrupt and halt arrive as messages (an AbortSignal cannot cross threads) and become this thread's two stops" },
   'src/client/transport-attempt.ts': { kinds: ['controller'], why: "the client transport's per-request controller: the request's timeout and close() cutting it" },
   'src/client/load-fetch.ts': { kinds: ['controller'], why: "the load priming client's per-request controller: the request's timeout and the run's stop" },
 };

@@ -35,7 +35,7 @@ const body = (id, then) => async (context) => {
 };
 group.concurrent('concurrent owners', () => {
   for (const id of ['OWN-01', 'OWN-02', 'OWN-03']) declareCheck(id, id, false, body(id));
-  declareCheck('OWN-04', 'OWN-04', false, body('OWN-04', (context) => context.skip('no owners here')));
+  declareCheck('OWN-04', 'OWN-04', false, body('OWN-04', (check) => check.skip('no owners here')));
   declareCheck('OWN-05', 'OWN-05', false, body('OWN-05', () => { throw new Error('Test timed out in 40ms.'); }));
   declareCheck('AUTH-07', 'AUTH-07', true, body('AUTH-07'));
   declareCheck('OWN-06', 'OWN-06', false, body('OWN-06'));

@@ -32,6 +32,7 @@ async function load(options: LoadCliOptions): Promise<number> {
       stages: options.stages,
       connections: options.connections,
       maxInFlight: options.maxInFlight,
+      workers: options.workers,
       maxRequests: options.maxRequests,
       bodyBytes: options.bodyBytes,
       alg: options.alg,

@@ -5,7 +5,7 @@
  * so --help and the driver cannot disagree.
  */
 import { HarnessError } from '../../errors.js';
-import { DEFAULT_ABORT_AFTER_MS, DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, STRICT_THRESHOLDS, WEBHOOK_JWT_MAX_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
+import { DEFAULT_ABORT_AFTER_MS, DEFAULT_ERROR_THRESHOLD, LOAD_DEFAULTS, defaultWorkers, STRICT_THRESHOLDS, WEBHOOK_JWT_MAX_EXP_SECONDS, SCENARIOS } from '../../load/constants.js';
 import { parseStages, type Stage } from '../../load/parse.js';
 import { parseListenAddress, parseRate } from '../../values.js';
 import { booleanRow, choiceRow, customRow, durationRow, integerRow, listRow, textRow, type OptionRow, type OptionValues } from '../option-grammar.js';
@@ -47,6 +47,12 @@ export const LOAD_OPTIONS = {
     min: 1,
     max: 1_000_000,
     describe: 'Requests outstanding at once; arrivals beyond it are dropped and counted',
+  }),
+  workers: integerRow({
+    default: defaultWorkers(),
+    min: 1,
+    max: 256,
+    describe: 'Sending threads, each with its own connections and an exact share of the schedule (--connections and --max-in-flight stay totals, split evenly); default: the cores less one for a target on this machine',
   }),
   'max-requests': integerRow({ min: 1, max: Number.MAX_SAFE_INTEGER, describe: 'Stop after this many requests' }),
   'body-bytes': integerRow({ default: LOAD_DEFAULTS.bodyBytes, min: 2, max: 64 * 1024 * 1024, describe: 'Webhook body size in bytes, up to the target limit' }),
