@@ -74,7 +74,11 @@ const belowBase = (req: Outgoing, at: Places): string | undefined =>
 const TARGET_RULES: readonly Rule[] = [
   {
     name: 'the test hooks',
-    applies: (req, at) => at.hooks !== undefined && req.url.origin === at.hooks.origin && (req.url.pathname === at.hooksPath || req.url.pathname.startsWith(`${at.hooksPath}/`)),
+    // Hooks at the root of the API's origin must not swallow the API: there, only the hooks' own calls are theirs.
+    applies: (req, at) =>
+      at.hooks !== undefined &&
+      req.url.origin === at.hooks.origin &&
+      (at.hooksPath === '' ? Object.hasOwn(HOOK_CALLS, req.url.pathname) : req.url.pathname === at.hooksPath || req.url.pathname.startsWith(`${at.hooksPath}/`)),
     problem: (req, at, scope) => {
       const call = req.url.pathname.slice(at.hooksPath.length);
       const verbs = HOOK_CALLS[call];

@@ -24,12 +24,24 @@ const ABSENT_MEANING: Readonly<Record<number, string>> = {
 
 /**
  * The status an operation's valid call got, when that is what made the result fail: a per-operation
- * acceptance check (not a refusal: a refusal that gets 404 is another story) that failed, its last
- * exchange answered 404 or 501 (or, with no exchange kept, its failure's actual value starts so).
+ * acceptance check (not a refusal: a refusal that gets 404 is another story) that failed, its first call of
+ * the operation answered 404 or 501 (or, with no exchange kept, its failure's actual value starts so).
  */
 export function absentStatus(result: CheckResult): number | undefined {
   if (result.operation === undefined || result.state !== 'failed' || controlsOf(result.id).length > 0) return undefined;
-  const answered = [...result.exchanges].reverse().find((exchange) => exchange.response !== undefined)?.response?.status;
+  // The operation's FIRST answered call is its valid call: a later page's 404 (a page token the target lost)
+  // is a failure of paging, never a sign the operation is not there. Token requests and other paths aside.
+  const operation = result.operation;
+  const path = operation.sentPath ?? operation.path;
+  const called = (url: string): boolean => {
+    try {
+      return new URL(url).pathname.endsWith(path);
+    } catch {
+      return false;
+    }
+  };
+  const first = result.exchanges.find((exchange) => exchange.response !== undefined && exchange.request.method.toUpperCase() === operation.method && called(exchange.request.url));
+  const answered = first?.response?.status ?? (result.exchanges.some((exchange) => exchange.response !== undefined) ? 0 : undefined);
   const status = answered ?? Number(/^\s*(\d{3})\b/.exec(result.failure?.actual ?? '')?.[1]);
   return ABSENT_STATUSES.has(status) ? status : undefined;
 }

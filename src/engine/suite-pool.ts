@@ -22,6 +22,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from 'vitest/node';
 import { CHECKS_IN_FLIGHT } from './check-meta.js';
+import { stopMs } from '../stop/timings.js';
+import { within } from '../stop/within.js';
 
 /** Young-generation size of a suite worker thread (MB). */
 export const SUITE_WORKER_YOUNG_MB = 4;
@@ -95,7 +97,6 @@ const parked: Array<{ thread: Worker; unwatch: () => void }> = [];
  * timed out) leaves nothing to reuse, and that worker's thread is ended instead of left running.
  */
 const stopping = new Map<SuiteThreadWorker, Promise<void>>();
-const STOP_WAIT_MS = 5_000;
 
 function park(thread: Worker): void {
   const entry = { thread, unwatch: () => undefined };
@@ -125,12 +126,7 @@ function unpark(): Worker | undefined {
 
 async function awaitStops(): Promise<void> {
   if (stopping.size === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([
-    Promise.all(stopping.values()).then(() => false),
-    new Promise<boolean>((resolveWait) => (timer = setTimeout(() => resolveWait(true), STOP_WAIT_MS))),
-  ]);
-  clearTimeout(timer);
+  const timedOut = await within(Promise.all(stopping.values()).then(() => false), stopMs('suiteThreadStop'), () => true);
   if (timedOut) await Promise.all([...stopping.keys()].map((worker) => worker.abandon()));
 }
 

@@ -64,29 +64,40 @@ export function preloadSuites(): void {
 
 /** The project's scheduler as the session's runner. */
 export function openSchedulerRunner(path: string): SuiteRunner {
+  // A promise a check dropped that rejects: reported as an error outside any check (as vitest reported it),
+  // not a crash of the process. Listened to from the first run until the runner closes, not per run: a
+  // check body a stop or its time limit left running may drop one after its run has returned (a stop
+  // closes the run's client, which rejects every request in flight at once).
+  let unhandled: string[] | undefined;
+  let listening = false;
+  const onUnhandled = (reason: unknown): void => {
+    if (unhandled) unhandled.push(errorLine(reason));
+    else debugLine('engine', `a rejection after its run ended, from a check body still running: ${errorLine(reason)}`);
+  };
   return {
     async run(request, sink) {
       const scheduler = await loadScheduler(path);
       debugLine('engine', `run: ${request.suites.length} suites, ${request.ids.length} checks`);
-      // A promise a check dropped that rejects: reported as an error outside any check (as vitest reported
-      // it), not a crash of the run's process.
-      const unhandled: string[] = [];
-      const onUnhandled = (reason: unknown): void => {
-        unhandled.push(errorLine(reason));
-      };
-      process.on('unhandledRejection', onUnhandled);
+      if (!listening) {
+        process.on('unhandledRejection', onUnhandled);
+        listening = true;
+      }
+      const mine: string[] = [];
+      unhandled = mine;
       try {
         await scheduler.runChecks({ context: request.context, suites: request.suites, ids: request.ids, ...(request.signal ? { signal: request.signal } : {}) }, sink);
       } finally {
-        process.off('unhandledRejection', onUnhandled);
+        unhandled = undefined;
       }
       debugLine('engine', request.signal?.aborted ? 'run stopped' : 'run finished');
-      return { unhandled };
+      return { unhandled: mine };
     },
     // The checks ran in this thread: what is left is the last run's client (a stopped run's is closed at the stop).
     async close() {
       const scheduler = loaded.get(path);
       if (scheduler) await (await scheduler.catch(() => undefined))?.close();
+      if (listening) process.off('unhandledRejection', onUnhandled);
+      listening = false;
     },
   };
 }

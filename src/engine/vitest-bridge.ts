@@ -15,6 +15,8 @@ import { closeSuiteThreads, discardSuiteThreads, suitePool } from './suite-pool.
 import { debugLine } from '../debug.js';
 import { untilStopped } from '../stop/race.js';
 import { Stopped } from '../stop/reason.js';
+import { stopMs } from '../stop/timings.js';
+import { within } from '../stop/within.js';
 
 /** Tests vitest runs at once: all of them (the suites bound the checks in flight themselves). */
 const VITEST_TESTS_AT_ONCE = Number.MAX_SAFE_INTEGER;
@@ -22,8 +24,6 @@ const VITEST_TESTS_AT_ONCE = Number.MAX_SAFE_INTEGER;
 export type { RawCheckOutcome, RunSink } from './check-meta.js';
 export type { SuiteRunner, SuiteRunRequest } from './suite-runner.js';
 
-/** How long a stopped run may take to close vitest before the engine goes on without it. */
-const STOP_CLOSE_MS = 5_000;
 
 function errorCode(error: { [key: string]: unknown }): unknown {
   return error.code;
@@ -210,8 +210,7 @@ export async function openSuiteRunner(settings: SuiteRunnerSettings): Promise<Su
     async close() {
       const closed = vitest.close();
       if (stopped) {
-        closed.catch(() => {});
-        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_CLOSE_MS).unref())]);
+        await within(closed, stopMs('suiteClose'), () => undefined, { hold: false });
       } else {
         await closed;
       }

@@ -110,13 +110,14 @@ export function startWorkers(setups: WorkerSetup[]): WorkerPool {
           for (const lag of sendLags) options.stats.sendLag.add(decodeHistogram(lag));
           const done = results as Array<{ result: DriveResult; busy: number }>;
           const sendingMs = Math.max(...done.map((entry) => entry.result.sendingMs));
-          merge.finish(sendingMs);
+          const stopReason = mergedStopReason(done.map((entry) => entry.result.stopReason));
+          merge.finish(sendingMs, stopReason === 'completed');
           resolve({
             result: {
               startedAt: Math.min(...done.map((entry) => entry.result.startedAt)),
               elapsedMs: Math.max(...done.map((entry) => entry.result.elapsedMs)),
               sendingMs,
-              stopReason: mergedStopReason(done.map((entry) => entry.result.stopReason)),
+              stopReason,
               starved: done.reduce((sum, entry) => sum + entry.result.starved, 0),
             },
             busy: done.map((entry) => entry.busy),
@@ -178,12 +179,16 @@ class RowMerge {
     }
   }
 
-  /** Every worker is done: what is left (their last rows) makes the final row. */
-  finish(sendingMs: number): void {
+  /**
+   * Every worker is done: what is left (their last rows) makes the final row. `completed`: every worker sent
+   * its whole share, so the schedule asked for all of it (each share's last arrival comes before the
+   * schedule's end: counted up to the last send, the asked total would fall short by the rounding).
+   */
+  finish(sendingMs: number, completed: boolean): void {
     for (let worker = 0; worker < this.waiting.length; worker += 1) {
       for (const message of this.waiting[worker]!.splice(0)) this.absorb(worker, message);
     }
-    this.roll(true, sendingMs);
+    this.roll(true, sendingMs, completed);
   }
 
   private absorb(worker: number, message: RowMessage): void {
@@ -193,10 +198,10 @@ class RowMerge {
     this.inFlight[worker] = message.final ? 0 : message.inFlight;
   }
 
-  private roll(final: boolean, sendingMs: number | undefined): void {
+  private roll(final: boolean, sendingMs: number | undefined, completed = false): void {
     const { schedule, stats } = this.options;
     const elapsedMs = performance.now() - this.t0;
-    const askedTotal = Math.min(schedule.total, Math.round(schedule.countBetween(0, Math.min(elapsedMs, sendingMs ?? elapsedMs))));
+    const askedTotal = completed ? schedule.total : Math.min(schedule.total, Math.round(schedule.countBetween(0, Math.min(elapsedMs, sendingMs ?? elapsedMs))));
     const asked = Math.max(0, askedTotal - this.askedSoFar);
     this.askedSoFar += asked;
     const row = stats.roll(elapsedMs, asked);

@@ -27,6 +27,13 @@ const SECRET_HEADERS: Readonly<Record<string, string>> = {
   'webhook-signature': 'WEBHOOK_SIGNATURE',
   'proxy-authorization': 'PROXY_CREDENTIALS',
   cookie: 'COOKIE',
+  // Where clients put a bearer token by mistake (the catalogue names each: mistakes/api-bearer.ts).
+  'x-access-token': 'ACCESS_TOKEN',
+  'access-token': 'ACCESS_TOKEN',
+  'x-auth-token': 'ACCESS_TOKEN',
+  'x-api-key': 'ACCESS_TOKEN',
+  'api-key': 'ACCESS_TOKEN',
+  token: 'ACCESS_TOKEN',
 };
 
 /** Form and JSON fields whose value is a secret, and its placeholder. */
@@ -37,6 +44,7 @@ const SECRET_FIELDS: Readonly<Record<string, string>> = {
   refresh_token: 'REFRESH_TOKEN',
   assertion: 'ASSERTION',
   password: 'PASSWORD',
+  token: 'ACCESS_TOKEN',
 };
 
 /** What the bearer in `Authorization` is, by the path it was sent to. */

@@ -4,6 +4,7 @@
  * the JWT listeners' signing keys. The inspector replaces each wherever it appears in what a client sent
  * (a secret pasted into a header, a body or a query is still a secret).
  */
+import { parseClientSecret, privateJwkValues } from '../crypto/index.js';
 import type { Tenant } from '../tenant/types.js';
 import type { NamedSecret } from './redact-exchange.js';
 
@@ -18,7 +19,17 @@ function envName(key: string): string {
 export function tenantSecrets(tenant: Tenant): NamedSecret[] {
   const secrets: NamedSecret[] = [];
   for (const [key, credential] of Object.entries(tenant.credentials)) {
-    secrets.push({ name: key === 'primary' ? 'CLIENT_SECRET' : `CLIENT_SECRET_${envName(key)}`, value: credential.clientSecret });
+    const name = key === 'primary' ? 'CLIENT_SECRET' : `CLIENT_SECRET_${envName(key)}`;
+    secrets.push({ name, value: credential.clientSecret });
+    // Its parts are secrets too: the encoded private JWK, and the key's private members decoded (as the
+    // run's own redaction holds them, client/profile-secrets.ts).
+    try {
+      const parsed = parseClientSecret(credential.clientSecret);
+      secrets.push({ name, value: parsed.encodedJwk });
+      for (const value of privateJwkValues(parsed.privateJwk)) secrets.push({ name, value });
+    } catch {
+      // A tenant's own secrets always parse; one that does not is still replaced whole above.
+    }
   }
   for (const [key, listener] of Object.entries(tenant.listeners)) {
     if ('secret' in listener) secrets.push({ name: `${envName(key)}_SECRET`, value: listener.secret });

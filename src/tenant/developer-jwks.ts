@@ -35,10 +35,24 @@ export function jwksUrlProblem(text: string): string | undefined {
   return `it is ${url.protocol.replace(/:$/, '')}, not https (or http on a loopback address)`;
 }
 
+/** The URL as an error may echo it: a user name or password in it is a credential, never printed. */
+function withoutUserinfo(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.username === '' && url.password === '') return text;
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    // Not a URL: what stands before an `@` may still be a credential.
+    return text.replace(/^([^/]*\/\/)?[^@/]*@/, '$1');
+  }
+}
+
 /** `--jwks-url` checked as a usage error (exit 2), named. */
 export function parseJwksUrlFlag(text: string): string {
   const problem = jwksUrlProblem(text);
-  if (problem !== undefined) throw new HarnessError('USAGE', `--jwks-url: ${problem} (got "${text.slice(0, 200)}")`, { field: '--jwks-url' });
+  if (problem !== undefined) throw new HarnessError('USAGE', `--jwks-url: ${problem} (got "${withoutUserinfo(text).slice(0, 200)}")`, { field: '--jwks-url' });
   return new URL(text).href;
 }
 

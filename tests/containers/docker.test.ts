@@ -184,14 +184,16 @@ describe('access-conformance run --image', () => {
   it('removes the container when the run is interrupted', async (ctx) => {
     skipUnless(ctx, 'docker', DOCKER_ENABLED, DOCKER_SKIP_REASON);
     let pid = 0;
-    const running = runCli(['run', '--image', reference, '--out', join(work, 'interrupted')], FULL_RUN_MS, {
+    // Held to 20 requests a second: the whole run now ends within seconds of the container's start, and the
+    // signal must find it running.
+    const running = runCli(['run', '--image', reference, '--rate-limit', '20/s', '--out', join(work, 'interrupted')], FULL_RUN_MS, {
       onStart: (started) => (pid = started),
     });
     // Interrupt once the container is up and its profile accepted (the run's header is printed then).
     const deadline = Date.now() + 90_000;
     while ((await leftovers()).length === 0 && Date.now() < deadline) await sleep(250);
     expect(await leftovers()).toHaveLength(1);
-    await sleep(3_000);
+    await sleep(1_000);
     process.kill(pid, 'SIGINT');
     const result = await running;
     expect(result.stderr).toContain('SIGINT: removing the started container');

@@ -25,7 +25,8 @@ const ROLES = op('GET', '/api/v1/iam/roles', 'Roles.List');
 
 /** One operation's results as a run has them: its first call (OPS-18), a walk (OPS-04), a refusal (OPS-01). */
 function operationResults(operation: OperationRef, status: number): CheckResult[] {
-  const answered = { exchanges: [exchange({ status, responseBody: '{"error":"not_found"}' })] };
+  // The token first (as a check's exchanges have it), then the operation's first call.
+  const answered = { exchanges: [exchange(), exchange({ status, method: operation.method, url: `http://127.0.0.1:1${operation.path}?page_size=10`, responseBody: '{"error":"not_found"}' })] };
   if (status === 200) return ['OPS-18', 'OPS-04', 'OPS-01'].map((id) => result(id, 'passed', 'MUST', { operation, group: 'operations' }));
   return [
     result('OPS-18', 'failed', 'MUST', { operation, group: 'operations', ...answered, failure: { message: 'first page', expected: 'status 200', actual: `${status} (application/json)` } }),
@@ -54,6 +55,10 @@ describe('one root cause for what is not there', () => {
 
   it('a refusal that got 404, a failure that is not 404/501, or a result without an operation is not an absent operation', () => {
     expect(absentStatus(result('OPS-01', 'failed', 'MUST', { operation: USERS, exchanges: [exchange({ status: 404 })] }))).toBeUndefined();
+    // A later page's 404 is a failure of paging, not an operation that is not there: the first call counts.
+    const call = (status: number, query: string) => exchange({ status, method: 'GET', url: `http://127.0.0.1:1/api/v1/users${query}` });
+    expect(absentStatus(result('OPS-04', 'failed', 'MUST', { operation: USERS, exchanges: [exchange(), call(200, '?page_size=10'), call(404, '?page_token=abc')] }))).toBeUndefined();
+    expect(absentStatus(result('OPS-04', 'failed', 'MUST', { operation: USERS, exchanges: [exchange(), call(404, '?page_size=10')] }))).toBe(404);
     expect(absentStatus(result('OPS-18', 'failed', 'MUST', { operation: USERS, exchanges: [exchange({ status: 500 })] }))).toBeUndefined();
     expect(absentStatus(result('TOK-01', 'failed', 'MUST', { exchanges: [exchange({ status: 404 })] }))).toBeUndefined();
     // No exchange kept: the status the failure names.

@@ -25,7 +25,7 @@ const ABSENT = [op('GET', '/api/v1/users', 'Users.List'), op('POST', '/api/v1/se
 function operationResults(operation: OperationRef, status: number): CheckResult[] {
   const base = { operation, group: 'operations' };
   if (status === 200) return ['OPS-18', 'OPS-04'].map((id) => result(id, 'passed', 'MUST', base));
-  const answered = { exchanges: [exchange({ status, responseBody: '{"error":"not_found"}' })] };
+  const answered = { exchanges: [exchange(), exchange({ status, method: operation.method, url: `http://127.0.0.1:1${operation.path}`, responseBody: '{"error":"not_found"}' })] };
   return [
     result('OPS-18', 'failed', 'MUST', { ...base, ...answered, failure: { message: 'first page with a fresh token: got status 404', expected: 'status 200', actual: '404 (application/json)' } }),
     result('OPS-04', 'failed', 'MUST', { ...base, ...answered, failure: { message: 'walk: got status 404', expected: 'status 200', actual: '404' } }),

@@ -148,6 +148,19 @@ describe('other common mistakes, each named', () => {
     });
   }
 
+  it('a credential where the scheme goes (a bare Client Secret, "Bearer:<token>") is never echoed, not even cut short', async () => {
+    const c = await sandbox.context();
+    const issued = await token(c);
+    for (const authorization of [c.tenant.credentials.primary.clientSecret, `Bearer:${issued}`]) {
+      const answer = await sandbox.send(apps({ authorization }));
+      expect(answer.status).toBe(401);
+      const body = JSON.stringify(answer.json);
+      expect(body).not.toContain(c.tenant.credentials.primary.clientSecret.split(':').at(-1)!.slice(0, 16));
+      expect(body).not.toContain(issued.slice(0, 16));
+    }
+    expectNothingSecret(sandbox, [issued]);
+  });
+
   it('a reused event ID: 409, named', async () => {
     const sent = await hmacWebhook(await sandbox.context(), {});
     expect((await sandbox.send(sent)).status).toBe(200);

@@ -74,7 +74,7 @@ describe('redactExchange', () => {
     for (const secret of [CLIENT_SECRET, encodeURIComponent(CLIENT_SECRET), encodeURIComponent(CLIENT_SECRET).replace(/%3A/g, '%3a'), HMAC_SECRET, JWT]) expect(text).not.toContain(secret);
     expect(text).toContain('note=[CLIENT_SECRET_URLENCODED]');
     expect(text).toContain('x-note: key=[HMAC_SECRET];');
-    expect(text).toContain('{"memo":"[HMAC_SECRET]","token":"[JWT]","lower":"[CLIENT_SECRET_URLENCODED]"}');
+    expect(text).toContain('{"memo":"[HMAC_SECRET]","token":"[ACCESS_TOKEN]","lower":"[CLIENT_SECRET_URLENCODED]"}');
     expect(text).toContain('{"echo":"[CLIENT_SECRET]"}');
   });
 

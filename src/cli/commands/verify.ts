@@ -104,7 +104,12 @@ function validLine(outcome: VerifyOutcome): string {
   const parts = [
     `${checked.length === 1 ? checked[0] : `${checked.slice(0, -1).join(', ')} and ${checked.at(-1)}`} valid${outcome.signer ? ` (signed by ${oneLine(outcome.signer)})` : ''}`,
     ...unchecked,
-    partial ? `scope: ${oneLine(partial)}, a certificate of those operations only` : 'scope: whole (no operation left out)',
+    partial
+      ? `scope: ${oneLine(partial)}, a certificate of those operations only`
+      : // A statement without the harness's extension (another tool's, or hand-made) says nothing of its scope.
+        outcome.statement?.predicate.accessConformance === undefined
+        ? 'scope: not stated (the statement carries no accessConformance extension)'
+        : 'scope: whole (no operation left out)',
   ];
   return parts.join('; ');
 }

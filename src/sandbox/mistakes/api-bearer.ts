@@ -5,7 +5,7 @@
  */
 import { sha256Base64Url } from '../../crypto/encoding.js';
 import type { RefusedRequest } from '../refused-request.js';
-import { firstPresent, offsetWords, shown } from './shown.js';
+import { firstPresent, offsetWords, schemeShown } from './shown.js';
 import type { Mistake, MistakeArea } from './types.js';
 
 const NO_TOKEN = { status: 401, says: 'an access token is required' };
@@ -69,7 +69,7 @@ const mistakes: readonly Mistake[] = [
     code: 'bearer-scheme-other',
     explains: [NOT_BEARER],
     checks: 'the scheme',
-    detect: (refused) => ({ scheme: shown(authorization(refused).split(/\s+/)[0]) }),
+    detect: (refused) => ({ scheme: schemeShown(authorization(refused)) }),
     sentence: 'Authorization uses the scheme {scheme}, or the token has characters a bearer token cannot have (quotes, blanks): send "Bearer <token>" as the token endpoint gave it',
   },
   {

@@ -36,3 +36,13 @@ export function offsetWords(at: number, now: number): string {
 export function firstPresent(headers: Record<string, string>, names: readonly string[]): string | undefined {
   return names.find((name) => headers[name] !== undefined);
 }
+
+/**
+ * The scheme of an `Authorization` value, as a sentence may show it: only a short word followed by blanks
+ * (`Basic …`, `Token …`). Anything else may be a credential pasted bare (a Client Secret, `Bearer:<token>`),
+ * and a sandbox never echoes a credential, not even cut short.
+ */
+export function schemeShown(authorization: string): string {
+  const scheme = /^\s*([A-Za-z][\w-]{0,19})\s+\S/.exec(authorization)?.[1];
+  return scheme === undefined ? '(none: the value is not "<scheme> <credentials>", and it is not shown, as it may be a credential)' : shown(scheme);
+}

@@ -159,7 +159,10 @@ const mistakes: readonly Mistake[] = [
     checks: 'client_id with blanks',
     detect: (refused) => {
       const sent = refused.form.get('client_id') ?? '';
-      return sent !== sent.trim() && nameOfClient(refused, sent.trim()) !== undefined ? {} : undefined;
+      // Only with that client's own secret: an ID alone must not be confirmed ("unknown client" and "wrong
+      // secret" stay one answer), so a guessed ID with blanks reads like any other failure.
+      const secret = refused.form.get('client_secret');
+      return sent !== sent.trim() && secret !== null && credentialWithSecret(refused, secret.trim())?.[1] === sent.trim() ? {} : undefined;
     },
     sentence: 'client_id has blanks or a line feed around it: send the Client ID exactly',
   },

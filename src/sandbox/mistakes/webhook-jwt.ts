@@ -10,7 +10,7 @@ import { WEBHOOK_JWT_MAX_EXP_SECONDS } from '../../spec-numbers.js';
 import type { RefusedRequest } from '../refused-request.js';
 import { reserializations } from '../reserialize.js';
 import { claimMistakes, refusedFor, type TokenKind } from './jwt-claims.js';
-import { kindOf, shown } from './shown.js';
+import { kindOf, schemeShown, shown } from './shown.js';
 import type { Facts, Mistake, MistakeArea } from './types.js';
 
 const JWT: TokenKind = { prefix: 'jwt', name: 'the webhook JWT', refusedAs: 'JWT refused (', status: 401, maxExpSeconds: WEBHOOK_JWT_MAX_EXP_SECONDS };
@@ -44,7 +44,7 @@ const mistakes: readonly Mistake[] = [
     code: 'jwt-authorization-scheme',
     explains: [NOT_BEARER],
     checks: 'the scheme',
-    detect: (refused) => ({ scheme: shown((refused.header('authorization') ?? '').trim().split(/\s+/)[0]) }),
+    detect: (refused) => ({ scheme: schemeShown(refused.header('authorization') ?? '') }),
     sentence: 'Authorization uses the scheme {scheme}: send "Authorization: Bearer <JWT>"',
   },
   {

@@ -5,13 +5,13 @@ import { computeTotals } from '../../../src/engine/counts.js';
 import { computeVerdict } from '../../../src/engine/verdict.js';
 import type { Level } from '../../../src/requirements/types.js';
 
-export function exchange(overrides: { requestBody?: string; responseBody?: string; authorization?: string; status?: number } = {}): RecordedExchange {
+export function exchange(overrides: { requestBody?: string; responseBody?: string; authorization?: string; status?: number; method?: string; url?: string } = {}): RecordedExchange {
   return {
     seq: 1,
     label: 'token: wrong secret',
     request: {
-      method: 'POST',
-      url: 'http://127.0.0.1:1/auth/v1/token',
+      method: overrides.method ?? 'POST',
+      url: overrides.url ?? 'http://127.0.0.1:1/auth/v1/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...(overrides.authorization ? { authorization: overrides.authorization } : {}) },
       body: overrides.requestBody ?? 'grant_type=client_credentials',
       bodyBytes: (overrides.requestBody ?? 'grant_type=client_credentials').length,

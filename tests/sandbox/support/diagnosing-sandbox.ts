@@ -66,4 +66,11 @@ export function expectNothingSecret(sandbox: DiagnosingSandbox, tokens: readonly
   const forbidden = [...secrets, ...sandbox.correct, ...tokens].filter((s) => s.length >= 16);
   expect(forbidden.length).toBeGreaterThan(20);
   for (const text of [...sandbox.refusals, ...sandbox.printed]) for (const secret of forbidden) expect(text.includes(secret), `leaked in ${text.slice(0, 120)}`).toBe(false);
+  // Not even a piece: every 16 characters of a secret's random part (a Client Secret's public prefix aside),
+  // so a value cut short (a credential echoed as a "scheme", then shortened) is caught too.
+  const pieces = new Set<string>();
+  for (const secret of [...secrets.filter((s) => !s.startsWith('secret-token:')), ...tokens]) for (let i = 0; i + 16 <= secret.length; i += 1) pieces.add(secret.slice(i, i + 16));
+  for (const text of [...sandbox.refusals, ...sandbox.printed]) {
+    for (let i = 0; i + 16 <= text.length; i += 1) expect(pieces.has(text.slice(i, i + 16)), `a piece of a secret in ${text.slice(0, 120)}`).toBe(false);
+  }
 }
