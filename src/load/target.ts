@@ -10,6 +10,8 @@ import { HarnessError } from '../errors.js';
 import { loadProfile } from '../profile/index.js';
 import type { ResolvedProfile } from '../profile/types.js';
 import { startSandbox } from '../tenant/index.js';
+import { stopMs } from '../stop/timings.js';
+import { within } from '../stop/within.js';
 
 export interface LoadTarget {
   profile: ResolvedProfile;
@@ -58,7 +60,8 @@ async function startChild(path: string, seed: string | undefined): Promise<LoadT
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const message = await new Promise<ChildMessage>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new HarnessError('INTERNAL', 'the embedded reference did not start within 30 s')), 30_000);
+    const bound = stopMs('loadTargetStart');
+    const timer = setTimeout(() => reject(new HarnessError('INTERNAL', `the embedded reference did not start within ${bound / 1000} s`)), bound);
     child.once('message', (m) => {
       clearTimeout(timer);
       resolve(m as ChildMessage);
@@ -71,9 +74,12 @@ async function startChild(path: string, seed: string | undefined): Promise<LoadT
   const close = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     if (child.connected) child.send('close');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
+    // Past the bound the child is killed, and its exit still awaited.
+    const late = await within(exited, stopMs('loadTargetClose'), () => {
+      child.kill('SIGKILL');
+      return exited;
+    });
+    await late;
   };
   if (message.type !== 'ready' || !message.profilePath) {
     await close();

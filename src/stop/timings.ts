@@ -86,6 +86,14 @@ export const STOP_TIMINGS = {
     ms: 5_000,
     why: "after a signal, how long a load run's requests in flight may finish (at most --timeout) before they count as cancelled by the harness",
   },
+  loadTargetStart: {
+    ms: 30_000,
+    why: "how long `load` without --profile waits for its embedded reference's child process to say it listens (a child that never does is a harness error, not a wait for ever)",
+  },
+  loadTargetClose: {
+    ms: 5_000,
+    why: "after `load`, how long the embedded reference's child may take to close before it is killed (SIGKILL), so a stuck child never holds the command's end",
+  },
   loadHaltDrain: {
     ms: 1_000,
     why: 'after a threshold stopped a load run (--abort-on-fail, :abort), how long requests in flight may finish (at most --timeout) before they count as cancelled',
