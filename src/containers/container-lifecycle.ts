@@ -47,7 +47,15 @@ export class ContainerLifecycle {
             removeContainerSync(endpoint, this.containerId);
             rmSync(folder.privateDir, { recursive: true, force: true });
           };
-    this.unregister = registerFinalizer(`remove container ${this.shortId}`, () => (options.keepContainer ? this.keep() : this.remove()), exitFallback);
+    this.unregister = registerFinalizer(
+      `remove container ${this.shortId}`,
+      (stoppedBy) => {
+        // Said on a signal: the user pressed Ctrl-C and waits; this is what the command still does.
+        if (stoppedBy !== undefined && !options.keepContainer) process.stderr.write(`access-conformance: ${stoppedBy}: removing the started container ${this.shortId}...\n`);
+        return options.keepContainer ? this.keep() : this.remove();
+      },
+      exitFallback,
+    );
   }
 
   /** Why the container is no longer running, or undefined while it runs. */

@@ -9,13 +9,17 @@
  * with their own SIGINT / SIGTERM / exit handlers and a 15 s budget of their own, beside the scope's.
  */
 import { debugLine } from '../debug.js';
+import type { StopSignal } from '../errors.js';
 import { formatDuration } from '../values.js';
 import { stopMs } from './timings.js';
 import { within } from './within.js';
 
+/** The signal that stopped the command, when one did: a finalizer may say what it undoes and why. */
+export type FinalizerRun = (stoppedBy?: StopSignal) => Promise<void>;
+
 interface Finalizer {
   name: string;
-  run: () => Promise<void>;
+  run: FinalizerRun;
   atExit?: () => void;
 }
 
@@ -40,7 +44,7 @@ function onExit(): void {
  * Registers a finalizer (and its synchronous fallback at exit, if any). Returns its removal, for work that
  * undid itself on its normal path (the fallback goes with it).
  */
-export function registerFinalizer(name: string, run: () => Promise<void>, atExit?: () => void): () => void {
+export function registerFinalizer(name: string, run: FinalizerRun, atExit?: () => void): () => void {
   const finalizer: Finalizer = { name, run, ...(atExit ? { atExit } : {}) };
   finalizers.push(finalizer);
   if (atExit) {
@@ -64,12 +68,12 @@ let running: Promise<void> | undefined;
  * first), each within `cleanup`: one that hangs or fails is named on stderr and the next runs regardless.
  * Called again while running, it returns the same run.
  */
-export function runFinalizers(): Promise<void> {
+export function runFinalizers(stoppedBy?: StopSignal): Promise<void> {
   running ??= (async () => {
     for (const finalizer of finalizers.splice(0).reverse()) {
       debugLine('scope', `cleanup: ${finalizer.name}`);
       try {
-        await within(finalizer.run(), stopMs('cleanup'), () => {
+        await within(finalizer.run(stoppedBy), stopMs('cleanup'), () => {
           process.stderr.write(`cleanup "${finalizer.name}" did not finish within ${formatDuration(stopMs('cleanup'))}; going on\n`);
         });
         fallbacks.delete(finalizer);

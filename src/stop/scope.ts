@@ -114,7 +114,7 @@ export function openRunScope(options: RunScopeOptions): RunScope {
     const code = signalExitCode(stopReasonOf(signal)?.signal ?? received);
     const exit = (): never => process.exit(code);
     setTimeout(exit, stopMs('forcedClose'));
-    void runFinalizers().finally(exit);
+    void runFinalizers(stopReasonOf(signal)?.signal ?? received).finally(exit);
   };
   const removeSignals = onStopSignals(
     (received, count) => {
@@ -155,7 +155,7 @@ export function openRunScope(options: RunScopeOptions): RunScope {
       closing ??= (async () => {
         deadline?.cancel();
         startUp?.cancel();
-        await runFinalizers();
+        await runFinalizers(stopReasonOf(signal)?.signal);
         removeSignals();
         clearInterval(hold);
       })();
