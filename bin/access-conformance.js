@@ -15,15 +15,21 @@ process.on('SIGTERM', remember);
 globalThis[EARLY] = remember;
 
 const { fileURLToPath } = await import('node:url');
-const { startSupervisedChild, supervise, supervisedCommand } = await import('../dist/src/stop/supervisor.js');
+// A leaf (it imports only the timings table): the child is forked before the rest of the supervisor loads, so
+// that the second Node starts while this one loads its watch (src/stop/supervised-child.ts keeps what the
+// child says meanwhile).
+const { forkSupervisedChild, startSupervisedChild, supervisedCommand } = await import('../dist/src/stop/supervised-child.js');
 const { stopMs } = await import('../dist/src/stop/timings.js');
 const argv = process.argv.slice(2);
 const command = supervisedCommand(argv);
 if (command !== undefined) {
+  const entry = fileURLToPath(import.meta.url);
+  const forked = forkSupervisedChild(entry, argv);
+  const { supervise } = await import('../dist/src/stop/supervisor.js');
   // The supervisor relays what was caught; the command's flags are its child's to read (through the option
   // grammar), and read here only if the child ends before it told them.
   const readFlags = async () => (await import('../dist/src/cli/stop-flags.js')).stopFlags(argv);
-  process.exitCode = await supervise({ command, argv, entry: fileURLToPath(import.meta.url), early, readFlags });
+  process.exitCode = await supervise({ command, argv, entry, forked, early, readFlags });
 } else {
   // The process that runs the command: until its own handlers claim the signals, a signal ends it at once
   // with 130 / 143 (nothing has started yet that needs stopping). Added before the catcher is removed, so

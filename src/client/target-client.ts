@@ -3,7 +3,7 @@
  * target's clock. Suites get one per worker; users' own tests create their own.
  */
 import { HarnessError } from '../errors.js';
-import { randomSeed } from '../data/fake.js';
+import { randomSeed } from '../data/seed.js';
 import type { ListenerKey, ResolvedProfile } from '../profile/types.js';
 import { ApiCalls } from './api.js';
 import { RequestFirewall } from './firewall.js';

@@ -43,8 +43,3 @@ export function drawSeeded<T>(seed: string | number, scope: string, draw: (faker
   faker.seed(hashSeed(`${seed}/${scope}`));
   return draw(faker);
 }
-
-/** A fresh random seed, printable and short. */
-export function randomSeed(): string {
-  return Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0');
-}

@@ -16,8 +16,8 @@ import { rerunFor, type RunInvocation } from './rerun.js';
 import { abortedBanner, DISPLAY_ORDER, DISPLAY_TOTAL, displayState, finalLine, formatDuration, formatExchange, inDisplayOrder, type DisplayState } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { absentDetailLines, absentView, notImplementedLine, scopeLine, acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, pulledInLine, rootCausesFirst, uniformAnswerLines, type CauseView } from './root-cause-order.js';
+import { HTML_REPORT_FILE } from './file-names.js';
 
-export const HTML_REPORT_FILE = 'report.html';
 
 const e = escapeMarkup;
 

@@ -5,8 +5,8 @@ import { writeReportFile, type ReporterContext } from './context.js';
 import { reportAttestation, toJsonReport, type JsonReport } from './json-report.js';
 import { rerunFor } from './rerun.js';
 import { reproductionsFor } from './reproductions.js';
+import { JSON_REPORT_FILE } from './file-names.js';
 
-export const JSON_REPORT_FILE = 'report.json';
 
 export class JsonReporter implements EngineReporter {
   /** Shows the exchanges of failed, errored and blocked checks only. */

@@ -18,8 +18,8 @@ import { rerunFor, type RunInvocation } from './rerun.js';
 import { escapeMarkup, shortText } from '../escape.js';
 import { displayState, finalLine, formatExchange, resultsByGroup } from './format.js';
 import { absentView, blockedReason, causeView, dependantsOf, dependsOnIt, notImplementedLine, pulledInLine, rootCausesFirst, scopeLine, uniformAnswerLines, type AbsentView, type CauseView } from './root-cause-order.js';
+import { JUNIT_REPORT_FILE } from './file-names.js';
 
-export const JUNIT_REPORT_FILE = 'junit.xml';
 const JUNIT_EXCHANGES = 3;
 
 const e = escapeMarkup;

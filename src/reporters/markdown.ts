@@ -17,8 +17,8 @@ import { rerunFor, type RunInvocation } from './rerun.js';
 import { mdCode, mdFence, mdText, shortText } from '../escape.js';
 import { abortedBanner, finalLine, formatDuration, formatExchange, inDisplayOrder, displayState, skipsByReason, type DisplayState } from './format.js';
 import { absentDetailLines, absentView, notImplementedLine, scopeLine, acceptedInsteadLine, blockedReason, causeView, dependantLine, dependantsOf, dependsOnIt, groupRootCauses, pulledInLine, uniformAnswerLines, withoutDependants, type CauseGroup, type CauseView } from './root-cause-order.js';
+import { MARKDOWN_REPORT_FILE } from './file-names.js';
 
-export const MARKDOWN_REPORT_FILE = 'summary.md';
 /** The whole summary stays under this (GitHub's step-summary limit is 1 MiB per step). */
 export const MARKDOWN_MAX_BYTES = 100_000;
 /** Budget of the failed-IDs table; the detail blocks get what is left. */

@@ -5,11 +5,7 @@
  */
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HTML_REPORT_FILE } from './html.js';
-import { JSON_REPORT_FILE } from './json.js';
-import { JUNIT_REPORT_FILE } from './junit.js';
-import { MARKDOWN_REPORT_FILE } from './markdown.js';
-import { REPRODUCTIONS_DIR } from './reproductions.js';
+import { HTML_REPORT_FILE, JSON_REPORT_FILE, JUNIT_REPORT_FILE, MARKDOWN_REPORT_FILE, REPRODUCTIONS_DIR } from './file-names.js';
 
 /**
  * What a run writes into --out: the reports, the container's log (`--image`), and `--attest`'s bundle and

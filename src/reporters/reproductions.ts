@@ -16,8 +16,8 @@ import type { CheckResult, RunSummary } from '../engine/types.js';
 import type { ReporterContext } from './context.js';
 import { launcherOf, word, type RunInvocation } from './rerun.js';
 import { curlCommand } from './curl.js';
+import { REPRODUCTIONS_DIR } from './file-names.js';
 
-export const REPRODUCTIONS_DIR = 'reproductions';
 export const REPRODUCTION_FORMAT = 'access-conformance.reproduction';
 /** Bodies longer than this go to their own file (the recorder shows the first 4096 bytes). */
 const INLINE_BODY_BYTES = 4096;

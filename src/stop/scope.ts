@@ -25,8 +25,8 @@ import type { Phase } from './phase.js';
 import { registerFinalizer, runFinalizers } from './finalizers.js';
 import { untilStopped } from './race.js';
 import { signalReason, stopReasonOf, type StopReason } from './reason.js';
-import { onStopSignals, supervisedSince } from './signals.js';
-import { tellSupervisor } from './supervisor.js';
+import { onStopSignals } from './signals.js';
+import { supervisedSince, tellSupervisor } from './supervised-child.js';
 import { testStall, testStartUpMs } from './test-hooks.js';
 import { stopMs } from './timings.js';
 

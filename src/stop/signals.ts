@@ -14,6 +14,7 @@
 import { debugLine } from '../debug.js';
 import type { StopSignal } from '../errors.js';
 import { stopMs } from './timings.js';
+import { supervisedSince } from './supervised-child.js';
 import { wrapperWatch } from './wrapper.js';
 
 /** Where the entry leaves its "end at once" handler (a global: the entry imports nothing first). */
@@ -21,14 +22,6 @@ const EARLY_EXIT = Symbol.for('access-conformance.early-exit');
 
 type Holder = { [EARLY_EXIT]?: (signal: NodeJS.Signals) => void };
 
-/** Set in a supervised child: its parent's start (ms), from which the child counts its deadline. */
-export const CHILD_ENV = 'AC_SUPERVISED_CHILD';
-
-/** When this process is a supervised child: its parent's start time. */
-export function supervisedSince(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const value = Number(env[CHILD_ENV]);
-  return Number.isInteger(value) && value > 0 ? value : undefined;
-}
 
 /**
  * Installs the handlers; `received` is told each signal (its count: 1 for the first), the wrapper's death

@@ -18,50 +18,23 @@
  * and `load`, naming the phase, and ends with 2 (deadline, stuck) or 130 / 143 (a signal). When the child
  * never told its bounds, `readFlags` (the CLI's option grammar, loaded only then) says where.
  * Timings: timings.ts. DEBUG=access-conformance shows the decisions.
+ *
+ * The fork itself, the child's heartbeat and the messages are supervised-child.ts's, a leaf: the entry forks
+ * before it loads this module, and a child never loads it. The short report.json loads only to be written.
  */
-import { fork } from 'node:child_process';
 import { constants } from 'node:os';
 import { debugLine } from '../debug.js';
 import type { StopSignal } from '../errors.js';
 import { formatDuration } from '../values.js';
 import type { Phase } from './phase.js';
 import { signalReason, stopExitCode, type StopReason } from './reason.js';
-import { CHILD_ENV, onStopSignals, supervisedSince } from './signals.js';
-import { writeStoppedReportUnlessNewer } from './stopped-report.js';
+import { onStopSignals } from './signals.js';
+import { forkSupervisedChild, type ChildEnd, type ForkedChild, type SupervisorMessage } from './supervised-child.js';
 import { stopMs } from './timings.js';
-
-/** What a supervised command tells its parent. */
-export type SupervisorMessage =
-  | { type: 'beat' }
-  | { type: 'phase'; phase: Phase }
-  /** Its flags as the option grammar parsed them: the deadline, and where report.json goes (run, load). */
-  | { type: 'bounds'; maxDurationMs?: number; reportDir?: string }
-  /** The command's own reports are written (or there are none to write): the parent writes none. */
-  | { type: 'reported' };
 
 export interface StopBounds {
   maxDurationMs?: number;
   reportDir?: string;
-}
-
-/** The commands that run under a supervisor; the others (list, diff, --help) are short and run in-process. */
-const SUPERVISED = new Set(['run', 'load', 'send', 'serve']);
-
-/** The command to supervise, or undefined to run in-process (a child already, --help, list, diff). */
-export function supervisedCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (supervisedSince(env) !== undefined || env.AC_NO_SUPERVISOR === '1') return undefined;
-  if (argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--version')) return undefined;
-  return argv[0] !== undefined && SUPERVISED.has(argv[0]) ? argv[0] : undefined;
-}
-
-/** Sends a message to the supervising parent, when there is one; never throws. */
-export function tellSupervisor(message: SupervisorMessage): void {
-  if (!process.send || !process.connected) return;
-  try {
-    process.send(message);
-  } catch {
-    // The parent is gone; the disconnect handler of startSupervisedChild() ends this process.
-  }
 }
 
 export interface SuperviseOptions {
@@ -69,6 +42,8 @@ export interface SuperviseOptions {
   argv: readonly string[];
   /** The entry to fork (bin/access-conformance.js). */
   entry: string;
+  /** The child, when the entry forked it already (supervised-child.ts); else supervise() forks `entry`. */
+  forked?: ForkedChild;
   env?: NodeJS.ProcessEnv;
   /** Signals the entry caught before this module loaded: relayed as soon as the child exists. */
   early?: readonly NodeJS.Signals[];
@@ -80,14 +55,9 @@ export interface SuperviseOptions {
 export function supervise(options: SuperviseOptions): Promise<number> {
   const { command, env = process.env } = options;
   const what = `the ${command}`;
-  const startedAt = Date.now();
   const stallMs = Number(env.AC_SUPERVISOR_STALL_MS) > 0 ? Number(env.AC_SUPERVISOR_STALL_MS) : stopMs('stall');
-  const child = fork(options.entry, [...options.argv], {
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: { ...env, [CHILD_ENV]: String(startedAt) },
-    // Its own process group: a terminal's Ctrl-C reaches the parent only, which relays it once.
-    detached: true,
-  });
+  const forked = options.forked ?? forkSupervisedChild(options.entry, options.argv, env);
+  const { child, startedAt } = forked;
   debugLine('supervisor', `${command} in child ${child.pid}`);
   let phase: Phase = 'start';
   let bounds: StopBounds | undefined;
@@ -97,12 +67,12 @@ export function supervise(options: SuperviseOptions): Promise<number> {
   let signalAt: number | undefined;
   let killed = false;
 
-  child.on('message', (message: SupervisorMessage) => {
+  const onMessage = (message: SupervisorMessage): void => {
     lastBeat = Date.now();
     if (message.type === 'phase') phase = message.phase;
     else if (message.type === 'reported') reported = true;
     else if (message.type === 'bounds') bounds = { ...message };
-  });
+  };
   const kill = (why: StopReason): void => {
     if (killed) return;
     killed = true;
@@ -146,10 +116,13 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     // child is gone: then 'exit' decides, `closeAfterExit` later. Not unref'd: the exit code is decided here.
     let settled = false;
     let closeWait: NodeJS.Timeout | undefined;
-    child.once('exit', (code, killedBy) => {
-      closeWait = setTimeout(() => settle(code, killedBy), stopMs('closeAfterExit'));
+    forked.listen({
+      message: onMessage,
+      exit: (end: ChildEnd) => {
+        closeWait = setTimeout(() => settle(end.code, end.signal), stopMs('closeAfterExit'));
+      },
+      close: (end: ChildEnd) => settle(end.code, end.signal),
     });
-    child.once('close', (code, killedBy) => settle(code, killedBy));
     function settle(code: number | null, killedBy: NodeJS.Signals | null): void {
       if (settled) return;
       settled = true;
@@ -183,26 +156,11 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     const dir = bounds ? bounds.reportDir : await options.readFlags?.().then((flags) => flags.reportDir, () => undefined);
     if (dir === undefined) return;
     try {
-      const path = await writeStoppedReportUnlessNewer(dir, { command, ...why, phase, exitCode, startedAt, writtenBy: 'supervisor' });
+      const { writeStoppedReportUnlessNewer } = await import('./stopped-report.js');
+    const path = await writeStoppedReportUnlessNewer(dir, { command, ...why, phase, exitCode, startedAt, writtenBy: 'supervisor' });
       if (path !== undefined) process.stderr.write(`  report: ${path} (phase "${phase}")\n`);
     } catch (error) {
       process.stderr.write(`  could not write the report in ${dir}: ${error instanceof Error ? error.message : String(error)}\n`);
     }
   }
-}
-
-/**
- * The child's side, first thing in the process: the heartbeat, and an end when the parent is gone (its IPC
- * channel closes: treated as SIGTERM, so the command still writes its reports). No-op when not supervised.
- */
-export function startSupervisedChild(): void {
-  if (supervisedSince() === undefined || !process.send) return;
-  const beat = setInterval(() => tellSupervisor({ type: 'beat' }), stopMs('heartbeat'));
-  beat.unref();
-  process.once('disconnect', () => {
-    clearInterval(beat);
-    process.kill(process.pid, 'SIGTERM');
-  });
-  // The channel must not keep a finished command alive.
-  process.channel?.unref();
 }

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import type { PemPair } from '../crypto/certificates.js';
 import { createLocalCa, issueServerCertificate } from '../crypto/certificates-lazy.js';
-import { randomSeed } from '../data/fake.js';
+import { randomSeed } from '../data/seed.js';
 import { HarnessError } from '../errors.js';
 import type { ProfileDocument } from '../profile/document.js';
 import { closeServer, createReferenceServer } from '../reference/node-adapter.js';

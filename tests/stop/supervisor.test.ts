@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { supervisedCommand } from '../../src/stop/supervisor.js';
+import { supervisedCommand } from '../../src/stop/supervised-child.js';
 import { stoppedReport } from '../../src/stop/stopped-report.js';
 import { STOP_TIMINGS, stopMs } from '../../src/stop/timings.js';
 import { wrapperWatch } from '../../src/stop/wrapper.js';

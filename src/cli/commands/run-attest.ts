@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { HarnessError } from '../../errors.js';
-import { JSON_REPORT_FILE } from '../../reporters/json.js';
+import { JSON_REPORT_FILE } from '../../reporters/file-names.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 import type { AttestSubjectRequest } from '../../reporters/index.js';
 import type { SigningPlan } from '../../attest/index.js';

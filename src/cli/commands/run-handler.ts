@@ -3,24 +3,56 @@
  * apart from run.ts so that `run --help` loads only the option table, not the engine and the reference.
  */
 import { resolve } from 'node:path';
-import { randomSeed } from '../../data/fake.js';
-import { loadBaseline, preloadSuites, reportUnstartedRun, resolveSelection, runConformance, type RunAbort } from '../../engine/index.js';
-import { runSecrets } from '../../client/index.js';
+import { randomSeed } from '../../data/seed.js';
+import { resolveSelection } from '../../engine/selection.js';
+import type { RunAbort } from '../../engine/types.js';
+import { runSecrets } from '../../client/secret-registry.js';
 import { HarnessError, isHarnessError } from '../../errors.js';
 import { openRunScope, type RunScope } from '../../stop/scope.js';
 import { untilStopped } from '../../stop/race.js';
 import { Stopped, stopExitCode } from '../../stop/reason.js';
 import { writeStoppedReport } from '../../stop/stopped-report.js';
-import { createRedact, createReporters, createScrub, type ReporterContext } from '../../reporters/index.js';
+import type { ReporterContext } from '../../reporters/index.js';
 import { removePreviousOutputs } from '../../reporters/out-dir.js';
 import type { RunInvocation } from '../../reporters/rerun.js';
 import { parseRunArgs, type RunOptions, type TargetPlan } from './run-options.js';
-import { renderRunPlan, runPlanLines } from './run-plan.js';
-import { startTarget, type StartedTarget } from './run-target.js';
+import { startTarget, type StartedTarget, type TargetPhase } from './run-target.js';
 import { prepareAttestation, withJsonReporter, type PreparedAttestation } from './run-attest.js';
 import { currentLauncher } from '../launcher.js';
-import { isUrlSource } from '../../openapi/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
+
+/**
+ * What a run needs once its target is starting: the engine (and through it the suites), the reporters and
+ * the run plan's lines. Imported when the run's first phase begins, not with this module:
+ * the process's start to that phase stays the CLI's own (flags, selection, scope), and these load while the
+ * target's start waits on its socket, its key work and its files. Loaded once per process.
+ */
+let runParts: ReturnType<typeof importRunParts> | undefined;
+
+function importRunParts() {
+  return Promise.all([
+    import('../../engine/index.js'),
+    import('../../reporters/index.js'),
+    import('../../openapi/index.js'),
+    import('./run-plan.js'),
+  ]).then(([engine, reporters, openapi, plan]) => ({
+    preloadSuites: engine.preloadSuites,
+    reportUnstartedRun: engine.reportUnstartedRun,
+    runConformance: engine.runConformance,
+    createRedact: reporters.createRedact,
+    createReporters: reporters.createReporters,
+    createScrub: reporters.createScrub,
+    isUrlSource: openapi.isUrlSource,
+    renderRunPlan: plan.renderRunPlan,
+    runPlanLines: plan.runPlanLines,
+  }));
+}
+
+/** The run's parts, their import started on first call; a failed import is the caller's error when awaited. */
+function loadRunParts(): ReturnType<typeof importRunParts> {
+  runParts ??= importRunParts();
+  return runParts;
+}
 
 export async function runHandler(options: RunOptions): Promise<number> {
   const startedAt = Date.now();
@@ -75,6 +107,7 @@ async function reportUnstarted(plan: ReturnType<typeof parseRunArgs>, seed: stri
   const outDir = resolve(plan.out);
   const noSecrets = { secrets: [] };
   try {
+    const { createRedact, createReporters, createScrub, reportUnstartedRun } = await loadRunParts();
     const reporters = createReporters(plan.reporter, reporterContext(plan, outDir, createRedact(noSecrets), createScrub(noSecrets)), { console: false });
     await reportUnstartedRun({
       selection: { only: plan.only, skip: plan.skip },
@@ -112,20 +145,20 @@ function reporterContext(plan: ReturnType<typeof parseRunArgs>, outDir: string, 
 
 async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope, seed: string, attestation: PreparedAttestation | undefined): Promise<number> {
   if (plan.plan) return printPlan(plan, scope, seed);
-  const baseline = plan.baseline === undefined ? undefined : await loadBaseline(plan.baseline);
+  // A baseline that is not valid is a usage problem: told before anything starts, as before.
+  const baseline = plan.baseline === undefined ? undefined : await (await import('../../engine/baseline.js')).loadBaseline(plan.baseline);
   const outDir = resolve(plan.out);
   // An earlier run's reports in a reused --out would sit beside this run's: removed first (reporters/out-dir.ts).
   const removed = await removePreviousOutputs(outDir);
   if (removed.length > 0) process.stdout.write(`${plan.out}: removed ${removed.join(', ')} left by an earlier run\n`);
 
-  // The suites' scheduler and modules load while the target starts (the embedded sandbox makes keys off-thread).
-  preloadSuites();
-  let started: StartedTarget | undefined;
-  // On every way out; a target still starting when the scope stops is stopped once it is up, unwaited.
-  scope.onCleanup('stop the target', async () => started?.close());
-  const target = (started = await untilStopped(startTarget(plan.target, seed, outDir, (phase) => scope.enter(phase)), scope.signal, (late) => void late.close()));
+  const target = await startedTarget(plan, scope, seed, outDir, (parts) => {
+    // The suites' scheduler and modules load while the target starts (the embedded sandbox makes keys off-thread).
+    parts.preloadSuites();
+  });
+  const { createRedact, createReporters, createScrub, isUrlSource, runConformance } = await loadRunParts();
   {
-    const profile = withOpenapi(target.profile, plan.openapi);
+    const profile = withOpenapi(target.profile, plan.openapi, isUrlSource);
     const context = reporterContext(plan, outDir, createRedact(target.profile), createScrub(target.profile));
     const reporters = createReporters(
       withJsonReporter(plan.reporter, attestation !== undefined),
@@ -176,18 +209,43 @@ async function runInScope(plan: ReturnType<typeof parseRunArgs>, scope: RunScope
  * run's plan printed, nothing sent to any operation, no report written; exit 0.
  */
 async function printPlan(plan: ReturnType<typeof parseRunArgs>, scope: RunScope, seed: string): Promise<number> {
-  let started: StartedTarget | undefined;
-  scope.onCleanup('stop the target', async () => started?.close());
-  const target = (started = await untilStopped(startTarget(plan.target, seed, resolve(plan.out), (phase) => scope.enter(phase)), scope.signal, (late) => void late.close()));
-  const profile = withOpenapi(target.profile, plan.openapi);
+  const target = await startedTarget(plan, scope, seed, resolve(plan.out));
+  const { isUrlSource, renderRunPlan, runPlanLines } = await loadRunParts();
+  const profile = withOpenapi(target.profile, plan.openapi, isUrlSource);
   const { plan: operations, lines } = await untilStopped(runPlanLines(profile, plan.client, plan.allowOperation), scope.signal);
   process.stdout.write(renderRunPlan(profile, operations, lines));
   scope.reported();
   return 0;
 }
 
+/**
+ * The run's target started (stop/scope.ts names its phases), the cleanup that stops it registered first. The
+ * run's parts begin to load with the target's first phase, and `whileStarting` is given them while it starts.
+ */
+async function startedTarget(
+  plan: ReturnType<typeof parseRunArgs>,
+  scope: RunScope,
+  seed: string,
+  outDir: string,
+  whileStarting?: (parts: Awaited<ReturnType<typeof loadRunParts>>) => void,
+): Promise<StartedTarget> {
+  let started: StartedTarget | undefined;
+  // On every way out; a target still starting when the scope stops is stopped once it is up, unwaited.
+  scope.onCleanup('stop the target', async () => started?.close());
+  const onPhase = (phase: TargetPhase): Promise<void> => {
+    if (runParts === undefined) {
+      // Handled here so that a failed import is not unhandled while the target starts; it fails the run
+      // where the parts are awaited.
+      void loadRunParts().then(whileStarting, () => undefined);
+    }
+    return scope.enter(phase);
+  };
+  started = await untilStopped(startTarget(plan.target, seed, outDir, onPhase), scope.signal, (late) => void late.close());
+  return started;
+}
+
 /** `--openapi` replaces the profile's `"openapi"`: a file relative to the current directory, or a URL. */
-function withOpenapi(profile: ResolvedProfile, openapi: string | undefined): ResolvedProfile {
+function withOpenapi(profile: ResolvedProfile, openapi: string | undefined, isUrlSource: (source: string) => boolean): ResolvedProfile {
   if (openapi === undefined) return profile;
   return { ...profile, openapi: isUrlSource(openapi) ? openapi : resolve(openapi) };
 }

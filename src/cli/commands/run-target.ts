@@ -1,15 +1,14 @@
 /**
  * The target of a run: a profile file, the embedded reference (optionally with faults), or a container
- * image. The containers module is imported lazily: a run without --image never loads testcontainers.
+ * image. The containers module is imported lazily: a run without --image never loads testcontainers. So are
+ * the reference and its tenant, and the profile's loader and validator: each loads in the phase that uses it
+ * (a run's start-up before its first phase is the CLI's own), and only for the target kind that uses it.
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadProfile } from '../../profile/index.js';
-import { createRedact } from '../../reporters/index.js';
 import type { ResolvedProfile } from '../../profile/types.js';
 import type { ImageTarget } from '../../containers/index.js';
 import { loadContainers } from '../../containers/load-containers.js';
-import { startSandbox } from '../../tenant/index.js';
 import type { combineFaults } from '../../faults/index.js';
 import type { resolveWrapper } from './served-wrappers.js';
 import type { TargetPlan } from './run-options.js';
@@ -57,6 +56,11 @@ async function loadWrappers(): Promise<{ resolveWrapper: typeof resolveWrapper; 
 /** The start-up phases of a target, as the run scope names them. */
 export type TargetPhase = 'profile' | 'embedded reference' | 'keys' | 'image';
 
+/** The profile's loader (and through it the JSON Schema validator), once a phase needs it. */
+async function loadProfile(path: string): Promise<ResolvedProfile> {
+  return (await import('../../profile/index.js')).loadProfile(path);
+}
+
 export async function startTarget(plan: TargetPlan, seed: string, outDir: string, onPhase: (phase: TargetPhase) => Promise<void> = async () => {}): Promise<StartedTarget> {
   if (plan.kind === 'profile') {
     await onPhase('profile');
@@ -70,6 +74,7 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     const customize = wrappers && faults.length > 0 ? wrappers.combineFaults(faults) : undefined;
     const log = referenceLog(outDir);
     await onPhase('embedded reference');
+    const { startSandbox } = await import('../../tenant/index.js');
     const sandbox = await startSandbox({ seed, hooks: true, logger: log.logger, onKeys: () => onPhase('keys'), ...(customize ? { customize } : {}) });
     const close = async (): Promise<void> => {
       await sandbox.close();
@@ -78,7 +83,7 @@ export async function startTarget(plan: TargetPlan, seed: string, outDir: string
     try {
       await onPhase('profile');
       const profile = await loadProfile(sandbox.profilePath);
-      log.redactWith(createRedact(profile));
+      log.redactWith((await import('../../reporters/context.js')).createRedact(profile));
       const withFaults = faults.length > 0 ? ` with fault${faults.length === 1 ? '' : 's'} ${faults.map((f) => f.name).join(', ')}` : '';
       return { profile, description: `embedded reference${withFaults}`, close };
     } catch (error) {

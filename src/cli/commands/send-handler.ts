@@ -9,7 +9,7 @@ import type { WebhookOptions } from '../../client/types.js';
 import { generateHmacSecret } from '../../crypto/hmac.js';
 import { generateSigningKey } from '../../crypto/signing-keys.js';
 import { sha256Base64Url } from '../../crypto/encoding.js';
-import { randomSeed } from '../../data/fake.js';
+import { randomSeed } from '../../data/seed.js';
 import { HarnessError } from '../../errors.js';
 import { loadProfile } from '../../profile/load.js';
 import type { ResolvedProfile } from '../../profile/types.js';
