@@ -41,7 +41,6 @@ function printedSnippet(stdout: string): unknown {
   const end = lines.findIndex((line, index) => index > start && line === '  }');
   return JSON.parse(lines.slice(start, end + 1).join('\n'));
 }
-const title = (text: string): string => `${text}${HAS_REAL_DESCRIPTION ? '' : ` (skipped: ${NO_REAL_DESCRIPTION_REASON})`}`;
 
 describeWith('real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASON, 'the real description against the sandbox', () => {
   const real = ['--openapi', REAL_DESCRIPTION_RELATIVE, '--only', 'OPS-*', '--seed', '5eed0048'];
@@ -55,7 +54,7 @@ describeWith('real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASO
   }, 300_000);
   afterAll(async () => serve?.close());
 
-  it(title('without --partial: exit 1, at most three root-cause blocks, one naming each operation that answers 404 once'), () => {
+  it('without --partial: exit 1, at most three root-cause blocks, one naming each operation that answers 404 once', () => {
     expect(whole.code, whole.stderr).toBe(1);
     const blocks = whole.stdout.split('\n').filter((line) => line.startsWith('✗ '));
     expect(blocks.length).toBeLessThanOrEqual(3);
@@ -75,7 +74,7 @@ describeWith('real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASO
     expect(report.results).toHaveLength(readReport(partial.out).results.length);
   });
 
-  it(title('with --partial: exit 0, the verdict names 34 not implemented, report.json lists them, the snippet pins the 5'), () => {
+  it('with --partial: exit 0, the verdict names 34 not implemented, report.json lists them, the snippet pins the 5', () => {
     expect(partial.code, partial.stdout.slice(-3000)).toBe(0);
     expect(partial.stdout).toMatch(/^verdict: conformant \(exit 0\): conformant for 5 of 39 operations; 34 not implemented \(run --partial\)/m);
     expect(partial.stdout.split('\n').filter((line) => line.startsWith('✗ '))).toEqual([]);
@@ -91,7 +90,7 @@ describeWith('real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASO
     expect(snippet.scope.implements).toHaveLength(5);
   });
 
-  it(title('the printed scope in the profile, without --partial: the same verdict from the profile; a declared operation that answers 404 fails'), async () => {
+  it('the printed scope in the profile, without --partial: the same verdict from the profile; a declared operation that answers 404 fails', async () => {
     serve = await startServe('5eed0048');
     const base = JSON.parse(readFileSync(serve.profilePath, 'utf8')) as Record<string, unknown>;
     const snippet = printedSnippet(partial.stdout) as { scope: { implements: string[] } };
@@ -118,7 +117,7 @@ describeWith('real-description', HAS_REAL_DESCRIPTION, NO_REAL_DESCRIPTION_REASO
     expect(refused.stdout + refused.stderr).toContain('error[PROFILE_INVALID]: scope.excludes[0] "GET /api/v1/webhook" names no operation');
   }, 300_000);
 
-  it(title('--attest: the statement lists the 34 and is WARNED, never PASSED; verify names the scope and what it did not check'), async () => {
+  it('--attest: the statement lists the 34 and is WARNED, never PASSED; verify names the scope and what it did not check', async () => {
     const ed = await keyPair('ed25519');
     writeFileSync(join(dir, 'ed.pem'), ed.privatePem);
     writeFileSync(join(dir, 'ed.pub.pem'), ed.publicPem);
