@@ -179,7 +179,7 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
     readonly remoteAddress: string;
     /** Read but not yet answered: the start of the next request(s). */
     pending: Buffer | undefined;
-    /** A handler's answer is awaited: reading is paused and later requests wait their turn. */
+    /** A handler's answer is awaited: later requests wait their turn (and reading pauses once one comes). */
     busy = false;
     /** A request was answered here: when nothing is read it is keep-alive idle, not new. */
     answered = false;
@@ -203,6 +203,9 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
       this.lastActive = Date.now();
       this.pending = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
       if (!this.busy) this.drain();
+      // Bytes while an answer is awaited: nothing more is read (nor the client's FIN) until it is written,
+      // so what waits is one read at most. Pausing only then keeps a lone request free of the cost.
+      else this.socket.pause();
     };
 
     readonly onEnd = (): void => {
@@ -243,7 +246,7 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
           if (answer instanceof Promise) {
             this.busy = true;
             this.pending = offset < data.length ? data.subarray(offset) : undefined;
-            socket.pause();
+            if (this.pending !== undefined) socket.pause();
             const request = found.request;
             answer.then(
               (response) => this.settle(response),
@@ -272,7 +275,7 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
       this.busy = false;
       if (this.socket.destroyed) return;
       if (!this.write(response)) return;
-      this.socket.resume();
+      if (this.socket.isPaused()) this.socket.resume();
       this.drain();
     }
 
@@ -312,8 +315,8 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
       socket.removeListener('error', this.onError);
       socket.removeListener('close', this.onClose);
       this.pending = undefined;
-      // Reading pauses while a handler is awaited, so the client's FIN is never read before what precedes
-      // it is answered: a connection handed off has not ended (were it, a cut request is node:http's 400).
+      // Reading pauses once bytes wait behind an awaited answer, so the client's FIN is read only when
+      // nothing waits: a connection ending here has a cut request at most, which node:http answers 400.
       if (this.ended) {
         failConnection(socket, '400 Bad Request');
         return;
