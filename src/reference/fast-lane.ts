@@ -48,12 +48,14 @@ const MAX_FIELDS = 100;
 const KEEP_ALIVE_GRACE_MS = 1000;
 /** Origin-form only, in the characters RFC 3986 allows there (anything else is node:http's to judge). */
 const REQUEST_LINE = /^POST (\/[A-Za-z0-9\-._~%!$&'()*+,;=:@\/?]*) HTTP\/1\.1$/;
-/** `name: value` with a token name and a visible-ASCII value trimmed of nothing (ends are not blanks). */
-const FIELD_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[\t ]*((?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?)$/;
+/** Bytes a plain head never holds: controls but tab, CR and LF, and everything above 0x7e. */
+const OUTSIDE_HEAD = /[^\t\r\n\x20-\x7e]/;
+/** A CR not followed by LF or an LF not preceded by CR (a line end node:http's parser judges its own way). */
+const BARE_LINE_END = /\r(?!\n)|(?<!\r)\n/;
 const DIGITS = /^\d{1,15}$/;
 /** The fields whose presence means the request is not plain (its framing or its connection is special). */
 const NOT_PLAIN = new Set(['transfer-encoding', 'expect', 'upgrade', 'te', 'trailer', 'http2-settings', 'proxy-connection', 'keep-alive']);
-/** node:http's checks before it writes a field (validateHeaderName, validateHeaderValue). */
+/** A field name (RFC 9110 token); node:http checks the names it writes with the same. */
 const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /** node:http's test for a handler's `Connection: close` (the connection ends after the answer). */
@@ -85,17 +87,30 @@ function findRequest(data: Buffer, offset: number, remoteAddress: string, limitF
   const headEnd = data.indexOf('\r\n\r\n', offset, 'latin1');
   if (headEnd < 0) return data.length - offset > MAX_HEAD_BYTES ? 'not plain' : 'partial';
   if (headEnd - offset > MAX_HEAD_BYTES) return 'not plain';
-  const lines = data.toString('latin1', offset, headEnd).split('\r\n');
-  if (lines.length > MAX_FIELDS + 1) return 'not plain';
-  const start = REQUEST_LINE.exec(lines[0]!);
+  const head = data.toString('latin1', offset, headEnd);
+  // Two linear scans rule out every byte and line end the walk below does not expect.
+  if (OUTSIDE_HEAD.test(head) || BARE_LINE_END.test(head)) return 'not plain';
+  let lineEnd = head.indexOf('\r\n');
+  const start = REQUEST_LINE.exec(lineEnd < 0 ? head : head.slice(0, lineEnd));
   if (start === null) return 'not plain';
   const headers: Record<string, string> = {};
-  for (let i = 1; i < lines.length; i += 1) {
-    const field = FIELD_LINE.exec(lines[i]!);
-    if (field === null) return 'not plain';
-    const name = field[1]!.toLowerCase();
-    if (headers[name] !== undefined || NOT_PLAIN.has(name)) return 'not plain';
-    headers[name] = field[2]!;
+  let fields = 0;
+  while (lineEnd >= 0) {
+    const lineStart = lineEnd + 2;
+    lineEnd = head.indexOf('\r\n', lineStart);
+    const end = lineEnd < 0 ? head.length : lineEnd;
+    const colon = head.indexOf(':', lineStart);
+    if (colon < 0 || colon > end || (fields += 1) > MAX_FIELDS) return 'not plain';
+    const name = head.slice(lineStart, colon);
+    if (!TOKEN.test(name)) return 'not plain';
+    let from = colon + 1;
+    while (from < end && (head.charCodeAt(from) === 32 || head.charCodeAt(from) === 9)) from += 1;
+    const last = head.charCodeAt(end - 1);
+    // A value that ends in a blank: node:http's parser trims it its own way.
+    if (from < end && (last === 32 || last === 9)) return 'not plain';
+    const lower = name.toLowerCase();
+    if (headers[lower] !== undefined || NOT_PLAIN.has(lower)) return 'not plain';
+    headers[lower] = head.slice(from, end);
   }
   const connection = headers.connection;
   if (headers.host === undefined || (connection !== undefined && connection.toLowerCase() !== 'keep-alive')) return 'not plain';

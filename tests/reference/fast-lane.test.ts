@@ -183,6 +183,12 @@ const cases: Record<string, Exchange> = {
   'an answer naming its content-length first': { first: post('/a', body, 'X-Answer: length-first\r\n'), answers: 1 },
   'a 204 answer': { first: post('/a', body, 'X-Answer: no-content\r\n') + post('/b', body), answers: 2 , taken: 'lane' },
   'a 418 with an empty field': { first: post('/a', body, 'X-Answer: teapot\r\n'), answers: 1 },
+  'a field line without a colon': { first: post('/a', body, 'X-No-Colon\r\n') },
+  'whitespace before a colon': { first: post('/a', body, 'X-Before : v\r\n') },
+  'an empty field name': { first: post('/a', body, ': v\r\n') },
+  'a value of blanks only': { first: post('/a', body, 'X-Blank: \t \r\n'), answers: 1 },
+  'a NUL in a value': { first: post('/a', body, 'X-Nul: a\u0000b\r\n') },
+  'a bare CR in a value': { first: post('/a', body, 'X-Cr: a\rb\r\n') },
   'an empty field value': { first: post('/a', body, 'X-Empty:\r\n'), answers: 1 , taken: 'lane' },
 };
 
