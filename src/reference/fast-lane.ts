@@ -200,6 +200,8 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
     answered = false;
     /** The client half-closed: close once every answer is written. */
     ended = false;
+    /** Answers wait in the socket's buffer (the client does not read): nothing more is read until they drain. */
+    blocked = false;
     lastActive: number;
     readonly created: number;
 
@@ -217,15 +219,15 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
     readonly onData = (chunk: Buffer): void => {
       this.lastActive = Date.now();
       this.pending = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
-      if (!this.busy) this.drain();
+      if (!this.busy && !this.blocked) this.drain();
       // Bytes while an answer is awaited: nothing more is read (nor the client's FIN) until it is written,
       // so what waits is one read at most. Pausing only then keeps a lone request free of the cost.
-      else this.socket.pause();
+      else this.reading();
     };
 
     readonly onEnd = (): void => {
       this.ended = true;
-      if (!this.busy) this.drain();
+      if (!this.busy && !this.blocked) this.drain();
     };
 
     readonly onError = (): void => {
@@ -261,7 +263,7 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
           if (answer instanceof Promise) {
             this.busy = true;
             this.pending = offset < data.length ? data.subarray(offset) : undefined;
-            if (this.pending !== undefined) socket.pause();
+            this.reading();
             const request = found.request;
             answer.then(
               (response) => this.settle(response),
@@ -278,6 +280,11 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
             corked = true;
           }
           if (!this.write(answer)) return;
+          if (this.blocked) {
+            // The rest waits until the client has read these answers.
+            this.pending = offset < data.length ? data.subarray(offset) : undefined;
+            return;
+          }
         }
         this.pending = undefined;
         if (this.ended && socket.writable) socket.end();
@@ -290,7 +297,7 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
       this.busy = false;
       if (this.socket.destroyed) return;
       if (!this.write(response)) return;
-      if (this.socket.isPaused()) this.socket.resume();
+      this.reading();
       this.drain();
     }
 
@@ -307,11 +314,18 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
         bytes = answerBytes(response, keepAlive, now)!;
       }
       const { socket } = this;
-      if (!bytes.body) socket.write(bytes.head, 'latin1');
-      else if (typeof response.body === 'string') socket.write(bytes.head + response.body, 'utf8');
+      let flushed: boolean;
+      if (!bytes.body) flushed = socket.write(bytes.head, 'latin1');
+      else if (typeof response.body === 'string') flushed = socket.write(bytes.head + response.body, 'utf8');
       else {
         socket.write(bytes.head, 'latin1');
-        socket.write(response.body);
+        flushed = socket.write(response.body);
+      }
+      if (!flushed && !this.blocked) {
+        // A client that sends and never reads: its answers would pile up here without bound.
+        this.blocked = true;
+        this.reading();
+        socket.once('drain', this.onDrain);
       }
       if (bytes.close) {
         lanes.delete(this);
@@ -322,9 +336,25 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
       return true;
     }
 
+    readonly onDrain = (): void => {
+      this.blocked = false;
+      this.reading();
+      if (!this.busy) this.drain();
+    };
+
+    /** Reads while nothing waits: no answer in the socket's buffer, no bytes behind an awaited answer. */
+    reading(): void {
+      const wait = this.blocked || (this.busy && this.pending !== undefined);
+      if (wait && !this.socket.isPaused()) this.socket.pause();
+      else if (!wait && this.socket.isPaused()) this.socket.resume();
+    }
+
     handOff(): void {
       lanes.delete(this);
       const { socket, pending } = this;
+      socket.removeListener('drain', this.onDrain);
+      // node:http reads only a socket nobody paused; it keeps its own bounds on what it buffers.
+      if (socket.isPaused()) socket.resume();
       socket.removeListener('data', this.onData);
       socket.removeListener('end', this.onEnd);
       socket.removeListener('error', this.onError);
@@ -341,7 +371,7 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
     }
 
     idle(): boolean {
-      return !this.busy && this.pending === undefined;
+      return !this.busy && !this.blocked && this.pending === undefined;
     }
   }
 

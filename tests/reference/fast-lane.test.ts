@@ -261,3 +261,55 @@ describe("the lane's connections are bounded as node:http bounds its own", () =>
     expect(Date.now() - closing).toBeLessThan(1500);
   });
 });
+
+describe('a client that sends and never reads', () => {
+  it('is no longer read once its answers fill the socket, and gets every answer once it reads', async () => {
+    const { connect } = await import('node:net');
+    const request = 'POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n';
+    const total = 8_000;
+    let calls = 0;
+    const server = createReferenceServer({
+      handler: (() => {
+        calls += 1;
+        return { status: 200, headers: { 'content-type': 'text/plain', 'x-pad': 'p'.repeat(4000) }, body: 'ok' };
+      }) as unknown as (request: ReferenceRequest) => Promise<ReferenceResponse>,
+      limitFor: () => 100,
+      logger: () => {},
+    });
+    let nodeParsed = 0;
+    server.on('request', () => (nodeParsed += 1));
+    // Registered after the lane's own listener: the server's side of the connection.
+    const accepted = new Promise<import('node:net').Socket>((resolve) => server.once('connection', resolve));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    socket.pause();
+    socket.write(request.repeat(total));
+    const serverSide = await accepted;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // ~32 MB of answers cannot all fit in the sockets: the lane waits for them to drain before reading on.
+    expect(calls).toBeLessThan(total);
+    expect(serverSide.isPaused(), 'the server stopped reading').toBe(true);
+    expect(nodeParsed, 'the lane kept the connection').toBe(0);
+    let received = 0;
+    let answerSize = Number.POSITIVE_INFINITY;
+    socket.once('data', (chunk: Buffer) => {
+      answerSize = chunk.toString('latin1').indexOf('HTTP/1.1', 1);
+    });
+    const done = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${Math.floor(received / answerSize)} of ${total} answers`)), 20_000);
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received >= answerSize * total) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    socket.resume();
+    await done;
+    expect(calls).toBe(total);
+    expect(serverSide.isPaused(), 'the server reads again').toBe(false);
+    socket.destroy();
+    await closeServer(server);
+  }, 30_000);
+});
