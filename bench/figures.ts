@@ -49,6 +49,8 @@ export interface BenchContext {
 
 export interface BenchEntry extends BenchContext {
   at: string;
+  /** How to measure it again, when not `npm run bench -- <entry name>` (a part of a bench). */
+  command?: string;
   node: string;
   metrics: Record<string, Figure>;
 }
@@ -79,9 +81,19 @@ export function measuredHere(method?: readonly string[], root = process.cwd()): 
  */
 export function withFigures(figures: Figures, report: BenchReport, at: string, context: BenchContext = measuredHere(report.notes)): Figures {
   const metrics = Object.fromEntries(report.metrics.map((metric) => [metric.label, { value: metric.value, unit: metric.unit }]));
-  const entry: BenchEntry = { at, node: process.version, ...context, metrics };
+  const entry: BenchEntry = { at, node: process.version, ...(report.command ? { command: report.command } : {}), ...context, metrics };
   const next = { ...figures, [report.name]: entry };
   return Object.fromEntries(Object.keys(next).sort().map((name) => [name, next[name]!]));
+}
+
+/**
+ * `figures` without the entry under a bench's own name once each of its parts has an entry of its own (the
+ * whole entry was written before the bench had parts; until then it holds the figures of the parts not yet
+ * measured apart, with their record).
+ */
+export function withParts(figures: Figures, bench: { name: string; parts?: readonly string[] }): Figures {
+  if (!bench.parts || !(bench.name in figures) || !bench.parts.every((part) => part in figures)) return figures;
+  return Object.fromEntries(Object.entries(figures).filter(([name]) => name !== bench.name));
 }
 
 /** bench/figures.json under `root` ({} when it does not exist yet). */

@@ -5,46 +5,58 @@
  *
  * 1. Starting a sending thread: a worker thread against a child process, each loading what a load worker
  *    loads (bench/hot-path-child.ts `probe`), time to ready.
- * 2. The driver: a minimal node:http server in a child process (hot-path-child.ts `minimal`); the driver
- *    asked far beyond its capacity (BENCH_HOT_SATURATE/s, 64 connections, 256 in flight, 1 KiB HMAC-signed
- *    bodies) with 1 worker and with all (the cores, at least 2): completed per second, and the driver's CPU
- *    per request (this process, every thread, from the sending on: a worker's start and priming are a cost
- *    per run); then both at a rate both hold
- *    (BENCH_HOT_HOLD/s): the merged p50 and p99 against one thread's.
+ * 2. The driver: the minimal server (minimal-http.ts: node:net, a canned 200; node:http cost as much CPU
+ *    per request as the driver, so on this 2-core machine it, not the driver, was the ceiling) in a child
+ *    process (hot-path-child.ts `minimal`), its own CPU per request measured; the driver asked far beyond
+ *    its capacity (BENCH_HOT_SATURATE/s, 64 connections, 256 in flight, 1 KiB HMAC-signed bodies) with 1
+ *    worker and with all (the cores, at least 2): completed per second, and the driver's CPU per request
+ *    (this process, every thread, from the sending on: a worker's start and priming are a cost per run;
+ *    and over the steady seconds only); then both at the rates both hold (BENCH_HOT_HOLD, default
+ *    1000,4000 /s, BENCH_HOT_HOLD_SECONDS each, default 10) against the minimal server answering
+ *    BENCH_HOT_DELAY_MS late (default 5): the merged p50 and p99 against one thread's. Every driver run in
+ *    a fresh child process (hot-path-drive.ts), as from the command line.
  * 3. The reference (`serve`): a sandbox in a child process (bench/reference-server.js of each build) per run,
  *    fresh each time, driven by this checkout's driver on one worker: saturated (40,000/s asked, 256 in
  *    flight, as issue 49 measured) completed per second, and at a fixed 5,000/s the server's CPU per webhook
  *    (utime + stime of its process, /proc). With BENCH_BASE_BIN (the bin of another build, e.g. a worktree
  *    of e624486 built with `npm run build:all`), that build side by side.
  *
- * BENCH_HOT_SECONDS per run (default 5). Every figure goes to bench/figures.json through run-bench.
+ * BENCH_HOT_SECONDS per run (default 5). BENCH_HOT_ONLY=driver (1 and 2) or serve (3) runs one half; each half
+ * writes its own entry to bench/figures.json through run-bench (`hot-path-driver`, `hot-path-serve`), so
+ * running one keeps the other's figures and record.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { runLoad, type LoadOptions, type LoadReport } from '../src/load/index.js';
-import type { ResolvedProfile } from '../src/profile/types.js';
-import { benchProfile } from './bench-profile.js';
+import { runLoad, type LoadReport } from '../src/load/index.js';
+import { processCpuMs, type DriveAsk, type DriverRun } from './hot-path-drive.js';
 import { median, type Bench, type BenchMetric, type BenchReport } from './registry.js';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_HOT_ROUNDS ?? 5));
 const SECONDS = Math.max(1, Number(process.env.BENCH_HOT_SECONDS ?? 5));
 const SATURATE = Number(process.env.BENCH_HOT_SATURATE ?? 200_000);
-const HOLD = Number(process.env.BENCH_HOT_HOLD ?? 4000);
+/** The rates both sides hold, for the latency comparison. */
+const HOLD = (process.env.BENCH_HOT_HOLD ?? '1000,4000').split(',').map(Number);
+/** Held runs are longer: ten thousand samples or more, so one scheduling stall of a shared machine moves no p50. */
+const HOLD_SECONDS = Math.max(1, Number(process.env.BENCH_HOT_HOLD_SECONDS ?? 10));
+/**
+ * The held runs' server answers this late (minimal-http.ts `delayMs`). Against the minimal server a p50 is
+ * ~0.1 ms, and what decides it is a few tens of µs: how soon this shared machine wakes the thread an answer
+ * is for (two threads at half the rate each sleep longer between requests than one), whether that thread's
+ * code is optimised yet, and a 1 ms tick's burst (4 at once from one thread at 4,000/s, 2 from each of
+ * two), not the report. A known few ms of latency is what both runs must report alike.
+ */
+const HOLD_DELAY_MS = Number(process.env.BENCH_HOT_DELAY_MS ?? 5);
 const SERVE_SATURATE = 40_000;
 const SERVE_FIXED = 5000;
 const ALL_WORKERS = Math.max(2, availableParallelism());
 const CHILD = fileURLToPath(new URL('./hot-path-child.js', import.meta.url));
+const DRIVE = fileURLToPath(new URL('./hot-path-drive.js', import.meta.url));
 const THIS_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** CPU ms of a process so far (utime + stime, clock ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 function forkChild<T>(script: string, args: string[]): Promise<{ message: T; child: ChildProcess }> {
   const child = fork(script, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -97,41 +109,94 @@ async function startCosts(): Promise<{ threadMs: number; processMs: number }> {
 
 // ---- 2. the driver ----------------------------------------------------------------------------------------
 
-interface DriverRun {
-  rate: number;
-  cpuUsPerRequest: number;
-  p50: number;
-  p99: number;
-  busy: number[];
+/** One run in a fresh child process (hot-path-drive.ts says why). */
+async function driverRun(port: number, serverPid: number, rate: number, workers: number, seconds: number): Promise<DriverRun> {
+  const ask: DriveAsk = { port, serverPid, rate, workers, seconds };
+  const { message, child } = await forkChild<DriverRun>(DRIVE, [JSON.stringify(ask)]);
+  await stopChild(child);
+  return message;
 }
 
-async function driverRun(profile: ResolvedProfile, rate: number, workers: number): Promise<DriverRun> {
-  // The sending's CPU (every thread of this process), from the `load` phase on: a worker's start and its
-  // priming are a fixed cost per run, not a cost per request.
-  let before = process.cpuUsage();
-  const options: LoadOptions = {
-    profile,
-    rate,
-    durationMs: SECONDS * 1000,
-    connections: 64,
-    maxInFlight: 256,
-    bodyBytes: 1024,
-    outDir: null,
-    seed: 'bench',
-    workers,
-    onPhase: (phase) => {
-      if (phase === 'load') before = process.cpuUsage();
-    },
-  };
-  const { report } = await runLoad(options);
-  const cpu = process.cpuUsage(before);
-  return {
-    rate: report.rates.achievedPerSecond,
-    cpuUsPerRequest: (cpu.user + cpu.system) / Math.max(1, report.counts.completed),
-    p50: report.latencyMs.p50,
-    p99: report.latencyMs.p99,
-    busy: report.driver?.busy ?? [],
-  };
+const round1 = (n: number): number => Math.round(n * 10) / 10;
+const ratio = (a: number, b: number): number => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
+const workersLabel = (n: number): string => `${n} worker${n === 1 ? '' : 's'}`;
+
+/**
+ * The driver half: what one worker and all of them send against the minimal server, saturated and held, in
+ * interleaved rounds; with the minimal server's own CPU per request, which must stay far below the
+ * driver's for the driver's limit to be what shows.
+ */
+async function driverHalf(): Promise<BenchReport> {
+  const loadBefore = loadavg()[0]!;
+  const metrics: BenchMetric[] = [];
+  const notes: string[] = [];
+  const start = await startCosts();
+  metrics.push(
+    { label: 'start: worker thread ready (median)', value: round1(start.threadMs), unit: 'ms' },
+    { label: 'start: child process ready (median)', value: round1(start.processMs), unit: 'ms' },
+  );
+
+  const { message: minimal, child: minimalChild } = await forkChild<{ port: number; pid: number }>(CHILD, ['minimal']);
+  const sides = [1, ALL_WORKERS];
+  const saturated = new Map<number, DriverRun[]>(sides.map((n) => [n, []]));
+  const { message: delayed, child: delayedChild } = await forkChild<{ port: number; pid: number }>(CHILD, ['delayed', String(HOLD_DELAY_MS)]);
+  const held = new Map<string, DriverRun[]>(sides.flatMap((n) => HOLD.map((rate) => [`${n}@${rate}`, []] as [string, DriverRun[]])));
+  try {
+    // Warm-up: the server's (each driver run starts cold in its own process, as a user's does).
+    await driverRun(minimal.port, minimal.pid, HOLD[0]!, 1, 2);
+    await interleaved(sides.map(String), async (side) => {
+      const n = Number(side);
+      saturated.get(n)!.push(await driverRun(minimal.port, minimal.pid, SATURATE, n, SECONDS));
+      for (const rate of HOLD) held.get(`${n}@${rate}`)!.push(await driverRun(delayed.port, delayed.pid, rate, n, HOLD_SECONDS));
+    });
+  } finally {
+    await stopChild(minimalChild);
+    await stopChild(delayedChild);
+  }
+  type Key = Exclude<keyof DriverRun, 'busy'>;
+  const med = (runs: DriverRun[], key: Key): number => median(runs.map((run) => run[key]).filter((value) => Number.isFinite(value)));
+  const one = saturated.get(1)!;
+  const all = saturated.get(ALL_WORKERS)!;
+  const a = workersLabel(ALL_WORKERS);
+  metrics.push(
+    { label: 'minimal server: CPU per request, 1 worker saturated (median)', value: round1(med(one, 'serverCpuUsPerRequest')), unit: 'µs' },
+    { label: `minimal server: CPU per request, ${a} saturated (median)`, value: round1(med(all, 'serverCpuUsPerRequest')), unit: 'µs' },
+    { label: 'driver: 1 worker saturated rate (median)', value: Math.round(med(one, 'rate')), unit: '/s' },
+    { label: `driver: ${a} saturated rate (median)`, value: Math.round(med(all, 'rate')), unit: '/s' },
+    { label: `driver: ${a} / 1 worker rate`, value: ratio(med(all, 'rate'), med(one, 'rate')), unit: 'x' },
+    { label: 'driver: 1 worker CPU per request (median)', value: round1(med(one, 'cpuUsPerRequest')), unit: 'µs' },
+    { label: `driver: ${a} CPU per request (median)`, value: round1(med(all, 'cpuUsPerRequest')), unit: 'µs' },
+    { label: `driver: ${a} / 1 worker CPU per request`, value: ratio(med(all, 'cpuUsPerRequest'), med(one, 'cpuUsPerRequest')), unit: 'x' },
+    { label: 'driver: 1 worker CPU per request, steady seconds (median)', value: round1(med(one, 'steadyCpuUsPerRequest')), unit: 'µs' },
+    { label: `driver: ${a} CPU per request, steady seconds (median)`, value: round1(med(all, 'steadyCpuUsPerRequest')), unit: 'µs' },
+    { label: `driver: ${a} / 1 worker CPU per request, steady seconds`, value: ratio(med(all, 'steadyCpuUsPerRequest'), med(one, 'steadyCpuUsPerRequest')), unit: 'x' },
+  );
+  for (const rate of HOLD) {
+    // The held figures are against the delayed server, and say so (they are not comparable with a 0-delay run's).
+    const at = `driver at ${rate}/s, ${HOLD_DELAY_MS} ms server`;
+    for (const n of sides) {
+      const runs = held.get(`${n}@${rate}`)!;
+      metrics.push(
+        { label: `${at}: ${workersLabel(n)} achieved (median)`, value: Math.round(med(runs, 'rate')), unit: '/s' },
+        { label: `${at}: ${workersLabel(n)} p50 (median)`, value: med(runs, 'p50'), unit: 'ms' },
+        { label: `${at}: ${workersLabel(n)} p99 (median)`, value: med(runs, 'p99'), unit: 'ms' },
+        { label: `${at}: ${workersLabel(n)} CPU per request (median)`, value: round1(med(runs, 'cpuUsPerRequest')), unit: 'µs' },
+      );
+    }
+    const [many, single] = [held.get(`${ALL_WORKERS}@${rate}`)!, held.get(`1@${rate}`)!];
+    metrics.push(
+      { label: `${at}: p50 ${a} / 1`, value: ratio(med(many, 'p50'), med(single, 'p50')), unit: 'x' },
+      { label: `${at}: p99 ${a} / 1`, value: ratio(med(many, 'p99'), med(single, 'p99')), unit: 'x' },
+    );
+  }
+  notes.push(
+    `The target is the minimal server (bench/minimal-http.ts, node:net: requests framed by their head and Content-Length, a canned 200, the answers to one read in one write) in a child process: node:http cost about as much CPU per request as the driver itself, and on a machine whose cores the server shares with the driver that made the server the ceiling, hiding what more sending threads do. Its own CPU per request (utime + stime, /proc) is measured in every saturated run.`,
+    `Driver: per round, saturated (${SATURATE}/s asked, ${SECONDS} s, 64 connections, 256 in flight, 1 KiB HMAC-signed bodies), then held at ${HOLD.map((rate) => `${rate}/s`).join(' and ')} (${HOLD_SECONDS} s each) against the same server answering ${HOLD_DELAY_MS} ms late (a sub-ms p50 of the minimal server is decided by thread wake-ups and JIT state, not by the report), with 1 worker and with ${ALL_WORKERS}, the order alternating. Each run in a fresh child process (bench/hot-path-drive.ts: in the bench's own process one worker ran warm code while each run's worker threads started cold), as from the command line. CPU per request: that process's every thread, from the sending on (a worker's start and priming are a cost per run), over the completed requests; "steady seconds": from the close of the first one-second row to the close of the last whole one, over the requests those rows completed.`,
+    `Per round, saturated rate (1 / ${ALL_WORKERS}): ${one.map((run, i) => `${Math.round(run.rate)}/${Math.round(all[i]?.rate ?? 0)}`).join(' ')}; steady CPU µs per request (1 / ${ALL_WORKERS}): ${one.map((run, i) => `${round1(run.steadyCpuUsPerRequest)}/${round1(all[i]?.steadyCpuUsPerRequest ?? Number.NaN)}`).join(' ')}; busy shares of each ${ALL_WORKERS}-worker run: ${all.map((run) => run.busy.join('+')).join(' ')}; 1-worker busy: ${one.map((run) => run.busy.join('+')).join(' ')}.`,
+    ...HOLD.map((rate) => `At ${rate}/s per round, p50 / p99 ms (1 worker; ${ALL_WORKERS}): ${held.get(`1@${rate}`)!.map((run) => `${run.p50}/${run.p99}`).join(' ')}; ${held.get(`${ALL_WORKERS}@${rate}`)!.map((run) => `${run.p50}/${run.p99}`).join(' ')}.`),
+    `${ROUNDS} interleaved rounds. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+  );
+  return { name: 'hot-path-driver', command: 'BENCH_HOT_ONLY=driver npm run bench -- hot-path', metrics, notes };
 }
 
 // ---- 3. the reference ------------------------------------------------------------------------------------
@@ -158,97 +223,61 @@ async function serveRun(root: string, rate: number): Promise<ServeRun> {
   }
 }
 
-const round1 = (n: number): number => Math.round(n * 10) / 10;
-const ratio = (a: number, b: number): number => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
+/** The serve half (issue 49's reference at the speed of its rules): `serve` of this build and of BENCH_BASE_BIN's. */
+async function serveHalf(): Promise<BenchReport> {
+  const loadBefore = loadavg()[0]!;
+  const metrics: BenchMetric[] = [];
+  const notes: string[] = [];
+  const base = process.env.BENCH_BASE_BIN;
+  const builds: Array<[string, string]> = [...(base ? ([['base', dirname(dirname(base))]] as Array<[string, string]>) : []), ['this', THIS_ROOT]];
+  const serve = new Map<string, { saturated: ServeRun[]; fixed: ServeRun[] }>(builds.map(([name]) => [name, { saturated: [], fixed: [] }]));
+  await interleaved(
+    builds.map(([name]) => name),
+    async (name) => {
+      const root = builds.find(([n]) => n === name)![1];
+      serve.get(name)!.saturated.push(await serveRun(root, SERVE_SATURATE));
+      serve.get(name)!.fixed.push(await serveRun(root, SERVE_FIXED));
+    },
+  );
+  const medServe = (runs: ServeRun[], key: 'rate' | 'cpuUsPerWebhook'): number => median(runs.map((run) => run[key]));
+  for (const [name] of builds) {
+    const runs = serve.get(name)!;
+    metrics.push(
+      { label: `serve ${name}: saturated webhooks/s (median)`, value: Math.round(medServe(runs.saturated, 'rate')), unit: '/s' },
+      { label: `serve ${name}: at ${SERVE_FIXED}/s achieved (median)`, value: Math.round(medServe(runs.fixed, 'rate')), unit: '/s' },
+      { label: `serve ${name}: CPU per webhook at ${SERVE_FIXED}/s (median)`, value: round1(medServe(runs.fixed, 'cpuUsPerWebhook')), unit: 'µs' },
+      { label: `serve ${name}: CPU per webhook saturated (median)`, value: round1(medServe(runs.saturated, 'cpuUsPerWebhook')), unit: 'µs' },
+      { label: `serve ${name}: answers other than 200`, value: [...runs.saturated, ...runs.fixed].reduce((sum, run) => sum + run.non200, 0), unit: 'answers' },
+    );
+  }
+  if (base) {
+    const [b, t] = [serve.get('base')!, serve.get('this')!];
+    metrics.push(
+      { label: 'serve: saturated webhooks/s this / base', value: ratio(medServe(t.saturated, 'rate'), medServe(b.saturated, 'rate')), unit: 'x' },
+      { label: `serve: CPU per webhook at ${SERVE_FIXED}/s this / base`, value: ratio(medServe(t.fixed, 'cpuUsPerWebhook'), medServe(b.fixed, 'cpuUsPerWebhook')), unit: 'x' },
+    );
+    notes.push(`Serve per round (saturated /s, base/this): ${b.saturated.map((run, i) => `${Math.round(run.rate)}/${Math.round(t.saturated[i]?.rate ?? 0)}`).join(' ')}; CPU µs per webhook at ${SERVE_FIXED}/s (base/this): ${b.fixed.map((run, i) => `${round1(run.cpuUsPerWebhook)}/${round1(t.fixed[i]?.cpuUsPerWebhook ?? 0)}`).join(' ')}.`);
+  } else notes.push('No BENCH_BASE_BIN: only this checkout\'s reference was measured.');
+  notes.push(
+    `${ROUNDS} interleaved rounds of ${SECONDS} s runs. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+  );
+  return { name: 'hot-path-serve', command: 'BENCH_HOT_ONLY=serve npm run bench -- hot-path', metrics, notes };
+}
+
+/** The halves `BENCH_HOT_ONLY` may name; each writes its own entry of bench/figures.json (Bench.parts). */
+const HALVES = { driver: driverHalf, serve: serveHalf } as const;
+type Half = keyof typeof HALVES;
 
 export const hotPathBench: Bench = {
   name: 'hot-path',
-  description: 'issue 49: load --workers 1 vs all against a minimal server; serve saturated and CPU per webhook at 5k/s, this checkout against BENCH_BASE_BIN',
-  async run(): Promise<BenchReport> {
-    const loadBefore = loadavg()[0]!;
-    const metrics: BenchMetric[] = [];
-    const notes: string[] = [];
-
-    const start = await startCosts();
-    metrics.push(
-      { label: 'start: worker thread ready (median)', value: round1(start.threadMs), unit: 'ms' },
-      { label: 'start: child process ready (median)', value: round1(start.processMs), unit: 'ms' },
-    );
-
-    const { message: minimal, child: minimalChild } = await forkChild<{ port: number; pid: number }>(CHILD, ['minimal']);
-    const profile = benchProfile(`http://127.0.0.1:${minimal.port}`);
-    const saturated = new Map<number, DriverRun[]>([[1, []], [ALL_WORKERS, []]]);
-    const held = new Map<number, DriverRun[]>([[1, []], [ALL_WORKERS, []]]);
-    try {
-      // Warm-up: connections, JIT, the server's own.
-      await driverRun(profile, HOLD, 1);
-      await interleaved([1, ALL_WORKERS].map(String), async (side) => {
-        saturated.get(Number(side))!.push(await driverRun(profile, SATURATE, Number(side)));
-        held.get(Number(side))!.push(await driverRun(profile, HOLD, Number(side)));
-      });
-    } finally {
-      await stopChild(minimalChild);
-    }
-    const med = (runs: DriverRun[], key: 'rate' | 'cpuUsPerRequest' | 'p50' | 'p99'): number => median(runs.map((run) => run[key]));
-    const one = saturated.get(1)!;
-    const all = saturated.get(ALL_WORKERS)!;
-    metrics.push(
-      { label: 'driver: 1 worker saturated rate (median)', value: Math.round(med(one, 'rate')), unit: '/s' },
-      { label: `driver: ${ALL_WORKERS} workers saturated rate (median)`, value: Math.round(med(all, 'rate')), unit: '/s' },
-      { label: `driver: ${ALL_WORKERS} workers / 1 worker rate`, value: ratio(med(all, 'rate'), med(one, 'rate')), unit: 'x' },
-      { label: 'driver: 1 worker CPU per request (median)', value: round1(med(one, 'cpuUsPerRequest')), unit: 'µs' },
-      { label: `driver: ${ALL_WORKERS} workers CPU per request (median)`, value: round1(med(all, 'cpuUsPerRequest')), unit: 'µs' },
-      { label: `driver: ${ALL_WORKERS} workers / 1 worker CPU per request`, value: ratio(med(all, 'cpuUsPerRequest'), med(one, 'cpuUsPerRequest')), unit: 'x' },
-    );
-    for (const workers of [1, ALL_WORKERS]) {
-      const runs = held.get(workers)!;
-      metrics.push(
-        { label: `driver at ${HOLD}/s: ${workers} worker${workers === 1 ? '' : 's'} achieved (median)`, value: Math.round(med(runs, 'rate')), unit: '/s' },
-        { label: `driver at ${HOLD}/s: ${workers} worker${workers === 1 ? '' : 's'} p50 (median)`, value: med(runs, 'p50'), unit: 'ms' },
-        { label: `driver at ${HOLD}/s: ${workers} worker${workers === 1 ? '' : 's'} p99 (median)`, value: med(runs, 'p99'), unit: 'ms' },
-      );
-    }
-    metrics.push(
-      { label: `driver at ${HOLD}/s: p50 ${ALL_WORKERS} workers / 1`, value: ratio(med(held.get(ALL_WORKERS)!, 'p50'), med(held.get(1)!, 'p50')), unit: 'x' },
-      { label: `driver at ${HOLD}/s: p99 ${ALL_WORKERS} workers / 1`, value: ratio(med(held.get(ALL_WORKERS)!, 'p99'), med(held.get(1)!, 'p99')), unit: 'x' },
-    );
-    notes.push(
-      `Driver: per round, saturated (${SATURATE}/s asked, ${SECONDS} s) then held (${HOLD}/s) with 1 worker and with ${ALL_WORKERS}, the order alternating; per round saturated rates (1/${ALL_WORKERS}): ${one.map((run, i) => `${Math.round(run.rate)}/${Math.round(all[i]?.rate ?? 0)}`).join(' ')}; busy shares of the last ${ALL_WORKERS}-worker run: ${all.at(-1)?.busy.join(', ')}.`,
-    );
-
-    const base = process.env.BENCH_BASE_BIN;
-    const builds: Array<[string, string]> = [...(base ? ([['base', dirname(dirname(base))]] as Array<[string, string]>) : []), ['this', THIS_ROOT]];
-    const serve = new Map<string, { saturated: ServeRun[]; fixed: ServeRun[] }>(builds.map(([name]) => [name, { saturated: [], fixed: [] }]));
-    await interleaved(
-      builds.map(([name]) => name),
-      async (name) => {
-        const root = builds.find(([n]) => n === name)![1];
-        serve.get(name)!.saturated.push(await serveRun(root, SERVE_SATURATE));
-        serve.get(name)!.fixed.push(await serveRun(root, SERVE_FIXED));
-      },
-    );
-    const medServe = (runs: ServeRun[], key: 'rate' | 'cpuUsPerWebhook'): number => median(runs.map((run) => run[key]));
-    for (const [name] of builds) {
-      const runs = serve.get(name)!;
-      metrics.push(
-        { label: `serve ${name}: saturated webhooks/s (median)`, value: Math.round(medServe(runs.saturated, 'rate')), unit: '/s' },
-        { label: `serve ${name}: at ${SERVE_FIXED}/s achieved (median)`, value: Math.round(medServe(runs.fixed, 'rate')), unit: '/s' },
-        { label: `serve ${name}: CPU per webhook at ${SERVE_FIXED}/s (median)`, value: round1(medServe(runs.fixed, 'cpuUsPerWebhook')), unit: 'µs' },
-        { label: `serve ${name}: CPU per webhook saturated (median)`, value: round1(medServe(runs.saturated, 'cpuUsPerWebhook')), unit: 'µs' },
-        { label: `serve ${name}: answers other than 200`, value: [...runs.saturated, ...runs.fixed].reduce((sum, run) => sum + run.non200, 0), unit: 'answers' },
-      );
-    }
-    if (base) {
-      const [b, t] = [serve.get('base')!, serve.get('this')!];
-      metrics.push(
-        { label: 'serve: saturated webhooks/s this / base', value: ratio(medServe(t.saturated, 'rate'), medServe(b.saturated, 'rate')), unit: 'x' },
-        { label: `serve: CPU per webhook at ${SERVE_FIXED}/s this / base`, value: ratio(medServe(t.fixed, 'cpuUsPerWebhook'), medServe(b.fixed, 'cpuUsPerWebhook')), unit: 'x' },
-      );
-      notes.push(`Serve per round (saturated /s, base/this): ${b.saturated.map((run, i) => `${Math.round(run.rate)}/${Math.round(t.saturated[i]?.rate ?? 0)}`).join(' ')}; CPU µs per webhook at ${SERVE_FIXED}/s (base/this): ${b.fixed.map((run, i) => `${round1(run.cpuUsPerWebhook)}/${round1(t.fixed[i]?.cpuUsPerWebhook ?? 0)}`).join(' ')}.`);
-    } else notes.push('No BENCH_BASE_BIN: only this checkout\'s reference was measured.');
-    notes.push(
-      `${ROUNDS} interleaved rounds of ${SECONDS} s runs. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
-    );
-    return { name: 'hot-path', metrics, notes };
+  description: 'issue 49: load --workers 1 vs all against a minimal server; serve saturated and CPU per webhook at 5k/s, this checkout against BENCH_BASE_BIN (BENCH_HOT_ONLY=driver|serve: one half)',
+  parts: ['hot-path-driver', 'hot-path-serve'],
+  async run(): Promise<BenchReport[]> {
+    const only = process.env.BENCH_HOT_ONLY;
+    if (only !== undefined && !(only in HALVES)) throw new Error(`BENCH_HOT_ONLY is driver or serve, not ${JSON.stringify(only)}`);
+    const halves = only === undefined ? (Object.keys(HALVES) as Half[]) : [only as Half];
+    const reports: BenchReport[] = [];
+    for (const half of halves) reports.push(await HALVES[half]());
+    return reports;
   },
 };

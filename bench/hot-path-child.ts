@@ -1,25 +1,20 @@
 /**
  * Child processes of the hot-path bench (bench/hot-path-bench.ts), selected by argv[2]:
- * - `minimal`: a node:http server that reads the body and answers 200 `{}`: the cheapest target, so what
- *   the driver sends against it is the driver's own limit;
+ * - `minimal`: the benches' minimal server (minimal-http.ts: node:net, canned 200 `{}`), far cheaper per
+ *   request than the driver, so what the driver sends against it is the driver's own limit;
+ * - `delayed MS`: the same, each answer MS ms late (a known latency, for comparing percentiles);
  * - `probe`: loads what a load worker loads and says ready (IPC), for the cost of starting a child process
  *   against a worker thread (the same file, run as a worker, says ready through its parent port).
  * Each prints or posts `ready` and stops when its parent disconnects (or closes its stdin).
  */
-import { createServer } from 'node:http';
 import { parentPort } from 'node:worker_threads';
+import { startMinimalServer } from './minimal-http.js';
 
 const kind = process.argv[2] ?? (parentPort ? 'probe' : 'minimal');
 
-if (kind === 'minimal') {
-  const server = createServer((req, res) => {
-    req.on('data', () => {});
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 }).end('{}'));
-  });
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send?.({ port: typeof address === 'object' && address ? address.port : 0, pid: process.pid });
-  });
+if (kind === 'minimal' || kind === 'delayed') {
+  const { port } = await startMinimalServer(kind === 'delayed' ? { delayMs: Number(process.argv[3]) } : {});
+  process.send?.({ port, pid: process.pid });
   process.on('disconnect', () => process.exit(0));
 } else {
   // What load-worker.ts imports before it can send: the driver, the sources, the transport, the client.

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:load`: the load driver's own figures (method and results in BENCHMARKS.md).
  *
- * 1. Driver capacity. A minimal node:http server that answers 200 at once runs in a child process, the
+ * 1. Driver capacity. The minimal server (minimal-http.ts: node:net, a canned 200, far cheaper per request
+ *    than any of the clients, so that their limit shows, not the server's) runs in a child process, the
  *    driver in this one (BENCH_PIN=1 pins them to cores 1 and 0). In interleaved rounds: autocannon (programmatic)
  *    and wrk, closed-loop, at their maximum, and the driver asked far beyond its capacity (every request
  *    freshly HMAC-signed, 1 KiB faker-shaped bodies), same server, request shape and connection count.
@@ -37,6 +38,7 @@ import { startSandbox } from '../src/tenant/sandbox.js';
 import { hmacSign } from '../src/crypto/index.js';
 import { median } from './registry.js';
 import { BENCH_HMAC_SECRET, benchProfile } from './bench-profile.js';
+import { startMinimalServer } from './minimal-http.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 5000);
@@ -60,6 +62,13 @@ async function child(kind: string): Promise<void> {
     const sandbox = await startSandbox({ seed: 'load-bench', hooks: false, logger: () => {} });
     process.stdout.write(`ready ${sandbox.profilePath}\n`);
     process.stdin.on('end', () => void sandbox.close().then(() => process.exit(0)));
+    process.stdin.resume();
+    return;
+  }
+  if (kind === 'minimal') {
+    const { port } = await startMinimalServer();
+    process.stdout.write(`ready http://127.0.0.1:${port}\n`);
+    process.stdin.on('end', () => process.exit(0));
     process.stdin.resume();
     return;
   }
@@ -236,7 +245,7 @@ function wrkMax(url: string, seconds: number): number | string {
 
 async function capacitySection(seconds: number): Promise<Record<string, unknown>> {
   // 1. Capacity against the minimal server.
-  log('\n1. driver capacity: minimal 200-at-once server in a child process');
+  log('\n1. driver capacity: the minimal server (node:net, a canned 200) in a child process');
   const minimal = await startChild('minimal');
   try {
     const profile = benchProfile(minimal.value);

@@ -15,7 +15,7 @@ import { stateBench } from './state-bench.js';
 import { stateCrashBench } from './state-crash.js';
 import { openapiDescriptionBench } from './openapi-description.js';
 import { packageSizeBench } from './package-size.js';
-import { measuredHere, readFigures, withFigures, writeFigures } from './figures.js';
+import { measuredHere, readFigures, withFigures, withParts, writeFigures } from './figures.js';
 import { speedBench } from './speed-bench.js';
 import { linearCostsBench } from './linear-costs.js';
 import { inspectorObserveBench } from './inspector-observe.js';
@@ -41,15 +41,17 @@ for (const bench of selected) {
   // The commit is read as the bench starts (what it measures); the machine's load as it ends.
   const { commit } = measuredHere();
   try {
-    const report = await bench.run();
-    for (const metric of report.metrics) {
-      process.stdout.write(`  ${metric.label.padEnd(40)} ${String(metric.value).padStart(10)} ${metric.unit}\n`);
+    const ran = await bench.run();
+    for (const report of Array.isArray(ran) ? ran : [ran]) {
+      for (const metric of report.metrics) {
+        process.stdout.write(`  ${metric.label.padEnd(40)} ${String(metric.value).padStart(10)} ${metric.unit}\n`);
+      }
+      for (const note of report.notes) process.stdout.write(`  - ${note}\n`);
+      const at = new Date().toISOString();
+      writeFileSync(join(outDir, `${report.name}.json`), `${JSON.stringify({ ...report, at }, null, 2)}\n`);
+      // Read again for each report: a long bench may overlap another writer's; only this report's entry changes.
+      writeFigures(withParts(withFigures(readFigures(), report, at, { ...measuredHere(report.notes), ...(commit ? { commit } : {}) }), bench));
     }
-    for (const note of report.notes) process.stdout.write(`  - ${note}\n`);
-    const at = new Date().toISOString();
-    writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify({ ...report, at }, null, 2)}\n`);
-    // Read again for each bench: a long bench may overlap another writer's; only this bench's entry changes.
-    writeFigures(withFigures(readFigures(), report, at, { ...measuredHere(report.notes), ...(commit ? { commit } : {}) }));
   } catch (error) {
     failed = true;
     process.stderr.write(`  bench ${bench.name} failed: ${(error as Error).stack ?? String(error)}\n`);

@@ -27,7 +27,7 @@ function cell(text: string): string {
 export function renderFiguresSection(figures: Figures): string {
   const parts: string[] = [];
   for (const [bench, entry] of Object.entries(figures)) {
-    parts.push(`### \`${bench}\` (\`npm run bench -- ${bench}\`)`, '', recordLine(entry), '');
+    parts.push(`### \`${bench}\` (\`${entry.command ?? `npm run bench -- ${bench}`}\`)`, '', recordLine(entry), '');
     parts.push('| metric | value |', '|---|---|');
     // The marker right after the number: a unit may hold digits ("/ 281"), which the marker must not follow.
     for (const [label, figure] of Object.entries(entry.metrics)) parts.push(`| ${cell(label)} | ${figureText(figure.value)}<!-- bench: ${bench}, ${label} --> ${cell(figure.unit)} |`);

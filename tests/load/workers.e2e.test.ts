@@ -3,14 +3,15 @@
  * merged report whose counts match what the server received (each request counted once), the merged
  * timeline and `--stream` adding up to the schedule, errors and their samples counted once, a threshold
  * judged on the merged figures (exit 1), `--abort-on-fail` stopping every worker, Ctrl-C exiting 130 with
- * the partial report, and `--metrics-listen` serving the merged counts. Every run is bounded.
+ * the partial report, `--metrics-listen` serving the merged counts, and requests dropped at the merged
+ * max in flight counted once, in the JSON and the HTML report alike. Every run is bounded.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStatusServer, type FixtureServer } from './support/fixtures.js';
+import { startStallingServer, startStatusServer, type FixtureServer } from './support/fixtures.js';
 import { cli, startCli, writeFixtureProfile } from './support/load-cli.js';
 
 interface Report {
@@ -18,7 +19,7 @@ interface Report {
   exitCode: number;
   interrupted: boolean;
   counts: { planned: number; sent: number; completed: number; errors: number; dropped: number; cancelled: number; statuses: Record<string, number> };
-  timeline: Array<{ sent: number; completed: number; asked: number }>;
+  timeline: Array<{ sent: number; completed: number; asked: number; dropped: number }>;
   thresholds: Array<{ expression: string; ok: boolean }>;
   errorSamples: Array<{ kind: string }>;
   details: Record<string, string | number>;
@@ -47,7 +48,7 @@ async function reportIn(out: string): Promise<Report> {
   return JSON.parse(await readFile(join(out, 'load-webhook-hmac.json'), 'utf8')) as Report;
 }
 
-const sum = (rows: Array<{ sent: number }>, key: 'sent' | 'completed' | 'asked'): number => rows.reduce((total, row) => total + (row as Record<string, number>)[key]!, 0);
+const sum = (rows: Array<{ sent: number }>, key: 'sent' | 'completed' | 'asked' | 'dropped'): number => rows.reduce((total, row) => total + (row as Record<string, number>)[key]!, 0);
 
 describe('load --workers 2 (built CLI)', () => {
   it('one merged report: every planned request sent once, as many as the server received; the timeline and --stream add up to it', async () => {
@@ -143,5 +144,31 @@ describe('load --workers 2 (built CLI)', () => {
     const result = await run.done;
     expect(result.code, result.stderr).toBe(0);
     expect((await reportIn(out)).counts.completed).toBe(600);
+  }, 70_000);
+
+  it('requests dropped at the max in flight are counted once, judged by a threshold on the merged figures, in the JSON and the HTML report alike', async () => {
+    // Stalls 600 ms of every second: with 6 in flight in all (3 per worker), most arrivals of a stall are dropped.
+    const stalling = await startStallingServer(1000, 600);
+    try {
+      const profile = join(work, 'stalling.target.json');
+      await writeFixtureProfile(profile, stalling.baseUrl);
+      const out = join(work, 'dropped');
+      const result = await cli(['load', '--profile', profile, '--workers', '2', '--rate', '100', '--duration', '3s', '--max-in-flight', '6', '--connections', '6', '--timeout', '5s', '--threshold', 'dropped<1%', '--out', out], undefined, 60_000);
+      expect(result.code, result.stderr).toBe(1);
+      const report = await reportIn(out);
+      expect(report.thresholds).toEqual(expect.arrayContaining([expect.objectContaining({ expression: 'dropped<1%', ok: false }), expect.objectContaining({ expression: 'errors<1%', ok: true })]));
+      expect(report.driver.workers).toBe(2);
+      expect(report.counts.planned).toBe(300);
+      expect(report.counts.dropped).toBeGreaterThan(50);
+      expect(report.counts.sent + report.counts.dropped).toBe(300);
+      expect(sum(report.timeline, 'dropped')).toBe(report.counts.dropped);
+      expect(sum(report.timeline, 'sent')).toBe(report.counts.sent);
+      expect(await stalling.count()).toBe(report.counts.sent);
+      const html = await readFile(join(out, 'load-webhook-hmac.html'), 'utf8');
+      expect(html).toContain(`${report.counts.dropped} dropped (max in flight 6)`);
+      expect(html).toContain('2 sending threads');
+    } finally {
+      await stalling.close();
+    }
   }, 70_000);
 });
