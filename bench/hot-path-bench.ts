@@ -15,18 +15,22 @@
  *    1000,4000 /s, BENCH_HOT_HOLD_SECONDS each, default 10) against the minimal server answering
  *    BENCH_HOT_DELAY_MS late (default 5): the merged p50 and p99 against one thread's. Every driver run in
  *    a fresh child process (hot-path-drive.ts), as from the command line.
- * 3. The reference (`serve`): a sandbox in a child process (bench/reference-server.js of each build) per run,
- *    fresh each time, driven by this checkout's driver on one worker: saturated (40,000/s asked, 256 in
- *    flight, as issue 49 measured) completed per second, and at a fixed 5,000/s the server's CPU per webhook
- *    (utime + stime of its process, /proc). With BENCH_BASE_BIN (the bin of another build, e.g. a worktree
- *    of e624486 built with `npm run build:all`), that build side by side.
+ * 3. The reference, two ways, each build's own in a fresh child per run, driven by this checkout's driver on
+ *    one worker: the sandbox (bench/reference-server.js: startSandbox, what `load` without --profile embeds)
+ *    and the `serve` command as a user starts it (bin/access-conformance.js serve --out DIR: its supervisor,
+ *    its child, and what serve adds: the diagnoses, the request log, the inspector). Saturated (100,000/s
+ *    asked, 256 in flight: beyond what either build completes; issue 49 asked 40,000/s of a build that did
+ *    about 10,000) completed per second, and at a fixed 5,000/s the CPU per webhook of the serving processes
+ *    (utime + stime, /proc: the sandbox's process; the command's process and its children). With
+ *    BENCH_BASE_BIN (the bin of another build, e.g. a worktree of e624486 built with `npm run build:all`),
+ *    that build side by side.
  *
  * BENCH_HOT_SECONDS per run (default 5). BENCH_HOT_ONLY=driver (1 and 2) or serve (3) runs one half; each half
  * writes its own entry to bench/figures.json through run-bench (`hot-path-driver`, `hot-path-serve`), so
  * running one keeps the other's figures and record.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +54,8 @@ const HOLD_SECONDS = Math.max(1, Number(process.env.BENCH_HOT_HOLD_SECONDS ?? 10
  * two), not the report. A known few ms of latency is what both runs must report alike.
  */
 const HOLD_DELAY_MS = Number(process.env.BENCH_HOT_DELAY_MS ?? 5);
-const SERVE_SATURATE = 40_000;
+/** Asked of the reference when saturated: beyond what either build completes on one driver worker. */
+const SERVE_SATURATE = 100_000;
 const SERVE_FIXED = 5000;
 const ALL_WORKERS = Math.max(2, availableParallelism());
 const CHILD = fileURLToPath(new URL('./hot-path-child.js', import.meta.url));
@@ -208,60 +213,119 @@ interface ServeRun {
   non200: number;
 }
 
-async function serveRun(root: string, rate: number): Promise<ServeRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-bench-hot-serve-'));
-  const { message, child } = await forkChild<{ profilePath: string; pid: number }>(join(root, 'dist/bench/reference-server.js'), [dir]);
+/** How the reference is started: the sandbox alone, or the `serve` command. */
+type ServeKind = 'sandbox' | 'command';
+const KINDS: Record<ServeKind, string> = { sandbox: 'sandbox (what load embeds)', command: 'serve command' };
+
+/** A process and every process under it (the command's supervisor forks the server). */
+function processTree(pid: number): number[] {
+  let children: string[] = [];
   try {
-    const before = processCpuMs(message.pid);
-    const { report }: { report: LoadReport } = await runLoad({ profilePath: message.profilePath, rate, durationMs: SECONDS * 1000, maxInFlight: 256, outDir: null, seed: 'bench', workers: 1 });
-    const cpuMs = processCpuMs(message.pid) - before;
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    // gone, or no children
+  }
+  return [pid, ...children.flatMap((child) => processTree(Number(child)))];
+}
+
+const treeCpuMs = (pid: number): number => processTree(pid).reduce((sum, each) => {
+  try {
+    return sum + processCpuMs(each);
+  } catch {
+    return sum;
+  }
+}, 0);
+
+/** Starts the reference the `kind` way from a build's root; its profile, the pid to measure, and a stop. */
+async function startReference(root: string, kind: ServeKind, dir: string): Promise<{ profilePath: string; cpuMs: () => number; stop: () => Promise<void> }> {
+  if (kind === 'sandbox') {
+    const { message, child } = await forkChild<{ profilePath: string; pid: number }>(join(root, 'dist/bench/reference-server.js'), [dir]);
+    return { profilePath: message.profilePath, cpuMs: () => processCpuMs(message.pid), stop: () => stopChild(child) };
+  }
+  const child = spawn(process.execPath, [join(root, 'bin/access-conformance.js'), 'serve', '--out', dir], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const profilePath = join(dir, 'sandbox.target.json');
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  // serve prints its cheat-sheet once the profile is written: the file's presence is the signal.
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(profilePath)) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop();
+      throw new Error(`${root}: serve did not write its profile within 60 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { profilePath, cpuMs: () => treeCpuMs(child.pid!), stop };
+}
+
+async function serveRun(root: string, kind: ServeKind, rate: number): Promise<ServeRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-bench-hot-serve-'));
+  const reference = await startReference(root, kind, dir);
+  try {
+    const before = reference.cpuMs();
+    const { report }: { report: LoadReport } = await runLoad({ profilePath: reference.profilePath, rate, durationMs: SECONDS * 1000, maxInFlight: 256, outDir: null, seed: 'bench', workers: 1 });
+    const cpuMs = reference.cpuMs() - before;
     const ok = report.counts.statuses['200'] ?? 0;
     return { rate: report.rates.achievedPerSecond, cpuUsPerWebhook: (cpuMs * 1000) / Math.max(1, report.counts.completed), completed: report.counts.completed, non200: report.counts.completed - ok };
   } finally {
-    await stopChild(child);
+    await reference.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The serve half (issue 49's reference at the speed of its rules): `serve` of this build and of BENCH_BASE_BIN's. */
+/** The serve half (issue 49's reference at the speed of its rules): the sandbox and `serve` of this build and of BENCH_BASE_BIN's. */
 async function serveHalf(): Promise<BenchReport> {
   const loadBefore = loadavg()[0]!;
   const metrics: BenchMetric[] = [];
   const notes: string[] = [];
   const base = process.env.BENCH_BASE_BIN;
   const builds: Array<[string, string]> = [...(base ? ([['base', dirname(dirname(base))]] as Array<[string, string]>) : []), ['this', THIS_ROOT]];
-  const serve = new Map<string, { saturated: ServeRun[]; fixed: ServeRun[] }>(builds.map(([name]) => [name, { saturated: [], fixed: [] }]));
+  const key = (kind: ServeKind, build: string): string => `${kind} ${build}`;
+  const serve = new Map<string, { saturated: ServeRun[]; fixed: ServeRun[] }>();
+  for (const kind of Object.keys(KINDS) as ServeKind[]) for (const [name] of builds) serve.set(key(kind, name), { saturated: [], fixed: [] });
   await interleaved(
     builds.map(([name]) => name),
     async (name) => {
       const root = builds.find(([n]) => n === name)![1];
-      serve.get(name)!.saturated.push(await serveRun(root, SERVE_SATURATE));
-      serve.get(name)!.fixed.push(await serveRun(root, SERVE_FIXED));
+      for (const kind of Object.keys(KINDS) as ServeKind[]) {
+        serve.get(key(kind, name))!.saturated.push(await serveRun(root, kind, SERVE_SATURATE));
+        serve.get(key(kind, name))!.fixed.push(await serveRun(root, kind, SERVE_FIXED));
+      }
     },
   );
-  const medServe = (runs: ServeRun[], key: 'rate' | 'cpuUsPerWebhook'): number => median(runs.map((run) => run[key]));
-  for (const [name] of builds) {
-    const runs = serve.get(name)!;
-    metrics.push(
-      { label: `serve ${name}: saturated webhooks/s (median)`, value: Math.round(medServe(runs.saturated, 'rate')), unit: '/s' },
-      { label: `serve ${name}: at ${SERVE_FIXED}/s achieved (median)`, value: Math.round(medServe(runs.fixed, 'rate')), unit: '/s' },
-      { label: `serve ${name}: CPU per webhook at ${SERVE_FIXED}/s (median)`, value: round1(medServe(runs.fixed, 'cpuUsPerWebhook')), unit: 'µs' },
-      { label: `serve ${name}: CPU per webhook saturated (median)`, value: round1(medServe(runs.saturated, 'cpuUsPerWebhook')), unit: 'µs' },
-      { label: `serve ${name}: answers other than 200`, value: [...runs.saturated, ...runs.fixed].reduce((sum, run) => sum + run.non200, 0), unit: 'answers' },
-    );
+  const medServe = (runs: ServeRun[], field: 'rate' | 'cpuUsPerWebhook'): number => median(runs.map((run) => run[field]));
+  for (const kind of Object.keys(KINDS) as ServeKind[]) {
+    const label = KINDS[kind];
+    for (const [name] of builds) {
+      const runs = serve.get(key(kind, name))!;
+      metrics.push(
+        { label: `${label} ${name}: saturated webhooks/s (median)`, value: Math.round(medServe(runs.saturated, 'rate')), unit: '/s' },
+        { label: `${label} ${name}: at ${SERVE_FIXED}/s achieved (median)`, value: Math.round(medServe(runs.fixed, 'rate')), unit: '/s' },
+        { label: `${label} ${name}: CPU per webhook at ${SERVE_FIXED}/s (median)`, value: round1(medServe(runs.fixed, 'cpuUsPerWebhook')), unit: 'µs' },
+        { label: `${label} ${name}: CPU per webhook saturated (median)`, value: round1(medServe(runs.saturated, 'cpuUsPerWebhook')), unit: 'µs' },
+        { label: `${label} ${name}: answers other than 200`, value: [...runs.saturated, ...runs.fixed].reduce((sum, run) => sum + run.non200, 0), unit: 'answers' },
+      );
+    }
+    if (base) {
+      const [b, t] = [serve.get(key(kind, 'base'))!, serve.get(key(kind, 'this'))!];
+      metrics.push(
+        { label: `${label}: saturated webhooks/s this / base`, value: ratio(medServe(t.saturated, 'rate'), medServe(b.saturated, 'rate')), unit: 'x' },
+        { label: `${label}: CPU per webhook at ${SERVE_FIXED}/s this / base`, value: ratio(medServe(t.fixed, 'cpuUsPerWebhook'), medServe(b.fixed, 'cpuUsPerWebhook')), unit: 'x' },
+      );
+      notes.push(`${label} per round (saturated /s, base/this): ${b.saturated.map((run, i) => `${Math.round(run.rate)}/${Math.round(t.saturated[i]?.rate ?? 0)}`).join(' ')}; CPU µs per webhook at ${SERVE_FIXED}/s (base/this): ${b.fixed.map((run, i) => `${round1(run.cpuUsPerWebhook)}/${round1(t.fixed[i]?.cpuUsPerWebhook ?? 0)}`).join(' ')}; saturated (base/this): ${b.saturated.map((run, i) => `${round1(run.cpuUsPerWebhook)}/${round1(t.saturated[i]?.cpuUsPerWebhook ?? 0)}`).join(' ')}.`);
+    }
   }
-  if (base) {
-    const [b, t] = [serve.get('base')!, serve.get('this')!];
-    metrics.push(
-      { label: 'serve: saturated webhooks/s this / base', value: ratio(medServe(t.saturated, 'rate'), medServe(b.saturated, 'rate')), unit: 'x' },
-      { label: `serve: CPU per webhook at ${SERVE_FIXED}/s this / base`, value: ratio(medServe(t.fixed, 'cpuUsPerWebhook'), medServe(b.fixed, 'cpuUsPerWebhook')), unit: 'x' },
-    );
-    notes.push(`Serve per round (saturated /s, base/this): ${b.saturated.map((run, i) => `${Math.round(run.rate)}/${Math.round(t.saturated[i]?.rate ?? 0)}`).join(' ')}; CPU µs per webhook at ${SERVE_FIXED}/s (base/this): ${b.fixed.map((run, i) => `${round1(run.cpuUsPerWebhook)}/${round1(t.fixed[i]?.cpuUsPerWebhook ?? 0)}`).join(' ')}.`);
-  } else notes.push('No BENCH_BASE_BIN: only this checkout\'s reference was measured.');
+  if (!base) notes.push('No BENCH_BASE_BIN: only this checkout\'s reference was measured.');
   notes.push(
-    `${ROUNDS} interleaved rounds of ${SECONDS} s runs. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+    `${ROUNDS} interleaved rounds of ${SECONDS} s runs (per round and build: the sandbox then the command, each saturated then at ${SERVE_FIXED}/s, each in a fresh process). Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
   );
-  return { name: 'hot-path-serve', command: 'BENCH_HOT_ONLY=serve npm run bench -- hot-path', metrics, notes };
+  return { name: 'hot-path-serve', command: 'BENCH_BASE_BIN=<bin of a build of e624486> BENCH_HOT_ONLY=serve npm run bench -- hot-path', metrics, notes };
 }
 
 /** The halves `BENCH_HOT_ONLY` may name; each writes its own entry of bench/figures.json (Bench.parts). */
