@@ -5,10 +5,13 @@
  */
 import type { ReferenceRequest, ReferenceResponse } from './types.js';
 
+/** The Content-Type of every JSON answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ReferenceResponse {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...headers },
     body: JSON.stringify(body),
   };
 }
@@ -103,5 +106,7 @@ export function decodeSegment(segment: string): string | undefined {
 export function mediaType(request: ReferenceRequest): string {
   const value = request.headers['content-type'];
   if (value === undefined) return '';
+  // What every webhook sender writes: answered without splitting (the same answer the split gives).
+  if (value === 'application/json') return value;
   return (value.split(';')[0] ?? '').trim().toLowerCase();
 }
