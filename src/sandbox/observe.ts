@@ -16,22 +16,24 @@ import type { Diagnosis, ExchangeObserver, SandboxExchange } from './exchange.js
  * started (the page's request log is made once the URL is known) sees every later request.
  */
 export function observeHandler(inner: ReferenceHandler, observers: () => readonly ExchangeObserver[]): ReferenceHandler {
-  return async (request) => {
+  // One then() per request, not an async function's promise and its await's.
+  return (request) => {
     const at = Date.now();
     const started = performance.now();
-    const response = await inner(request);
-    const watching = observers();
-    if (watching.length === 0) return response;
-    const exchange = new ObservedExchange(at, request, response, performance.now() - started);
-    for (const observer of watching) {
-      // An observer's bug must not turn an answer the reference gave into a failed connection.
-      try {
-        observer(exchange);
-      } catch {
-        // Nothing to say to the client; the observer's own tests hold it to its contract.
+    return inner(request).then((response) => {
+      const watching = observers();
+      if (watching.length === 0) return response;
+      const exchange = new ObservedExchange(at, request, response, performance.now() - started);
+      for (const observer of watching) {
+        // An observer's bug must not turn an answer the reference gave into a failed connection.
+        try {
+          observer(exchange);
+        } catch {
+          // Nothing to say to the client; the observer's own tests hold it to its contract.
+        }
       }
-    }
-    return response;
+      return response;
+    });
   };
 }
 
