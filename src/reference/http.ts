@@ -95,6 +95,8 @@ export function parseTarget(url: string): ParsedTarget | undefined {
 
 /** decodeURIComponent that answers undefined instead of throwing on malformed escapes. */
 export function decodeSegment(segment: string): string | undefined {
+  // Nothing to decode (every generated listener ID): the segment as it is, which is what decoding gives.
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

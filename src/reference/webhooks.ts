@@ -111,13 +111,17 @@ function accept(request: ReferenceRequest, entry: ListenerEntry, listenerId: str
   }
   // UUIDs are case-insensitive: the same ID in upper case is the same event.
   const claimed = context.deps.eventStore.claim(listenerId, eventId.toLowerCase(), now);
-  const run = (first: boolean): ReferenceResponse | Promise<ReferenceResponse> => {
-    if (!first) return errorResponse(409, 'duplicate_event', 'this event ID was already processed for this listener');
-    // The text goes along: the context is the body losslessly, which the parsed value is not for big numbers.
-    const ran = context.deps.runner.run({ listenerId, eventId, context: body, contextJson: text, at: now });
-    return ran === undefined ? accepted(eventId) : ran.then(() => accepted(eventId));
-  };
-  return typeof claimed === 'boolean' ? run(claimed) : claimed.then(run);
+  // In-memory ports answer at once: no closure made for a claim that is already known.
+  if (typeof claimed === 'boolean') return runOnce(claimed, listenerId, eventId, body, text, now, context);
+  return claimed.then((first) => runOnce(first, listenerId, eventId, body, text, now, context));
+}
+
+/** The claim's outcome: 409 for a duplicate, else the run and the 200 (after the run, when it is async). */
+function runOnce(first: boolean, listenerId: string, eventId: string, body: unknown, text: string, now: number, context: WebhookContext): ReferenceResponse | Promise<ReferenceResponse> {
+  if (!first) return errorResponse(409, 'duplicate_event', 'this event ID was already processed for this listener');
+  // The text goes along: the context is the body losslessly, which the parsed value is not for big numbers.
+  const ran = context.deps.runner.run({ listenerId, eventId, context: body, contextJson: text, at: now });
+  return ran === undefined ? accepted(eventId) : ran.then(() => accepted(eventId));
 }
 
 /** Shared by every 200: nothing downstream writes into an answer's headers (the adapter and the faults copy). */
