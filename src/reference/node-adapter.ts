@@ -17,6 +17,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { failConnection, framingProblem, isSilenced, owe, type FramingProblem } from './connection.js';
+import { installFastLane } from './fast-lane.js';
 import type { Logger, ReferenceHandler, ReferenceRequest, ReferenceResponse } from './types.js';
 
 export interface NodeAdapterOptions {
@@ -33,6 +34,21 @@ export type Server = HttpServer | HttpsServer;
 export interface ReferenceServerOptions extends NodeAdapterOptions {
   /** PEM certificate (chain) and key: serve HTTPS instead of HTTP. */
   tls?: { certPem: string; keyPem: string };
+  /**
+   * Plain requests answered without node:http's per-request machinery (fast-lane.ts); default on for HTTP.
+   * Off, every request goes through node:http (the tests compare the two byte for byte).
+   */
+  fastLane?: boolean;
+  /** The connection bounds below, shorter (tests of the bounds themselves). */
+  bounds?: Partial<ConnectionBounds>;
+}
+
+/** node:http's connection bounds, as the reference sets them. */
+export interface ConnectionBounds {
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionsCheckingInterval: number;
 }
 
 const LINGER_MS = 2000;
@@ -100,7 +116,7 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
       body: body.bytes,
       bodyExceeded: body.exceeded,
     };
-    let pending: Promise<ReferenceResponse>;
+    let pending: ReferenceResponse | Promise<ReferenceResponse>;
     try {
       pending = options.handler(request);
     } catch (error) {
@@ -116,6 +132,8 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
         } catch (error) {
           // An invalid status or header value (a wrapped handler may produce one): answer something valid.
           log(`invalid response from handler: ${(error as Error)?.message ?? String(error)}`);
+          // The refused writeHead left its reason phrase behind ("503 OK"): the 503's own goes out.
+          res.statusMessage = '';
           if (!res.headersSent) send(res, fallback503(), !body.complete, lingerMs);
           else res.destroy();
         }
@@ -123,6 +141,11 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
         failed(res, error);
       }
     };
+    // A handler may answer at once (no promise to wait for) or later.
+    if (!(pending instanceof Promise)) {
+      deliver(pending);
+      return;
+    }
     pending.then(deliver, (error: unknown) => {
       log(`handler threw on ${method} ${url.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}`);
       deliver(fallback503());
@@ -130,7 +153,7 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
   }
 }
 
-function fallback503(): ReferenceResponse {
+export function fallback503(): ReferenceResponse {
   return {
     status: 503,
     headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
@@ -270,7 +293,7 @@ export function createReferenceServer(options: ReferenceServerOptions): Server {
   // default, which let headers trickle for up to 40 s and bodies for up to 60 s); a sweep every 250 ms
   // keeps both within a quarter second of the documented figure, for the price of a walk over the active
   // connections four times a second.
-  const bounds = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 250 };
+  const bounds: ConnectionBounds = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 250, ...options.bounds };
   const server: Server = options.tls
     ? createHttpsServer({ ...bounds, cert: options.tls.certPem, key: options.tls.keyPem }, listener)
     : createServer(bounds, listener);
@@ -297,6 +320,9 @@ export function createReferenceServer(options: ReferenceServerOptions): Server {
   // CONNECT (a proxy's method) would otherwise make Node drop the connection with earlier answers unsent.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => failConnection(socket, '400 Bad Request'));
   server.on('error', (error) => log(`server error: ${error.message}`));
+  if (!options.tls && options.fastLane !== false) {
+    installFastLane(server as HttpServer, { handler: options.handler, limitFor: options.limitFor, log, fallback: fallback503, sweepMs: bounds.connectionsCheckingInterval });
+  }
   return server;
 }
 
