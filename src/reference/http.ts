@@ -5,6 +5,14 @@
  */
 import type { ReferenceRequest, ReferenceResponse } from './types.js';
 
+/**
+ * `then` for a handler's answer, which may already be there: `next` is called at once when it is (no
+ * promise made), after the promise when not. What a wrapper uses to stay synchronous on a synchronous answer.
+ */
+export function onAnswer(answer: ReferenceResponse | Promise<ReferenceResponse>, next: (response: ReferenceResponse) => ReferenceResponse): ReferenceResponse | Promise<ReferenceResponse> {
+  return answer instanceof Promise ? answer.then(next) : next(answer);
+}
+
 /** The Content-Type of every JSON answer. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

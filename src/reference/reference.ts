@@ -137,15 +137,15 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     return errorResponse(503, 'temporarily_unavailable', 'the request could not be processed; try again', { 'retry-after': '1' });
   };
 
-  // One promise per request, made here: the exported handler's shape (a promise of the answer) stays.
-  const handle = (request: ReferenceRequest): Promise<ReferenceResponse> => {
+  // A synchronous answer (an HMAC webhook, a refusal) is handed back as it is: no promise per request.
+  const handle = (request: ReferenceRequest): ReferenceResponse | Promise<ReferenceResponse> => {
     let answer: ReferenceResponse | Promise<ReferenceResponse>;
     try {
       answer = route(request);
     } catch (error) {
-      return Promise.resolve(failed(request, error));
+      return failed(request, error);
     }
-    return answer instanceof Promise ? answer.catch((error: unknown) => failed(request, error)) : Promise.resolve(answer);
+    return answer instanceof Promise ? answer.catch((error: unknown) => failed(request, error)) : answer;
   };
 
   // The method does not matter: a wrong method still gets its answer without reading a large body.

@@ -6,6 +6,7 @@
  * answer passes through untouched. The reference stays unaware: this wraps it from outside, through the
  * sandbox's customize hooks, as faults do.
  */
+import { onAnswer } from '../reference/http.js';
 import type { ReferenceHandler, ReferenceRequest, ReferenceResponse, TokenStore } from '../reference/types.js';
 import type { SandboxCustomize } from '../tenant/types.js';
 import { diagnose, docsEntry } from './diagnose.js';
@@ -36,8 +37,8 @@ export function withDiagnosis(response: ReferenceResponse, body: Record<string, 
 }
 
 export function diagnosingHandler(inner: ReferenceHandler, sandbox: SandboxFacts, budget: TimeBudget = new TimeBudget()): ReferenceHandler {
-  // A valid request costs one then() here: its answer passes through untouched.
-  return (request) => inner(request).then((response) => diagnosed(request, response));
+  // A valid request costs a test of its status here (a then() when its answer comes later): it passes through untouched.
+  return (request) => onAnswer(inner(request), (response) => diagnosed(request, response));
   function diagnosed(request: ReferenceRequest, response: ReferenceResponse): ReferenceResponse {
     if (response.status < 400) return response;
     const body = refusalOf(response);

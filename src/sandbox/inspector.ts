@@ -69,10 +69,7 @@ export function createInspector(options: InspectorOptions): Inspector {
   return {
     url: `${options.tenant.baseUrl}${base}`,
     // Not async: a request for the API goes on to `inner` with no promise of this layer's own.
-    wrap: (inner) => (request) => {
-      const answer = route(request.method, request.url);
-      return answer === undefined ? inner(request) : Promise.resolve(answer);
-    },
+    wrap: (inner) => (request) => route(request.method, request.url) ?? inner(request),
   };
 }
 

@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ReferenceHandler, ReferenceRequest, ReferenceResponse } from '../reference/types.js';
+import { onAnswer } from '../reference/http.js';
 import { WEBHOOK_PATH_PREFIX } from '../reference/webhooks.js';
 import type { Diagnosis, ExchangeObserver, SandboxExchange } from './exchange.js';
 
@@ -16,11 +17,11 @@ import type { Diagnosis, ExchangeObserver, SandboxExchange } from './exchange.js
  * started (the page's request log is made once the URL is known) sees every later request.
  */
 export function observeHandler(inner: ReferenceHandler, observers: () => readonly ExchangeObserver[]): ReferenceHandler {
-  // One then() per request, not an async function's promise and its await's.
+  // No promise of its own: a synchronous answer is observed and handed back at once, a later one in one then().
   return (request) => {
     const at = Date.now();
     const started = performance.now();
-    return inner(request).then((response) => {
+    return onAnswer(inner(request), (response) => {
       const watching = observers();
       if (watching.length === 0) return response;
       const exchange = new ObservedExchange(at, request, response, performance.now() - started);
