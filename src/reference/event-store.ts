@@ -1,45 +1,77 @@
 /**
  * In-memory idempotency records (service.md §2.6, §6 rule 2; ruling 18).
  *
- * One Map from `<listenerId>\n<eventId>` to the record's expiry (a number, not an object: the smallest
- * entry V8 offers). `claim` is synchronous, so two requests racing on the same event ID in one process
- * cannot both see "absent": exactly one wins. Every record lives for the same retention period and the
- * clock never moves back, so Map insertion order is expiry order: sweeping walks from the front and stops
- * at the first live record, costing only what it removes.
+ * One Map per listener from the event ID to the record's expiry (a number, not an object: the smallest
+ * entry V8 offers; the key is the event ID as received, with no listener prefix concatenated per request).
+ * `claim` is synchronous, so two requests racing on the same event ID in one process cannot both see
+ * "absent": exactly one wins. Every record lives for the same retention period and the clock never moves
+ * back, so a Map's insertion order is expiry order: sweeping walks from the front and stops at the first
+ * live record, costing only what it removes, and a claim made before the front record expires walks
+ * nothing at all.
  */
-import { sweepExpiredFront } from './expiry.js';
 import type { EventStore } from './types.js';
 import { EVENT_RETENTION_SECONDS } from '../spec-numbers.js';
 
 export interface MemoryEventStoreOptions {
   retentionSeconds?: number;
-  /** Records swept from the front on each claim: keeps memory bounded without a timer. */
+  /** Records swept from the front of the listener's records on each claim: memory bounded without a timer. */
   sweepPerClaim?: number;
+}
+
+/** One listener's records, oldest first, and when the oldest expires (a claim before then sweeps nothing). */
+interface ListenerRecords {
+  readonly expiries: Map<string, number>;
+  /** The expiry of the front record; Infinity when there is none. Never later than the true front's. */
+  front: number;
+}
+
+/** Removes up to `max` expired records from the front; keeps `front` true. Returns how many went. */
+function sweepFront(records: ListenerRecords, now: number, max: number): number {
+  let removed = 0;
+  for (const [eventId, expiresAt] of records.expiries) {
+    if (expiresAt > now || removed >= max) {
+      records.front = expiresAt;
+      return removed;
+    }
+    records.expiries.delete(eventId);
+    removed += 1;
+  }
+  records.front = Number.POSITIVE_INFINITY;
+  return removed;
 }
 
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
   const retention = options.retentionSeconds ?? EVENT_RETENTION_SECONDS;
   const sweepPerClaim = options.sweepPerClaim ?? 4;
-  const expiries = new Map<string, number>();
-
-  const sweepFront = (now: number, max: number): number => sweepExpiredFront(expiries, now, max, (expiresAt) => expiresAt);
+  const listeners = new Map<string, ListenerRecords>();
 
   return {
     claim(listenerId, eventId, now) {
-      sweepFront(now, sweepPerClaim);
-      const key = `${listenerId}\n${eventId}`;
-      const expiresAt = expiries.get(key);
+      let records = listeners.get(listenerId);
+      if (records === undefined) {
+        records = { expiries: new Map(), front: Number.POSITIVE_INFINITY };
+        listeners.set(listenerId, records);
+      }
+      if (now >= records.front) sweepFront(records, now, sweepPerClaim);
+      const { expiries } = records;
+      const expiresAt = expiries.get(eventId);
       if (expiresAt !== undefined && expiresAt > now) return false;
-      // Re-inserting an expired key moves it to the back, keeping insertion order = expiry order.
-      if (expiresAt !== undefined) expiries.delete(key);
-      expiries.set(key, now + retention);
+      // Re-inserting an expired key moves it to the back, keeping insertion order = expiry order (the front
+      // may then name a record that went: earlier than the true one, which only costs a sweep).
+      if (expiresAt !== undefined) expiries.delete(eventId);
+      expiries.set(eventId, now + retention);
+      if (expiries.size === 1) records.front = now + retention;
       return true;
     },
     sweep(now) {
-      return sweepFront(now, Number.POSITIVE_INFINITY);
+      let removed = 0;
+      for (const records of listeners.values()) removed += sweepFront(records, now, Number.POSITIVE_INFINITY);
+      return removed;
     },
     size() {
-      return expiries.size;
+      let size = 0;
+      for (const records of listeners.values()) size += records.expiries.size;
+      return size;
     },
   };
 }

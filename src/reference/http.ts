@@ -5,10 +5,21 @@
  */
 import type { ReferenceRequest, ReferenceResponse } from './types.js';
 
+/**
+ * `then` for a handler's answer, which may already be there: `next` is called at once when it is (no
+ * promise made), after the promise when not. What a wrapper uses to stay synchronous on a synchronous answer.
+ */
+export function onAnswer(answer: ReferenceResponse | Promise<ReferenceResponse>, next: (response: ReferenceResponse) => ReferenceResponse): ReferenceResponse | Promise<ReferenceResponse> {
+  return answer instanceof Promise ? answer.then(next) : next(answer);
+}
+
+/** The Content-Type of every JSON answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ReferenceResponse {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...headers },
     body: JSON.stringify(body),
   };
 }
@@ -92,6 +103,8 @@ export function parseTarget(url: string): ParsedTarget | undefined {
 
 /** decodeURIComponent that answers undefined instead of throwing on malformed escapes. */
 export function decodeSegment(segment: string): string | undefined {
+  // Nothing to decode (every generated listener ID): the segment as it is, which is what decoding gives.
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -103,5 +116,7 @@ export function decodeSegment(segment: string): string | undefined {
 export function mediaType(request: ReferenceRequest): string {
   const value = request.headers['content-type'];
   if (value === undefined) return '';
+  // What every webhook sender writes: answered without splitting (the same answer the split gives).
+  if (value === 'application/json') return value;
   return (value.split(';')[0] ?? '').trim().toLowerCase();
 }

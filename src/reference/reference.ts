@@ -26,13 +26,32 @@ import { TOKEN_BODY_LIMIT, handleToken, type TokenEndpointContext } from './toke
 import { createMemoryTokenStore } from './token-store.js';
 import { PortUnavailable } from './unavailable.js';
 import type { Reference, ReferenceConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
-import { WEBHOOK_PATH_PREFIX, handleWebhook, type ListenerEntry, type WebhookContext } from './webhooks.js';
+import { WEBHOOK_PATH_PREFIX, handleWebhook, listenerEntry, type ListenerEntry, type WebhookContext } from './webhooks.js';
 import { WEBHOOK_BODY_MAX_BYTES } from '../spec-numbers.js';
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 /** Body read for routes that take none (GET API calls, unknown paths): enough to tell "a body was sent". */
 const OTHER_BODY_LIMIT = 1024;
 const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * The listener segment of an origin-form target `/api/v1/webhooks/incoming/{id}[?query][#fragment]`, one
+ * non-empty segment, still percent-encoded; undefined for any other target (the general route decides).
+ * The same answer parseTarget's segments give, without the split.
+ */
+export function webhookSegment(url: string): string | undefined {
+  if (!url.startsWith(WEBHOOK_PATH_PREFIX)) return undefined;
+  let end = url.length;
+  for (let i = WEBHOOK_PATH_PREFIX.length; i < url.length; i += 1) {
+    const code = url.charCodeAt(i);
+    if (code === 0x3f /* ? */ || code === 0x23 /* # */) {
+      end = i;
+      break;
+    }
+    if (code === 0x2f /* / */) return undefined;
+  }
+  return end > WEBHOOK_PATH_PREFIX.length ? url.slice(WEBHOOK_PATH_PREFIX.length, end) : undefined;
+}
 
 export function defaultDeps(config: ReferenceConfig): ReferenceDeps {
   return {
@@ -66,11 +85,8 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
   };
   const listeners = new Map<string, ListenerEntry>();
   for (const listener of config.listeners) {
-    listeners.set(listener.listenerId, {
-      listener,
-      addresses: createAddressMatcher(listener.allowedCidrs),
-      url: `${baseUrl}${WEBHOOK_PATH_PREFIX}${encodeURIComponent(listener.listenerId)}`,
-    });
+    const url = `${baseUrl}${WEBHOOK_PATH_PREFIX}${encodeURIComponent(listener.listenerId)}`;
+    listeners.set(listener.listenerId, listenerEntry(listener, createAddressMatcher(listener.allowedCidrs), url));
   }
   const webhookContext: WebhookContext = {
     listeners,
@@ -84,6 +100,9 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
 
   // Not async: a route that answers synchronously (an HMAC webhook, a refusal) costs no promise until `handle`.
   const route = (request: ReferenceRequest): ReferenceResponse | Promise<ReferenceResponse> => {
+    // The load path first: an origin-form webhook target is routed without splitting it into segments.
+    const listenerSegment = webhookSegment(request.url);
+    if (listenerSegment !== undefined) return webhook(request, listenerSegment);
     const target = parseTarget(request.url);
     if (target === undefined) return errorResponse(400, 'invalid_request', 'the request target is not a path');
     const [first, second, third, fourth, ...rest] = target.segments;
@@ -96,17 +115,19 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     if (first === 'api' && second === 'v1') {
       if (third === 'apps') return handleApps(request, target.segments.slice(3), target.query, apiContext);
       if (third === 'search') return handleSearch(request, target.segments.slice(3), apiContext);
-      if (third === 'webhooks' && fourth === 'incoming' && rest.length === 1 && rest[0] !== '') {
-        if (request.method !== 'POST') return methodNotAllowed('POST');
-        const listenerId = decodeSegment(rest[0] as string);
-        if (listenerId === undefined) return errorResponse(400, 'invalid_request', 'the listener ID is not valid percent-encoding');
-        return handleWebhook(request, listenerId, webhookContext);
-      }
+      if (third === 'webhooks' && fourth === 'incoming' && rest.length === 1 && rest[0] !== '') return webhook(request, rest[0] as string);
     }
     if (hooks !== undefined && `/${first}/${second}` === HOOKS_PREFIX) {
       return handleHooks(request, target.segments.slice(2), target.query, hooks);
     }
     return notFound();
+  };
+
+  const webhook = (request: ReferenceRequest, segment: string): ReferenceResponse | Promise<ReferenceResponse> => {
+    if (request.method !== 'POST') return methodNotAllowed('POST');
+    const listenerId = decodeSegment(segment);
+    if (listenerId === undefined) return errorResponse(400, 'invalid_request', 'the listener ID is not valid percent-encoding');
+    return handleWebhook(request, listenerId, webhookContext);
   };
 
   const failed = (request: ReferenceRequest, error: unknown): ReferenceResponse => {
@@ -116,15 +137,15 @@ export function createReference(config: ReferenceConfig, overrides: Partial<Refe
     return errorResponse(503, 'temporarily_unavailable', 'the request could not be processed; try again', { 'retry-after': '1' });
   };
 
-  // One promise per request, made here: the exported handler's shape (a promise of the answer) stays.
-  const handle = (request: ReferenceRequest): Promise<ReferenceResponse> => {
+  // A synchronous answer (an HMAC webhook, a refusal) is handed back as it is: no promise per request.
+  const handle = (request: ReferenceRequest): ReferenceResponse | Promise<ReferenceResponse> => {
     let answer: ReferenceResponse | Promise<ReferenceResponse>;
     try {
       answer = route(request);
     } catch (error) {
-      return Promise.resolve(failed(request, error));
+      return failed(request, error);
     }
-    return answer instanceof Promise ? answer.catch((error: unknown) => failed(request, error)) : Promise.resolve(answer);
+    return answer instanceof Promise ? answer.catch((error: unknown) => failed(request, error)) : answer;
   };
 
   // The method does not matter: a wrong method still gets its answer without reading a large body.

@@ -30,7 +30,12 @@ export interface ReferenceResponse {
   body: Buffer | string;
 }
 
-export type ReferenceHandler = (request: ReferenceRequest) => Promise<ReferenceResponse>;
+/**
+ * A handler answers at once when it can (an HMAC webhook on in-memory ports: no promise per request), else
+ * with a promise (a JWT listener's JWKS, a port that answers later). Whoever calls one takes both: the
+ * adapter and fast lane write a ready answer in the same turn, a wrapper goes on with onAnswer (http.ts).
+ */
+export type ReferenceHandler = (request: ReferenceRequest) => ReferenceResponse | Promise<ReferenceResponse>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Configuration: one tenant.

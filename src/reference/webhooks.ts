@@ -18,11 +18,11 @@
  * Not 409 (that means "duplicate" to every sender), not 403 (that means "wrong source address" here), not
  * 404 (the listener exists and the sender proved it holds its secret), not a 5xx (nothing failed).
  */
-import { hmacVerify } from '../crypto/hmac.js';
+import { hmacVerifier, type HmacVerifier } from '../crypto/hmac.js';
 import { isUuidV4 } from '../crypto/uuid.js';
 import { verifyWebhookJwt } from '../crypto/webhook-jwt.js';
 import type { AddressMatcher } from './cidr.js';
-import { errorResponse, json, mediaType, payloadTooLarge } from './http.js';
+import { JSON_CONTENT_TYPE, errorResponse, mediaType, payloadTooLarge } from './http.js';
 import { RememberedJwksFailure, type JwksCache } from './jwks.js';
 import type { JwtListenerConfig, ListenerConfig, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
 import { WEBHOOK_JWT_MAX_EXP_SECONDS, WEBHOOK_TIMESTAMP_WINDOW_SECONDS } from '../spec-numbers.js';
@@ -34,6 +34,13 @@ export interface ListenerEntry {
   addresses: AddressMatcher;
   /** Full listener URL: the `aud` of its JWTs. */
   url: string;
+  /** An HMAC listener's signature check, its key prepared once (undefined for a JWT listener). */
+  verify: HmacVerifier | undefined;
+}
+
+/** A listener as the route looks it up: its configuration with what is prepared once per listener. */
+export function listenerEntry(listener: ListenerConfig, addresses: AddressMatcher, url: string): ListenerEntry {
+  return { listener, addresses, url, verify: listener.method === 'HMAC' ? hmacVerifier(listener.hmacSecret) : undefined };
 }
 
 export interface WebhookContext {
@@ -78,12 +85,13 @@ export function handleWebhook(request: ReferenceRequest, listenerId: string, con
   if (eventId === undefined) return badRequest('missing_header', 'Webhook-Event-Id is required');
   if (!isUuidV4(eventId)) return badRequest('invalid_event_id', 'Webhook-Event-Id must be a UUID v4');
 
-  if (entry.listener.method === 'HMAC') {
-    const refusal = hmacRefusal(request, entry.listener.hmacSecret, timestamp, eventId);
+  if (entry.verify !== undefined) {
+    const refusal = hmacRefusal(request, entry.verify, timestamp, eventId);
     if (refusal !== undefined) return unauthorized(refusal);
     return accept(request, entry, listenerId, eventId, now, context);
   }
-  return jwtAuthenticated(request, entry.listener, entry.url, eventId, now, context).then((refusal) =>
+  const listener = entry.listener as JwtListenerConfig;
+  return jwtAuthenticated(request, listener, entry.url, eventId, now, context).then((refusal) =>
     refusal !== undefined ? unauthorized(refusal) : accept(request, entry, listenerId, eventId, now, context),
   );
 }
@@ -103,24 +111,35 @@ function accept(request: ReferenceRequest, entry: ListenerEntry, listenerId: str
   }
   // UUIDs are case-insensitive: the same ID in upper case is the same event.
   const claimed = context.deps.eventStore.claim(listenerId, eventId.toLowerCase(), now);
-  const run = (first: boolean): ReferenceResponse | Promise<ReferenceResponse> => {
-    if (!first) return errorResponse(409, 'duplicate_event', 'this event ID was already processed for this listener');
-    // The text goes along: the context is the body losslessly, which the parsed value is not for big numbers.
-    const ran = context.deps.runner.run({ listenerId, eventId, context: body, contextJson: text, at: now });
-    return ran === undefined ? accepted(eventId) : ran.then(() => accepted(eventId));
-  };
-  return typeof claimed === 'boolean' ? run(claimed) : claimed.then(run);
+  // In-memory ports answer at once: no closure made for a claim that is already known.
+  if (typeof claimed === 'boolean') return runOnce(claimed, listenerId, eventId, body, text, now, context);
+  return claimed.then((first) => runOnce(first, listenerId, eventId, body, text, now, context));
 }
 
+/** The claim's outcome: 409 for a duplicate, else the run and the 200 (after the run, when it is async). */
+function runOnce(first: boolean, listenerId: string, eventId: string, body: unknown, text: string, now: number, context: WebhookContext): ReferenceResponse | Promise<ReferenceResponse> {
+  if (!first) return errorResponse(409, 'duplicate_event', 'this event ID was already processed for this listener');
+  // The text goes along: the context is the body losslessly, which the parsed value is not for big numbers.
+  const ran = context.deps.runner.run({ listenerId, eventId, context: body, contextJson: text, at: now });
+  return ran === undefined ? accepted(eventId) : ran.then(() => accepted(eventId));
+}
+
+/** Shared by every 200: nothing downstream writes into an answer's headers (the adapter and the faults copy). */
+const ACCEPTED_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_CONTENT_TYPE });
+
+/**
+ * `{"accepted":true,"eventId":"…"}`, as JSON.stringify writes it, by concatenation: the event ID passed
+ * isUuidV4 (hex digits and dashes), so it needs no escaping (tests/reference/webhook-answer.test.ts).
+ */
 function accepted(eventId: string): ReferenceResponse {
-  return json(200, { accepted: true, eventId });
+  return { status: 200, headers: ACCEPTED_HEADERS, body: `{"accepted":true,"eventId":"${eventId}"}` };
 }
 
 /** undefined when the HMAC signature is right, else the reason (for the 401 body: never echoes secrets). */
-function hmacRefusal(request: ReferenceRequest, secret: string, timestamp: string, eventId: string): string | undefined {
+function hmacRefusal(request: ReferenceRequest, verify: HmacVerifier, timestamp: string, eventId: string): string | undefined {
   const signature = request.headers['webhook-signature'];
   if (signature === undefined || signature === '') return 'Webhook-Signature is required';
-  return hmacVerify(secret, timestamp, eventId, request.body, signature) ? undefined : 'signature mismatch';
+  return verify(timestamp, eventId, request.body, signature) ? undefined : 'signature mismatch';
 }
 
 /** undefined when the webhook's JWT is accepted, else the reason (for the 401 body: never echoes secrets). */

@@ -6,7 +6,8 @@
  * answer passes through untouched. The reference stays unaware: this wraps it from outside, through the
  * sandbox's customize hooks, as faults do.
  */
-import type { ReferenceHandler, ReferenceResponse, TokenStore } from '../reference/types.js';
+import { onAnswer } from '../reference/http.js';
+import type { ReferenceHandler, ReferenceRequest, ReferenceResponse, TokenStore } from '../reference/types.js';
 import type { SandboxCustomize } from '../tenant/types.js';
 import { diagnose, docsEntry } from './diagnose.js';
 import type { Diagnosis } from './exchange.js';
@@ -36,8 +37,9 @@ export function withDiagnosis(response: ReferenceResponse, body: Record<string, 
 }
 
 export function diagnosingHandler(inner: ReferenceHandler, sandbox: SandboxFacts, budget: TimeBudget = new TimeBudget()): ReferenceHandler {
-  return async (request) => {
-    const response = await inner(request);
+  // A valid request costs a test of its status here (a then() when its answer comes later): it passes through untouched.
+  return (request) => onAnswer(inner(request), (response) => diagnosed(request, response));
+  function diagnosed(request: ReferenceRequest, response: ReferenceResponse): ReferenceResponse {
     if (response.status < 400) return response;
     const body = refusalOf(response);
     const description = body?.error_description;
@@ -48,7 +50,7 @@ export function diagnosingHandler(inner: ReferenceHandler, sandbox: SandboxFacts
     }
     const diagnosis = budget.spend(() => diagnose(new RefusedRequest(request, response.status, String(body.error ?? ''), description, sandbox)));
     return diagnosis === undefined ? response : withDiagnosis(response, body, diagnosis);
-  };
+  }
 }
 
 /** The token store, remembering each token it issues (its hash) for the bearer diagnoses. */

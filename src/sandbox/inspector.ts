@@ -68,7 +68,8 @@ export function createInspector(options: InspectorOptions): Inspector {
 
   return {
     url: `${options.tenant.baseUrl}${base}`,
-    wrap: (inner) => async (request) => route(request.method, request.url) ?? inner(request),
+    // Not async: a request for the API goes on to `inner` with no promise of this layer's own.
+    wrap: (inner) => (request) => route(request.method, request.url) ?? inner(request),
   };
 }
 

@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ReferenceHandler, ReferenceRequest, ReferenceResponse } from '../reference/types.js';
+import { onAnswer } from '../reference/http.js';
 import { WEBHOOK_PATH_PREFIX } from '../reference/webhooks.js';
 import type { Diagnosis, ExchangeObserver, SandboxExchange } from './exchange.js';
 
@@ -16,22 +17,24 @@ import type { Diagnosis, ExchangeObserver, SandboxExchange } from './exchange.js
  * started (the page's request log is made once the URL is known) sees every later request.
  */
 export function observeHandler(inner: ReferenceHandler, observers: () => readonly ExchangeObserver[]): ReferenceHandler {
-  return async (request) => {
+  // No promise of its own: a synchronous answer is observed and handed back at once, a later one in one then().
+  return (request) => {
     const at = Date.now();
     const started = performance.now();
-    const response = await inner(request);
-    const watching = observers();
-    if (watching.length === 0) return response;
-    const exchange = new ObservedExchange(at, request, response, performance.now() - started);
-    for (const observer of watching) {
-      // An observer's bug must not turn an answer the reference gave into a failed connection.
-      try {
-        observer(exchange);
-      } catch {
-        // Nothing to say to the client; the observer's own tests hold it to its contract.
+    return onAnswer(inner(request), (response) => {
+      const watching = observers();
+      if (watching.length === 0) return response;
+      const exchange = new ObservedExchange(at, request, response, performance.now() - started);
+      for (const observer of watching) {
+        // An observer's bug must not turn an answer the reference gave into a failed connection.
+        try {
+          observer(exchange);
+        } catch {
+          // Nothing to say to the client; the observer's own tests hold it to its contract.
+        }
       }
-    }
-    return response;
+      return response;
+    });
   };
 }
 

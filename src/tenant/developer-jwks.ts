@@ -13,7 +13,7 @@ import { HarnessError } from '../errors.js';
 import { readBoundedFile } from '../profile/read-file.js';
 import { HOOKS_PREFIX } from '../reference/hooks.js';
 import { createHttpsJwksFetcher, isLoopbackHost } from '../reference/jwks.js';
-import type { JwksFetcher, JwtListenerConfig, ReferenceResponse } from '../reference/types.js';
+import type { JwksFetcher, JwtListenerConfig, ReferenceRequest, ReferenceResponse } from '../reference/types.js';
 import type { SandboxCustomize, Tenant } from './types.js';
 
 /** The project's extension of the test hooks (shared/profile/test-hooks.md is the contract's; `x-` is ours). */
@@ -107,33 +107,39 @@ export function developerJwks(options: DeveloperJwksOptions): SandboxCustomize {
       // Read per fetch: the hook may trust another CA after the start.
       return { jwksFetcher: (url) => (fetcher as JwksFetcher)(url) };
     },
-    wrapHandler: (inner, tenant) => async (request) => {
-      if (!tenant.hooks.enabled || request.url.split('?', 1)[0] !== JWKS_URL_HOOK || listener === undefined) return inner(request);
-      const refused = hookRefusal(request.headers.authorization, tenant, request.method, request.bodyExceeded === true);
-      if (refused !== undefined) return refused;
-      if (request.method === 'GET') return answer(200, { listenerId: listener.listenerId, jwksUrl: listener.jwksUrl });
-      let body: { jwksUrl?: unknown; caPem?: unknown };
-      try {
-        body = JSON.parse(request.body.toString('utf8')) as typeof body;
-      } catch {
-        return answer(400, { error: 'invalid_request', error_description: 'send {"jwksUrl": "https://…", "caPem": "<optional PEM>"} as JSON' });
-      }
-      const url = typeof body?.jwksUrl === 'string' ? body.jwksUrl : '';
-      const problem = url === '' ? 'jwksUrl is required' : jwksUrlProblem(url);
-      if (problem !== undefined) return answer(400, { error: 'invalid_request', error_description: `jwksUrl: ${problem}` });
-      if (body.caPem !== undefined && (typeof body.caPem !== 'string' || !body.caPem.includes('-----BEGIN CERTIFICATE-----'))) {
-        return answer(400, { error: 'invalid_request', error_description: 'caPem must be PEM certificates' });
-      }
-      if (typeof body.caPem === 'string') {
-        caPem = body.caPem;
-        fetcher = makeFetcher();
-      }
-      listener.jwksUrl = new URL(url).href;
-      return answer(200, { listenerId: listener.listenerId, jwksUrl: listener.jwksUrl });
+    // Not async around the API: every other request goes on to `inner` with no promise of this layer's own.
+    wrapHandler: (inner, tenant) => (request) => {
+      if (!tenant.hooks.enabled || listener === undefined || request.url.split('?', 1)[0] !== JWKS_URL_HOOK) return inner(request);
+      return jwksUrlHook(request, tenant, listener);
     },
     // The hook's body is read whole up to its bound (the reference reads 1 KiB of a path it does not route).
     limitFor: (inner) => (method, url) => (url.split('?', 1)[0] === JWKS_URL_HOOK ? HOOK_BODY_BYTES : inner(method, url)),
   };
+
+  /** The `x-jwks-url` hook: GET shows the listener's JWKS URL, POST sets it (and a CA to trust for it). */
+  async function jwksUrlHook(request: ReferenceRequest, tenant: Tenant, listener: JwtListenerConfig): Promise<ReferenceResponse> {
+    const refused = hookRefusal(request.headers.authorization, tenant, request.method, request.bodyExceeded === true);
+    if (refused !== undefined) return refused;
+    if (request.method === 'GET') return answer(200, { listenerId: listener.listenerId, jwksUrl: listener.jwksUrl });
+    let body: { jwksUrl?: unknown; caPem?: unknown };
+    try {
+      body = JSON.parse(request.body.toString('utf8')) as typeof body;
+    } catch {
+      return answer(400, { error: 'invalid_request', error_description: 'send {"jwksUrl": "https://…", "caPem": "<optional PEM>"} as JSON' });
+    }
+    const url = typeof body?.jwksUrl === 'string' ? body.jwksUrl : '';
+    const problem = url === '' ? 'jwksUrl is required' : jwksUrlProblem(url);
+    if (problem !== undefined) return answer(400, { error: 'invalid_request', error_description: `jwksUrl: ${problem}` });
+    if (body.caPem !== undefined && (typeof body.caPem !== 'string' || !body.caPem.includes('-----BEGIN CERTIFICATE-----'))) {
+      return answer(400, { error: 'invalid_request', error_description: 'caPem must be PEM certificates' });
+    }
+    if (typeof body.caPem === 'string') {
+      caPem = body.caPem;
+      fetcher = makeFetcher();
+    }
+    listener.jwksUrl = new URL(url).href;
+    return answer(200, { listenerId: listener.listenerId, jwksUrl: listener.jwksUrl });
+  }
 }
 
 /** The hooks' own rules (reference/hooks.ts): the bearer token, then the methods. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateHmacSecret, hmacSign, hmacVerify } from '../../src/crypto/index.js';
+import { hmacVerifier } from '../../src/crypto/hmac.js';
 
 // Known answers computed once with an independent tool, not with this code:
 //   printf '%s' "<input>" | openssl dgst -sha256 -hmac "$SECRET" -binary | basenc --base64url | tr -d '='
@@ -53,6 +54,34 @@ describe('hmacVerify', () => {
     expect(hmacVerify(SECRET, '1700000001', E, body, V_PLAIN)).toBe(false);
     expect(hmacVerify(SECRET, T, E.replace('0b9d', '1b9d'), body, V_PLAIN)).toBe(false);
     expect(hmacVerify(`${SECRET}x`, T, E, body, V_PLAIN)).toBe(false);
+  });
+});
+
+describe('hmacVerifier (the reference\'s per-listener check)', () => {
+  const body = Buffer.from(BODY);
+  const verify = hmacVerifier(SECRET);
+  it('answers as hmacVerify, call after call (its scratch bytes never leak from one call into the next)', () => {
+    expect(verify(T, E, body, V_PLAIN)).toBe(true);
+    for (const signature of [`${V_PLAIN}=`, V_DECODED, V_SWAPPED, V_STANDARD, '', V_PLAIN.slice(0, -1)]) {
+      expect(verify(T, E, body, signature)).toBe(false);
+      expect(verify(T, E, body, V_PLAIN)).toBe(true);
+    }
+  });
+  it('refuses a signature of the right length with a character outside ASCII, even after a right one', () => {
+    // 42 right characters and one of two UTF-8 bytes: 43 characters, 44 bytes, only 43 of which fit.
+    expect(verify(T, E, body, `${V_PLAIN.slice(0, 42)}é`)).toBe(false);
+    expect(verify(T, E, body, `${V_PLAIN.slice(0, 41)}é`)).toBe(false);
+    expect(hmacVerify(SECRET, T, E, body, `${V_PLAIN.slice(0, 41)}é`)).toBe(false);
+    // A character whose low byte is the right one (U+0100 + code) must not pass as that character.
+    const last = V_PLAIN.charCodeAt(42);
+    expect(verify(T, E, body, `${V_PLAIN.slice(0, 42)}${String.fromCharCode(0x100 + last)}`)).toBe(false);
+  });
+  it('keys with the secret\'s UTF-8 bytes, an empty secret included', () => {
+    for (const secret of ['', 'sécret-ü', SECRET]) {
+      const signature = hmacSign({ secret, timestamp: T, eventId: E, body });
+      expect(hmacVerifier(secret)(T, E, body, signature)).toBe(true);
+      expect(hmacVerifier(`${secret}x`)(T, E, body, signature)).toBe(false);
+    }
   });
 });
 

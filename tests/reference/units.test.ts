@@ -31,6 +31,44 @@ describe('event store', () => {
   });
 });
 
+describe('event store, per listener', () => {
+  it('keeps listeners apart, even where a joined key would collide', () => {
+    const store = createMemoryEventStore();
+    expect(store.claim('a\nb', 'c', 1)).toBe(true);
+    expect(store.claim('a', 'b\nc', 1)).toBe(true);
+    expect(store.claim('a\nb', 'c', 2)).toBe(false);
+    expect(store.size()).toBe(2);
+  });
+  it('sweeps a listener\'s expired front on its claims, the others on the full sweep', () => {
+    const store = createMemoryEventStore({ retentionSeconds: 10, sweepPerClaim: 1 });
+    store.claim('a', 'a1', 0);
+    store.claim('a', 'a2', 1);
+    store.claim('b', 'b1', 0);
+    // Before the front expires a claim sweeps nothing; after, one record per claim.
+    store.claim('a', 'a3', 9);
+    expect(store.size()).toBe(4);
+    store.claim('a', 'a4', 10.5);
+    expect(store.size()).toBe(4); // a1 went, a4 came; b1 (expired) waits for b's claims or the sweep
+    store.claim('a', 'a5', 11.5);
+    expect(store.size()).toBe(4); // a2 went
+    expect(store.sweep(11.5)).toBe(1); // b1
+    expect(store.size()).toBe(3);
+    // An expired record claimed again is a first claim, and lives on from then.
+    expect(store.claim('a', 'a3', 19.5)).toBe(true);
+    expect(store.claim('a', 'a3', 25)).toBe(false);
+    expect(store.sweep(29)).toBe(1); // a5 (a4 went on the last claim)
+    expect(store.claim('a', 'a3', 29.4)).toBe(false);
+    expect(store.sweep(1e9)).toBe(1);
+    expect(store.size()).toBe(0);
+  });
+  it('never forgets with an infinite retention', () => {
+    const store = createMemoryEventStore({ retentionSeconds: Number.POSITIVE_INFINITY });
+    expect(store.claim('a', 'e', 0)).toBe(true);
+    expect(store.claim('a', 'e', 1e12)).toBe(false);
+    expect(store.sweep(1e15)).toBe(0);
+  });
+});
+
 describe('token store', () => {
   it('refuses expired tokens, sweeps them, and caps its size', () => {
     const store = createMemoryTokenStore({ maxTokens: 3 });
@@ -102,6 +140,24 @@ describe('runner', () => {
     const runs = runner.list('l');
     expect(runs.map((r) => r.context)).toEqual([40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
     expect(runner.list('other')).toEqual([]);
+  });
+  it('wraps its ring many times over, runs with and without their text mixed, and keeps none when asked to', () => {
+    const runner = createMemoryRunner({ maxRunsPerListener: 3 });
+    for (let i = 0; i < 10; i += 1) {
+      runner.run(i % 2 === 0 ? { listenerId: 'l', eventId: `e${i}`, context: { i }, contextJson: `{"i":${i}}`, at: i } : { listenerId: 'l', eventId: `e${i}`, context: [i], at: i });
+    }
+    runner.run({ listenerId: 'm', eventId: 'm0', context: null, at: 5 });
+    const runs = runner.list('l');
+    expect(runs.map((run) => [run.eventId, run.at, run.contextJson, run.context])).toEqual([
+      ['e7', 7, undefined, [7]],
+      ['e8', 8, '{"i":8}', { i: 8 }],
+      ['e9', 9, undefined, [9]],
+    ]);
+    expect(runs.every((run) => run.listenerId === 'l')).toBe(true);
+    expect(runner.list('m')).toEqual([{ listenerId: 'm', eventId: 'm0', context: null, at: 5 }]);
+    const none = createMemoryRunner({ maxRunsPerListener: 0 });
+    none.run({ listenerId: 'l', eventId: 'e', context: 1, at: 1 });
+    expect(none.list('l')).toEqual([]);
   });
   it('keeps the body text of a run that has it, and rebuilds the parsed context from it', () => {
     const runner = createMemoryRunner();

@@ -3,7 +3,7 @@
  * headers, JSON bodies and query parameters. Nothing here decides anything; the faults do.
  */
 import { errorResponse, json, parseTarget } from '../../reference/http.js';
-import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
+import type { ReferenceHandler, ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
 import { WEBHOOK_PATH_PREFIX } from '../../reference/webhooks.js';
 import type { Tenant, TenantHmacListener, TenantJwtListener } from '../../tenant/types.js';
 
@@ -111,8 +111,8 @@ export function withResponseHeaders(response: ReferenceResponse, changes: Record
  */
 export function onRoute(
   kind: Route['kind'],
-  handler: (request: ReferenceRequest) => Promise<ReferenceResponse>,
-  rewrite: (request: ReferenceRequest, route: Route, next: (request: ReferenceRequest) => Promise<ReferenceResponse>) => Promise<ReferenceResponse>,
+  handler: ReferenceHandler,
+  rewrite: (request: ReferenceRequest, route: Route, next: ReferenceHandler) => Promise<ReferenceResponse>,
 ): (request: ReferenceRequest) => Promise<ReferenceResponse> {
   return async (request) => {
     const route = routeOf(request);

@@ -7,7 +7,7 @@
  * list page, passes unchanged.
  */
 import { parseTarget } from '../../reference/http.js';
-import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
+import type { ReferenceHandler, ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
 import { errorResponse, isObject, readJson, withJsonBody } from './http.js';
 
 const API_PREFIX = ['api', 'v1'];
@@ -87,7 +87,7 @@ export type PageSizeReading = { text: string | undefined } | { refuse: number };
  * A handler that reads every paginated request's page size as `read` says before the reference sees it:
  * the stack's own parser or integer type, in front of the reference's clamping.
  */
-export function readingPageSize(handler: (request: ReferenceRequest) => Promise<ReferenceResponse>, read: (text: string) => PageSizeReading) {
+export function readingPageSize(handler: ReferenceHandler, read: (text: string) => PageSizeReading) {
   return async (request: ReferenceRequest): Promise<ReferenceResponse> => {
     const slot = pageSizeOf(request);
     if (slot === undefined) return handler(request);
@@ -107,7 +107,7 @@ export interface ListPage extends Record<string, unknown> {
  * A handler whose list pages (200, a JSON object with `list` and `nextPageToken`, on any API route) are
  * rewritten by `edit`; every other answer passes unchanged.
  */
-export function renderingListPages(handler: (request: ReferenceRequest) => Promise<ReferenceResponse>, edit: (page: ListPage) => Record<string, unknown>) {
+export function renderingListPages(handler: ReferenceHandler, edit: (page: ListPage) => Record<string, unknown>) {
   return async (request: ReferenceRequest): Promise<ReferenceResponse> => {
     const response = await handler(request);
     if (response.status !== 200 || !isApiRequest(request)) return response;

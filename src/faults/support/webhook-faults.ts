@@ -12,7 +12,7 @@ import { hmacSign, hmacVerify } from '../../crypto/hmac.js';
 import { toPublicJwk } from '../../crypto/signing-keys.js';
 import type { JWK, VerifyResult } from '../../crypto/types.js';
 import { buildWebhookClaims, signWebhookJwt, verifyWebhookJwt, type WebhookJwtRefusal } from '../../crypto/webhook-jwt.js';
-import type { ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
+import type { ReferenceHandler, ReferenceRequest, ReferenceResponse } from '../../reference/types.js';
 import { WEBHOOK_JWT_MAX_EXP_SECONDS } from '../../spec-numbers.js';
 import type { TenantHmacListener, TenantJwtListener } from '../../tenant/types.js';
 import type { FaultBehaviour, FaultEnv } from '../types.js';
@@ -86,7 +86,7 @@ export async function authenticated(env: FaultEnv, known: KnownListener, request
   return known.method === 'HMAC' ? signedHmac(known.listener, request) : signedJwt(env, known.listener, request);
 }
 
-export type Next = (request: ReferenceRequest) => Promise<ReferenceResponse>;
+export type Next = ReferenceHandler;
 
 export interface WebhookCall {
   request: ReferenceRequest;
