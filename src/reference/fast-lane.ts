@@ -135,26 +135,27 @@ function findRequest(data: Buffer, offset: number, remoteAddress: string, limitF
   };
 }
 
-/**
- * The answer as node:http writes it for `writeHead(status, headers)` + `end(body)` on a keep-alive
- * connection; undefined when node:http would throw (the caller answers the fallback instead).
- */
-function answerBytes(response: ReferenceResponse, keepAliveSeconds: number, now: number): { head: string; close: boolean; body: boolean } | undefined {
-  const status = response.status;
-  if (!Number.isInteger(status) || status < 200 || status > 999) return undefined;
-  const { body } = response;
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n`;
-  let date = false;
-  let connection = false;
-  let close = false;
-  const headers = response.headers;
-  const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
-  let lengthWritten = false;
+/** A handler's fields as node:http writes them, split where the adapter's content-length goes. */
+interface Fields {
+  /** The lines before content-length (all of them when the handler named none). */
+  before: string;
+  after: string;
+  date: boolean;
+  connection: boolean;
+  close: boolean;
+}
+
+/** The lines of a frozen headers object (a handler's shared one, e.g. every 200's), checked once. */
+const frozenFields = new WeakMap<object, Fields | undefined>();
+
+/** The lines of `headers`, undefined when node:http would refuse to write one. */
+function fieldsOf(headers: Record<string, string>): Fields | undefined {
+  const fields: Fields = { before: '', after: '', date: false, connection: false, close: false };
+  let lengthSeen = false;
   // The adapter's send(): the handler's fields in their order, its content-length replaced in place.
   for (const name in headers) {
     if (name === 'content-length') {
-      head += `content-length: ${length}\r\n`;
-      lengthWritten = true;
+      lengthSeen = true;
       continue;
     }
     const value: unknown = headers[name];
@@ -164,14 +165,34 @@ function answerBytes(response: ReferenceResponse, keepAliveSeconds: number, now:
     const lower = name.toLowerCase();
     // A handler's Transfer-Encoding makes node:http frame the body: not written here.
     if (lower === 'transfer-encoding') return undefined;
-    if (lower === 'date') date = true;
+    if (lower === 'date') fields.date = true;
     else if (lower === 'connection') {
-      connection = true;
-      if (CONNECTION_CLOSE.test(text)) close = true;
+      fields.connection = true;
+      if (CONNECTION_CLOSE.test(text)) fields.close = true;
     }
-    head += `${name}: ${text}\r\n`;
+    if (lengthSeen) fields.after += `${name}: ${text}\r\n`;
+    else fields.before += `${name}: ${text}\r\n`;
   }
-  if (!lengthWritten) head += `content-length: ${length}\r\n`;
+  return fields;
+}
+
+/**
+ * The answer as node:http writes it for `writeHead(status, headers)` + `end(body)` on a keep-alive
+ * connection; undefined when node:http would throw (the caller answers the fallback instead).
+ */
+function answerBytes(response: ReferenceResponse, keepAliveSeconds: number, now: number): { head: string; close: boolean; body: boolean } | undefined {
+  const status = response.status;
+  if (!Number.isInteger(status) || status < 200 || status > 999) return undefined;
+  const { body, headers } = response;
+  let fields: Fields | undefined;
+  if (Object.isFrozen(headers)) {
+    fields = frozenFields.get(headers);
+    if (fields === undefined && !frozenFields.has(headers)) frozenFields.set(headers, (fields = fieldsOf(headers)));
+  } else fields = fieldsOf(headers);
+  if (fields === undefined) return undefined;
+  const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n${fields.before}content-length: ${length}\r\n${fields.after}`;
+  const { date, connection, close } = fields;
   if (!date) head += `Date: ${httpDate(now)}\r\n`;
   if (!connection) head += `Connection: keep-alive\r\nKeep-Alive: timeout=${keepAliveSeconds}\r\n`;
   // node:http sends no body with 204 and 304 (it drops one given).

@@ -17,6 +17,10 @@ const LIMIT = 2000;
 /** What the handler was given, per server, in order. */
 const seen = new Map<string, string[]>();
 
+/** Shared frozen headers, as the reference's 200 has: the lane checks them once (the second answer reuses that). */
+const FROZEN = Object.freeze({ 'content-type': 'application/json; charset=utf-8', 'x-shared': 'yes' });
+const FROZEN_INVALID = Object.freeze({ 'x-bad': 'a\u0001b' });
+
 /** A handler whose answer is steered by the request's `x-answer` field, and that records what it saw. */
 function handlerFor(name: string) {
   return (request: ReferenceRequest): Promise<ReferenceResponse> | ReferenceResponse => {
@@ -49,6 +53,10 @@ function handlerFor(name: string) {
         return { status: 200, headers: { 'content-length': '999', 'x-after': 'yes' }, body: echo };
       case 'no-content':
         return { status: 204, headers: {}, body: '' };
+      case 'frozen':
+        return { status: 200, headers: FROZEN, body: echo };
+      case 'frozen-invalid':
+        return { status: 200, headers: FROZEN_INVALID, body: 'never' };
       case 'teapot':
         return { status: 418, headers: { 'x-empty': '' }, body: '' };
       default:
@@ -65,7 +73,7 @@ beforeAll(async () => {
   for (const [name, fastLane] of [['lane', true], ['node', false]] as const) {
     seen.set(name, []);
     const server = createReferenceServer({
-      handler: handlerFor(name) as (request: ReferenceRequest) => Promise<ReferenceResponse>,
+      handler: handlerFor(name),
       limitFor: () => LIMIT,
       logger: () => {},
       lingerMs: 200,
@@ -189,6 +197,8 @@ const cases: Record<string, Exchange> = {
   'a value of blanks only': { first: post('/a', body, 'X-Blank: \t \r\n'), answers: 1 },
   'a NUL in a value': { first: post('/a', body, 'X-Nul: a\u0000b\r\n') },
   'a bare CR in a value': { first: post('/a', body, 'X-Cr: a\rb\r\n') },
+  'answers sharing frozen headers, twice': { first: post('/a', body, 'X-Answer: frozen\r\n') + post('/b', '', 'X-Answer: frozen\r\n'), answers: 2, taken: 'lane' },
+  'answers sharing invalid frozen headers, twice': { first: post('/a', body, 'X-Answer: frozen-invalid\r\n') + post('/b', '', 'X-Answer: frozen-invalid\r\n'), answers: 2, taken: 'lane' },
   'an empty field value': { first: post('/a', body, 'X-Empty:\r\n'), answers: 1 , taken: 'lane' },
 };
 
@@ -269,10 +279,10 @@ describe('a client that sends and never reads', () => {
     const total = 8_000;
     let calls = 0;
     const server = createReferenceServer({
-      handler: (() => {
+      handler: () => {
         calls += 1;
         return { status: 200, headers: { 'content-type': 'text/plain', 'x-pad': 'p'.repeat(4000) }, body: 'ok' };
-      }) as unknown as (request: ReferenceRequest) => Promise<ReferenceResponse>,
+      },
       limitFor: () => 100,
       logger: () => {},
     });
