@@ -199,6 +199,8 @@ const cases: Record<string, Exchange> = {
   'a bare CR in a value': { first: post('/a', body, 'X-Cr: a\rb\r\n') },
   'answers sharing frozen headers, twice': { first: post('/a', body, 'X-Answer: frozen\r\n') + post('/b', '', 'X-Answer: frozen\r\n'), answers: 2, taken: 'lane' },
   'answers sharing invalid frozen headers, twice': { first: post('/a', body, 'X-Answer: frozen-invalid\r\n') + post('/b', '', 'X-Answer: frozen-invalid\r\n'), answers: 2, taken: 'lane' },
+  'a field named __proto__': { first: post('/a', body, '__proto__: x\r\n'), answers: 1 },
+  'a field named constructor': { first: post('/a', body, 'Constructor: x\r\n'), answers: 1 },
   'an empty field value': { first: post('/a', body, 'X-Empty:\r\n'), answers: 1 , taken: 'lane' },
 };
 
