@@ -314,7 +314,8 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
       if (this.socket.destroyed) return;
       if (!this.write(response)) return;
       this.reading();
-      this.drain();
+      // Blocked by this very answer: the rest waits for 'drain' (onDrain goes on from there).
+      if (!this.blocked) this.drain();
     }
 
     /** Writes one answer; false when the connection ends with it. */
