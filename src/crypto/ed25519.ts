@@ -25,9 +25,18 @@ export type Ed25519Jwk = {
   x: string;
 };
 
-/** The Ed25519 public key `x` of a private key `d` (base64url). Node ignores the `x` it is given. */
+/** PKCS #8 of an Ed25519 private key up to its 32-octet seed (RFC 8410 §7: the fixed DER prefix). */
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * The Ed25519 public key `x` of a private key `d` (base64url). The seed goes in as PKCS #8, not as a JWK:
+ * a JWK needs its `x`, the very value asked for, and Node 24.22 refuses one without it ("Invalid JWK OKP
+ * key") where earlier releases ignored it.
+ */
 export function ed25519PublicX(d: string): string {
-  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: '' }, format: 'jwk' });
+  const seed = Buffer.from(d, 'base64url');
+  if (seed.length !== 32) throw new TypeError('an Ed25519 private key is 32 octets');
+  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
   return createPublicKey(privateKey).export({ format: 'jwk' }).x as string;
 }
 

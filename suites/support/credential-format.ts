@@ -108,9 +108,14 @@ export function base64UrlBytes(value: unknown): number | undefined {
   return Buffer.from(value, 'base64url').length;
 }
 
-/** The Ed25519 public key (base64url) that a private scalar `d` yields; node:crypto ignores the JWK's `x`. */
+/**
+ * The Ed25519 public key (base64url) that a private key `d` (its 32-octet seed) yields. The seed is given to
+ * node:crypto as PKCS #8 (RFC 8410: a fixed 16-octet DER prefix, then the seed): as a JWK it would need the
+ * `x` under test, and Node 24.22 refuses a JWK without one.
+ */
 export function ed25519PublicX(d: string): string {
-  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: '' }, format: 'jwk' });
+  const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(d, 'base64url')]);
+  const privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
   const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
   return String(jwk.x);
 }
