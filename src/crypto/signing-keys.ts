@@ -6,6 +6,7 @@ import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } fr
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
 import { HarnessError } from '../errors.js';
+import { ed25519PublicX } from './ed25519.js';
 import type { JWK, JwtAlg, SigningJwk } from './types.js';
 
 export const SIGNING_ALGS: readonly JwtAlg[] = ['RS256', 'ES256', 'EdDSA'];
@@ -99,6 +100,12 @@ export function checkSigningJwk(value: unknown): KeyProblem[] {
     });
   }
   if (problems.length > 0) return problems;
+  if (jwk.kty === 'OKP' && typeof jwk.d === 'string' && Buffer.from(jwk.d, 'base64url').length === 32 && jwk.x !== ed25519PublicX(jwk.d)) {
+    // Node 24.22 refuses to import an OKP JWK whose `x` is not its `d`'s: derived from `d` alone first, the
+    // wrong parameter is still named on every Node.
+    problems.push({ path: 'x', message: 'does not match the private key (public "x" differs)' });
+    return problems;
+  }
   try {
     // Importing proves the numbers form a key; deriving the public key catches a mismatched `x`/`y`/`n`.
     const privateKey = createPrivateKey({ key: jwk as JWK & { kty: string }, format: 'jwk' });
