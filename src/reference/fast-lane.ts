@@ -22,9 +22,10 @@
  * but the date. An answer node:http would refuse to write (a status or field a wrapped handler made
  * invalid) becomes the adapter's 503, as there.
  *
- * Connections are bounded the way node:http bounds them: idle keep-alive ones close after the server's
- * keepAliveTimeout, a new one that never sends its first request gets node:http's 408 after its
- * headersTimeout; server.close()/closeIdleConnections()/closeAllConnections() include the lane's.
+ * Connections are bounded the way node:http bounds them: idle keep-alive ones close a second past the
+ * server's keepAliveTimeout (node:http's grace), a new one that never sends its first request gets
+ * node:http's 408 after its headersTimeout, a client that does not read its answers is not read either
+ * until they drain; server.close()/closeIdleConnections()/closeAllConnections() include the lane's.
  */
 import { STATUS_CODES, type Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
