@@ -18,6 +18,7 @@ export function benchProfile(baseUrl: string): ResolvedProfile {
     apps: { entitlements: {} },
     webhooks: { hmac: { listenerId: 'wh_bench', secret: BENCH_HMAC_SECRET } },
     limits: { webhookBodyBytes: 65_536 },
-    secrets: [],
+    // What a report or log line masks: the listener secret, as a loaded profile would list it.
+    secrets: [BENCH_HMAC_SECRET],
   };
 }

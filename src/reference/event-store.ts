@@ -9,6 +9,7 @@
  * live record, costing only what it removes, and a claim made before the front record expires walks
  * nothing at all.
  */
+import { sweepExpiredFront } from './expiry.js';
 import type { EventStore } from './types.js';
 import { EVENT_RETENTION_SECONDS } from '../spec-numbers.js';
 
@@ -25,18 +26,11 @@ interface ListenerRecords {
   front: number;
 }
 
-/** Removes up to `max` expired records from the front; keeps `front` true. Returns how many went. */
+/** Removes up to `max` expired records from the front (expiry.ts), then notes the new front's expiry. */
 function sweepFront(records: ListenerRecords, now: number, max: number): number {
-  let removed = 0;
-  for (const [eventId, expiresAt] of records.expiries) {
-    if (expiresAt > now || removed >= max) {
-      records.front = expiresAt;
-      return removed;
-    }
-    records.expiries.delete(eventId);
-    removed += 1;
-  }
-  records.front = Number.POSITIVE_INFINITY;
+  const removed = sweepExpiredFront(records.expiries, now, max, (expiresAt) => expiresAt);
+  const first = records.expiries.values().next();
+  records.front = first.done === true ? Number.POSITIVE_INFINITY : first.value;
   return removed;
 }
 

@@ -237,8 +237,8 @@ export function installFastLane(server: HttpServer, options: FastLaneOptions): v
       this.lastActive = Date.now();
       this.pending = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
       if (!this.busy && !this.blocked) this.drain();
-      // Bytes while an answer is awaited: nothing more is read (nor the client's FIN) until it is written,
-      // so what waits is one read at most. Pausing only then keeps a lone request free of the cost.
+      // Bytes while an answer is awaited or answers wait to drain: nothing more is read (nor the client's
+      // FIN) until then, so what waits is one read at most. Pausing only then keeps a lone request free of it.
       else this.reading();
     };
 
