@@ -5,15 +5,15 @@
  *
  * 1. Starting a sending thread: a worker thread against a child process, each loading what a load worker
  *    loads (bench/hot-path-child.ts `probe`), time to ready.
- * 2. The driver: the minimal server (minimal-http.ts: node:net, a canned 200; node:http cost as much CPU
- *    per request as the driver, so on this 2-core machine it, not the driver, was the ceiling) in a child
- *    process (hot-path-child.ts `minimal`), its own CPU per request measured; the driver asked far beyond
+ * 2. The driver: two minimal servers (a canned 200), each in a child process, its own CPU per request
+ *    measured: minimal-native.c (C; compiled here by minimal-native.ts) and minimal-http.ts (node:net,
+ *    hot-path-child.ts `minimal`); driverHalf says why both. The driver asked far beyond
  *    its capacity (BENCH_HOT_SATURATE/s, 64 connections, 256 in flight, 1 KiB HMAC-signed bodies) with 1
  *    worker and with all (the cores, at least 2): completed per second, and the driver's CPU per request
  *    (this process, every thread, from the sending on: a worker's start and priming are a cost per run;
  *    and over the steady seconds only); then both at the rates both hold (BENCH_HOT_HOLD, default
- *    1000,4000 /s, BENCH_HOT_HOLD_SECONDS each, default 10) against the minimal server answering
- *    BENCH_HOT_DELAY_MS late (default 5): the merged p50 and p99 against one thread's. Every driver run in
+ *    1000,4000 /s, BENCH_HOT_HOLD_SECONDS each, default 10; empty: none) against the native server answering
+ *    BENCH_HOT_DELAY_MS late (default 5, to the µs): the merged p50 and p99 against one thread's. Every driver run in
  *    a fresh child process (hot-path-drive.ts), as from the command line.
  * 3. The reference, two ways, each build's own in a fresh child per run, driven by this checkout's driver on
  *    one worker: the sandbox (bench/reference-server.js: startSandbox, what `load` without --profile embeds)
@@ -25,7 +25,7 @@
  *    BENCH_BASE_BIN (the bin of another build, e.g. a worktree of e624486 built with `npm run build:all`),
  *    that build side by side.
  *
- * BENCH_HOT_SECONDS per run (default 5). BENCH_HOT_ONLY=driver (1 and 2) or serve (3) runs one half; each half
+ * BENCH_HOT_SECONDS per run of the reference (default 5); BENCH_HOT_SATURATE_SECONDS per saturated driver run (default 10). BENCH_HOT_ONLY=driver (1 and 2) or serve (3) runs one half; each half
  * writes its own entry to bench/figures.json through run-bench (`hot-path-driver`, `hot-path-serve`), so
  * running one keeps the other's figures and record.
  */
@@ -37,17 +37,25 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { runLoad, type LoadReport } from '../src/load/index.js';
 import { processCpuMs, type DriveAsk, type DriverRun } from './hot-path-drive.js';
+import { buildNativeMinimal, startNativeMinimal } from './minimal-native.js';
+import { COMMAND_V8_FLAGS } from '../src/stop/supervised-child.js';
 import { median, type Bench, type BenchMetric, type BenchReport } from './registry.js';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_HOT_ROUNDS ?? 5));
 const SECONDS = Math.max(1, Number(process.env.BENCH_HOT_SECONDS ?? 5));
 const SATURATE = Number(process.env.BENCH_HOT_SATURATE ?? 200_000);
+/**
+ * The driver's saturated runs are longer than the reference's: a worker thread is a cold isolate whose
+ * first seconds run unoptimised code (and compile it on the side), a cost a 5 s run spreads over few
+ * requests; its "steady seconds" leave out only the first.
+ */
+const SATURATE_SECONDS = Math.max(2, Number(process.env.BENCH_HOT_SATURATE_SECONDS ?? 10));
 /** The rates both sides hold, for the latency comparison. */
-const HOLD = (process.env.BENCH_HOT_HOLD ?? '1000,4000').split(',').map(Number);
+const HOLD = (process.env.BENCH_HOT_HOLD ?? '1000,4000').split(',').filter(Boolean).map(Number);
 /** Held runs are longer: ten thousand samples or more, so one scheduling stall of a shared machine moves no p50. */
 const HOLD_SECONDS = Math.max(1, Number(process.env.BENCH_HOT_HOLD_SECONDS ?? 10));
 /**
- * The held runs' server answers this late (minimal-http.ts `delayMs`). Against the minimal server a p50 is
+ * The held runs' server answers this late (minimal-native.ts `delayMs`). Against the minimal server a p50 is
  * ~0.1 ms, and what decides it is a few tens of µs: how soon this shared machine wakes the thread an answer
  * is for (two threads at half the rate each sleep longer between requests than one), whether that thread's
  * code is optimised yet, and a 1 ms tick's burst (4 at once from one thread at 4,000/s, 2 from each of
@@ -58,13 +66,17 @@ const HOLD_DELAY_MS = Number(process.env.BENCH_HOT_DELAY_MS ?? 5);
 const SERVE_SATURATE = 100_000;
 const SERVE_FIXED = 5000;
 const ALL_WORKERS = Math.max(2, availableParallelism());
+/** The minimal servers the saturated runs go against (driverHalf says why both). */
+const SERVERS = { native: 'native (C)', node: 'node:net' } as const;
+type ServerKind = keyof typeof SERVERS;
+const SERVER_KINDS = Object.keys(SERVERS) as ServerKind[];
 const CHILD = fileURLToPath(new URL('./hot-path-child.js', import.meta.url));
 const DRIVE = fileURLToPath(new URL('./hot-path-drive.js', import.meta.url));
 const THIS_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 
-function forkChild<T>(script: string, args: string[]): Promise<{ message: T; child: ChildProcess }> {
-  const child = fork(script, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+function forkChild<T>(script: string, args: string[], execArgv: readonly string[] = []): Promise<{ message: T; child: ChildProcess }> {
+  const child = fork(script, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...execArgv] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start within 60 s`)), 60_000);
     child.once('message', (message) => {
@@ -114,10 +126,10 @@ async function startCosts(): Promise<{ threadMs: number; processMs: number }> {
 
 // ---- 2. the driver ----------------------------------------------------------------------------------------
 
-/** One run in a fresh child process (hot-path-drive.ts says why). */
+/** One run in a fresh child process (hot-path-drive.ts says why), with the V8 flags `load`'s own child has. */
 async function driverRun(port: number, serverPid: number, rate: number, workers: number, seconds: number): Promise<DriverRun> {
   const ask: DriveAsk = { port, serverPid, rate, workers, seconds };
-  const { message, child } = await forkChild<DriverRun>(DRIVE, [JSON.stringify(ask)]);
+  const { message, child } = await forkChild<DriverRun>(DRIVE, [JSON.stringify(ask)], COMMAND_V8_FLAGS.load);
   await stopChild(child);
   return message;
 }
@@ -141,41 +153,59 @@ async function driverHalf(): Promise<BenchReport> {
     { label: 'start: child process ready (median)', value: round1(start.processMs), unit: 'ms' },
   );
 
-  const { message: minimal, child: minimalChild } = await forkChild<{ port: number; pid: number }>(CHILD, ['minimal']);
+  // The saturated runs go against both minimal servers: the native one (minimal-native.c), whose cost is
+  // the system calls a request needs, shows what the driver's threads can do; the node:net one shows what
+  // they do against a server nearly as costly per request as the driver (on 2 cores, next to nothing).
+  const build = buildNativeMinimal();
+  if (typeof build === 'string') throw new Error(`the driver half needs the native minimal server (bench/minimal-native.c), which could not be built: ${build}. Install a C compiler (cc) or name one in CC.`);
   const sides = [1, ALL_WORKERS];
-  const saturated = new Map<number, DriverRun[]>(sides.map((n) => [n, []]));
-  const { message: delayed, child: delayedChild } = await forkChild<{ port: number; pid: number }>(CHILD, ['delayed', String(HOLD_DELAY_MS)]);
+  const saturated = new Map<string, DriverRun[]>(SERVER_KINDS.flatMap((kind) => sides.map((n) => [`${kind} ${n}`, []] as [string, DriverRun[]])));
   const held = new Map<string, DriverRun[]>(sides.flatMap((n) => HOLD.map((rate) => [`${n}@${rate}`, []] as [string, DriverRun[]])));
+  // Every server started is stopped, whichever start failed.
+  const stops: Array<() => Promise<void>> = [];
   try {
-    // Warm-up: the server's (each driver run starts cold in its own process, as a user's does).
-    await driverRun(minimal.port, minimal.pid, HOLD[0]!, 1, 2);
+    const native = await startNativeMinimal(build.binary);
+    stops.push(native.stop);
+    const delayed = await startNativeMinimal(build.binary, { delayMs: HOLD_DELAY_MS });
+    stops.push(delayed.stop);
+    const { message: minimal, child: minimalChild } = await forkChild<{ port: number; pid: number }>(CHILD, ['minimal']);
+    stops.push(() => stopChild(minimalChild));
+    const targets: Record<ServerKind, { port: number; pid: number }> = { native, node: minimal };
+    // Warm-up: the servers' (each driver run starts cold in its own process, as a user's does).
+    for (const kind of SERVER_KINDS) await driverRun(targets[kind].port, targets[kind].pid, 1000, 1, 2);
     await interleaved(sides.map(String), async (side) => {
       const n = Number(side);
-      saturated.get(n)!.push(await driverRun(minimal.port, minimal.pid, SATURATE, n, SECONDS));
+      for (const kind of SERVER_KINDS) saturated.get(`${kind} ${n}`)!.push(await driverRun(targets[kind].port, targets[kind].pid, SATURATE, n, SATURATE_SECONDS));
       for (const rate of HOLD) held.get(`${n}@${rate}`)!.push(await driverRun(delayed.port, delayed.pid, rate, n, HOLD_SECONDS));
     });
   } finally {
-    await stopChild(minimalChild);
-    await stopChild(delayedChild);
+    for (const stop of stops) await stop();
+    build.remove();
   }
   type Key = Exclude<keyof DriverRun, 'busy'>;
   const med = (runs: DriverRun[], key: Key): number => median(runs.map((run) => run[key]).filter((value) => Number.isFinite(value)));
-  const one = saturated.get(1)!;
-  const all = saturated.get(ALL_WORKERS)!;
   const a = workersLabel(ALL_WORKERS);
-  metrics.push(
-    { label: 'minimal server: CPU per request, 1 worker saturated (median)', value: round1(med(one, 'serverCpuUsPerRequest')), unit: 'µs' },
-    { label: `minimal server: CPU per request, ${a} saturated (median)`, value: round1(med(all, 'serverCpuUsPerRequest')), unit: 'µs' },
-    { label: 'driver: 1 worker saturated rate (median)', value: Math.round(med(one, 'rate')), unit: '/s' },
-    { label: `driver: ${a} saturated rate (median)`, value: Math.round(med(all, 'rate')), unit: '/s' },
-    { label: `driver: ${a} / 1 worker rate`, value: ratio(med(all, 'rate'), med(one, 'rate')), unit: 'x' },
-    { label: 'driver: 1 worker CPU per request (median)', value: round1(med(one, 'cpuUsPerRequest')), unit: 'µs' },
-    { label: `driver: ${a} CPU per request (median)`, value: round1(med(all, 'cpuUsPerRequest')), unit: 'µs' },
-    { label: `driver: ${a} / 1 worker CPU per request`, value: ratio(med(all, 'cpuUsPerRequest'), med(one, 'cpuUsPerRequest')), unit: 'x' },
-    { label: 'driver: 1 worker CPU per request, steady seconds (median)', value: round1(med(one, 'steadyCpuUsPerRequest')), unit: 'µs' },
-    { label: `driver: ${a} CPU per request, steady seconds (median)`, value: round1(med(all, 'steadyCpuUsPerRequest')), unit: 'µs' },
-    { label: `driver: ${a} / 1 worker CPU per request, steady seconds`, value: ratio(med(all, 'steadyCpuUsPerRequest'), med(one, 'steadyCpuUsPerRequest')), unit: 'x' },
-  );
+  for (const kind of SERVER_KINDS) {
+    const one = saturated.get(`${kind} 1`)!;
+    const all = saturated.get(`${kind} ${ALL_WORKERS}`)!;
+    const at = `${SERVERS[kind]} server`;
+    metrics.push(
+      { label: `${at}: its CPU per request, 1 worker saturated (median)`, value: round1(med(one, 'serverCpuUsPerRequest')), unit: 'µs' },
+      { label: `${at}: its CPU per request, ${a} saturated (median)`, value: round1(med(all, 'serverCpuUsPerRequest')), unit: 'µs' },
+      { label: `${at}: driver, 1 worker saturated rate (median)`, value: Math.round(med(one, 'rate')), unit: '/s' },
+      { label: `${at}: driver, ${a} saturated rate (median)`, value: Math.round(med(all, 'rate')), unit: '/s' },
+      { label: `${at}: driver, ${a} / 1 worker rate`, value: ratio(med(all, 'rate'), med(one, 'rate')), unit: 'x' },
+      { label: `${at}: driver, 1 worker CPU per request (median)`, value: round1(med(one, 'cpuUsPerRequest')), unit: 'µs' },
+      { label: `${at}: driver, ${a} CPU per request (median)`, value: round1(med(all, 'cpuUsPerRequest')), unit: 'µs' },
+      { label: `${at}: driver, ${a} / 1 worker CPU per request`, value: ratio(med(all, 'cpuUsPerRequest'), med(one, 'cpuUsPerRequest')), unit: 'x' },
+      { label: `${at}: driver, 1 worker CPU per request, steady seconds (median)`, value: round1(med(one, 'steadyCpuUsPerRequest')), unit: 'µs' },
+      { label: `${at}: driver, ${a} CPU per request, steady seconds (median)`, value: round1(med(all, 'steadyCpuUsPerRequest')), unit: 'µs' },
+      { label: `${at}: driver, ${a} / 1 worker CPU per request, steady seconds`, value: ratio(med(all, 'steadyCpuUsPerRequest'), med(one, 'steadyCpuUsPerRequest')), unit: 'x' },
+    );
+    notes.push(
+      `Against the ${SERVERS[kind]} server, per round, saturated rate (1 / ${ALL_WORKERS}): ${one.map((run, i) => `${Math.round(run.rate)}/${Math.round(all[i]?.rate ?? 0)}`).join(' ')}; CPU µs per request (1 / ${ALL_WORKERS}): ${one.map((run, i) => `${round1(run.cpuUsPerRequest)}/${round1(all[i]?.cpuUsPerRequest ?? Number.NaN)}`).join(' ')}; steady: ${one.map((run, i) => `${round1(run.steadyCpuUsPerRequest)}/${round1(all[i]?.steadyCpuUsPerRequest ?? Number.NaN)}`).join(' ')}; the server's CPU µs per request (1 / ${ALL_WORKERS}): ${one.map((run, i) => `${round1(run.serverCpuUsPerRequest)}/${round1(all[i]?.serverCpuUsPerRequest ?? Number.NaN)}`).join(' ')}; busy shares of each ${ALL_WORKERS}-worker run: ${all.map((run) => run.busy.join('+')).join(' ')}; 1-worker busy: ${one.map((run) => run.busy.join('+')).join(' ')}.`,
+    );
+  }
   for (const rate of HOLD) {
     // The held figures are against the delayed server, and say so (they are not comparable with a 0-delay run's).
     const at = `driver at ${rate}/s, ${HOLD_DELAY_MS} ms server`;
@@ -194,10 +224,9 @@ async function driverHalf(): Promise<BenchReport> {
       { label: `${at}: p99 ${a} / 1`, value: ratio(med(many, 'p99'), med(single, 'p99')), unit: 'x' },
     );
   }
-  notes.push(
-    `The target is the minimal server (bench/minimal-http.ts, node:net: requests framed by their head and Content-Length, a canned 200, the answers to one read in one write) in a child process: node:http cost about as much CPU per request as the driver itself, and on a machine whose cores the server shares with the driver that made the server the ceiling, hiding what more sending threads do. Its own CPU per request (utime + stime, /proc) is measured in every saturated run.`,
-    `Driver: per round, saturated (${SATURATE}/s asked, ${SECONDS} s, 64 connections, 256 in flight, 1 KiB HMAC-signed bodies), then held at ${HOLD.map((rate) => `${rate}/s`).join(' and ')} (${HOLD_SECONDS} s each) against the same server answering ${HOLD_DELAY_MS} ms late (a sub-ms p50 of the minimal server is decided by thread wake-ups and JIT state, not by the report), with 1 worker and with ${ALL_WORKERS}, the order alternating. Each run in a fresh child process (bench/hot-path-drive.ts: in the bench's own process one worker ran warm code while each run's worker threads started cold), as from the command line. CPU per request: that process's every thread, from the sending on (a worker's start and priming are a cost per run), over the completed requests; "steady seconds": from the close of the first one-second row to the close of the last whole one, over the requests those rows completed.`,
-    `Per round, saturated rate (1 / ${ALL_WORKERS}): ${one.map((run, i) => `${Math.round(run.rate)}/${Math.round(all[i]?.rate ?? 0)}`).join(' ')}; steady CPU µs per request (1 / ${ALL_WORKERS}): ${one.map((run, i) => `${round1(run.steadyCpuUsPerRequest)}/${round1(all[i]?.steadyCpuUsPerRequest ?? Number.NaN)}`).join(' ')}; busy shares of each ${ALL_WORKERS}-worker run: ${all.map((run) => run.busy.join('+')).join(' ')}; 1-worker busy: ${one.map((run) => run.busy.join('+')).join(' ')}.`,
+  notes.unshift(
+    `The targets are minimal servers in a child process, each framing requests by their head and Content-Length and answering each with a canned 200, the answers to one read in one write: bench/minimal-native.c (C, epoll, one thread; compiled by the bench with the machine's cc) and bench/minimal-http.ts (node:net). A second driver thread can only use what the server leaves of the cores it shares with the driver: node:http cost about as much CPU per request as the driver itself, the node:net server two thirds of it (its JavaScript and libuv on top of the system calls), the native one only the system calls; the saturated runs go against both, the native one showing the driver's limit. Each server's own CPU per request (utime + stime, /proc) is measured in every saturated run.`,
+    `Driver: per round, saturated (${SATURATE}/s asked, ${SATURATE_SECONDS} s, 64 connections, 256 in flight, 1 KiB HMAC-signed bodies), then held at ${HOLD.map((rate) => `${rate}/s`).join(' and ')} (${HOLD_SECONDS} s each) against the native server answering ${HOLD_DELAY_MS} ms after each read, on a timerfd (a sub-ms p50 of a server answering at once is decided by thread wake-ups and JIT state, not by the report; the node:net server's timers, whole milliseconds of its loop's clock, spread one delay over a millisecond, which made two runs' p50 land on either side of it), with 1 worker and with ${ALL_WORKERS}, the order alternating. Each run in a fresh child process (bench/hot-path-drive.ts: in the bench's own process one worker ran warm code while each run's worker threads started cold), as from the command line, with the V8 flags the command's child has (${COMMAND_V8_FLAGS.load!.join(' ')}). CPU per request: that process's every thread, from the sending on (a worker's start and priming are a cost per run), over the completed requests; "steady seconds": from the close of the first one-second row to the close of the last whole one, over the requests those rows completed.`,
     ...HOLD.map((rate) => `At ${rate}/s per round, p50 / p99 ms (1 worker; ${ALL_WORKERS}): ${held.get(`1@${rate}`)!.map((run) => `${run.p50}/${run.p99}`).join(' ')}; ${held.get(`${ALL_WORKERS}@${rate}`)!.map((run) => `${run.p50}/${run.p99}`).join(' ')}.`),
     `${ROUNDS} interleaved rounds. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
   );

@@ -2,7 +2,6 @@
  * Child processes of the hot-path bench (bench/hot-path-bench.ts), selected by argv[2]:
  * - `minimal`: the benches' minimal server (minimal-http.ts: node:net, canned 200 `{}`), far cheaper per
  *   request than the driver, so what the driver sends against it is the driver's own limit;
- * - `delayed MS`: the same, each answer MS ms late (a known latency, for comparing percentiles);
  * - `probe`: loads what a load worker loads and says ready (IPC), for the cost of starting a child process
  *   against a worker thread (the same file, run as a worker, says ready through its parent port).
  * Each prints or posts `ready` and stops when its parent disconnects (or closes its stdin).
@@ -12,8 +11,8 @@ import { startMinimalServer } from './minimal-http.js';
 
 const kind = process.argv[2] ?? (parentPort ? 'probe' : 'minimal');
 
-if (kind === 'minimal' || kind === 'delayed') {
-  const { port } = await startMinimalServer(kind === 'delayed' ? { delayMs: Number(process.argv[3]) } : {});
+if (kind === 'minimal') {
+  const { port } = await startMinimalServer();
   process.send?.({ port, pid: process.pid });
   process.on('disconnect', () => process.exit(0));
 } else {

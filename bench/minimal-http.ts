@@ -8,8 +8,10 @@
  * Why not node:http: measured here, node:http cost ~14.5 µs of server CPU per request at saturation, about
  * what the load driver itself costs (~17 µs). On a machine whose cores the server shares with the driver,
  * that server, not the driver, was the ceiling, so a driver on two threads could not show what it can do.
- * This one costs a few µs (its own figure: hot-path bench, "minimal server CPU per request"), so what a
- * bench drives against it is the driver's limit. It serves the load driver's requests and the closed-loop
+ * This one costs about two thirds of the driver's CPU per request (hot-path bench, "node:net server: its
+ * CPU per request"), still too much for a second driver thread on 2 cores to show anything: the hot-path
+ * bench's saturated runs go against the native one too (minimal-native.c: only the system calls). It
+ * serves the load driver's requests and the closed-loop
  * tools' (autocannon, wrk: the same server for every tool compared); chunked bodies are not supported (no
  * client of the benches sends one): such a connection is closed.
  */
@@ -71,23 +73,17 @@ function bodyLength(head: string): number {
 }
 
 /**
- * Starts the minimal server on 127.0.0.1, port 0; resolves with it and its port. `delayMs`: each read's
- * answers are written that long after it (a timer, so 1 ms late or so): a target whose latency is a known
- * few ms, against which two runs' percentiles compare without a sub-ms scheduling jitter deciding them.
+ * Starts the minimal server on 127.0.0.1, port 0; resolves with it and its port. (A server answering a
+ * known few ms late, for comparing percentiles, is the native one's delayed mode: minimal-native.ts.)
  */
-export function startMinimalServer(options: { delayMs?: number } = {}): Promise<{ server: Server; port: number }> {
-  const { delayMs } = options;
+export function startMinimalServer(): Promise<{ server: Server; port: number }> {
   const server = createServer((socket: Socket) => {
     socket.setNoDelay(true);
     const framer = new RequestFramer();
-    const answer = (n: number): void => {
-      if (!socket.destroyed) socket.write(answers(n));
-    };
     socket.on('data', (chunk: Buffer) => {
       const n = framer.push(chunk);
       if (n < 0) socket.destroy();
-      else if (n > 0 && delayMs === undefined) answer(n);
-      else if (n > 0) setTimeout(answer, delayMs, n);
+      else if (n > 0) socket.write(answers(n));
     });
     // A client gone mid-write is its own business: nothing to report.
     socket.on('error', () => socket.destroy());

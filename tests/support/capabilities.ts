@@ -19,6 +19,7 @@ export const CAPABILITIES = {
   debootstrap: 'debootstrap and root (docker/Dockerfile\'s stand-in base)',
   'python-stacks': 'FastAPI, PyJWT and uvicorn for Debian\'s python3',
   go: 'Go 1.19 (Debian package golang-1.19-go)',
+  cc: 'a C compiler (CC, else cc): the benches\' native minimal server',
   securesystemslib: 'python3-securesystemslib',
   k6: 'a k6 binary (K6_BIN or PATH; never declared by .ci/run: no k6 ships here)',
   curl: 'curl',
