@@ -124,6 +124,35 @@ async function startCosts(): Promise<{ threadMs: number; processMs: number }> {
   return { threadMs: median(thread), processMs: median(proc) };
 }
 
+/**
+ * What a second busy core costs the first on this machine: a compute thread's speed beside another over its
+ * speed alone (1 when the cores are independent; below where they share a physical core or its power
+ * budget). CPU time per request rises by as much when a run keeps both cores busy, whoever's code it is.
+ */
+async function coreContention(): Promise<number> {
+  const spin = async (threads: number): Promise<number[]> =>
+    Promise.all(
+      Array.from({ length: threads }, async () => {
+        const worker = new Worker(CHILD, { argv: ['spin', '2'] });
+        try {
+          return await new Promise<number>((resolve, reject) => {
+            worker.once('error', reject);
+            worker.once('message', (message: { opsPerSecond: number }) => resolve(message.opsPerSecond));
+          });
+        } finally {
+          await worker.terminate();
+        }
+      }),
+    );
+  const ratios: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    const [alone] = await spin(1);
+    const beside = await spin(2);
+    ratios.push(median(beside) / alone!);
+  }
+  return median(ratios);
+}
+
 // ---- 2. the driver ----------------------------------------------------------------------------------------
 
 /** One run in a fresh child process (hot-path-drive.ts says why), with the V8 flags `load`'s own child has. */
@@ -148,7 +177,9 @@ async function driverHalf(): Promise<BenchReport> {
   const metrics: BenchMetric[] = [];
   const notes: string[] = [];
   const start = await startCosts();
+  const contention = await coreContention();
   metrics.push(
+    { label: 'machine: a compute thread beside another, speed over alone (median)', value: ratio(contention, 1), unit: 'x' },
     { label: 'start: worker thread ready (median)', value: round1(start.threadMs), unit: 'ms' },
     { label: 'start: child process ready (median)', value: round1(start.processMs), unit: 'ms' },
   );
@@ -225,6 +256,7 @@ async function driverHalf(): Promise<BenchReport> {
     );
   }
   notes.unshift(
+    `The machine first: a worker thread doing HMACs over 1 KiB and JSON parses for 2 s alone, then two at once, 3 times; their speed beside each other over alone is what a second busy core costs the first here (1 where cores are independent). CPU time per request rises by that much in a run that keeps both cores busy, whoever's code it is: one worker and a server leave a core partly idle, two workers fill both.`,
     `The targets are minimal servers in a child process, each framing requests by their head and Content-Length and answering each with a canned 200, the answers to one read in one write: bench/minimal-native.c (C, epoll, one thread; compiled by the bench with the machine's cc) and bench/minimal-http.ts (node:net). A second driver thread can only use what the server leaves of the cores it shares with the driver: node:http cost about as much CPU per request as the driver itself, the node:net server two thirds of it (its JavaScript and libuv on top of the system calls), the native one only the system calls; the saturated runs go against both, the native one showing the driver's limit. Each server's own CPU per request (utime + stime, /proc) is measured in every saturated run.`,
     `Driver: per round, saturated (${SATURATE}/s asked, ${SATURATE_SECONDS} s, 64 connections, 256 in flight, 1 KiB HMAC-signed bodies), then held at ${HOLD.map((rate) => `${rate}/s`).join(' and ')} (${HOLD_SECONDS} s each) against the native server answering ${HOLD_DELAY_MS} ms after each read, on a timerfd (a sub-ms p50 of a server answering at once is decided by thread wake-ups and JIT state, not by the report; the node:net server's timers, whole milliseconds of its loop's clock, spread one delay over a millisecond, which made two runs' p50 land on either side of it), with 1 worker and with ${ALL_WORKERS}, the order alternating. Each run in a fresh child process (bench/hot-path-drive.ts: in the bench's own process one worker ran warm code while each run's worker threads started cold), as from the command line, with the V8 flags the command's child has (${COMMAND_V8_FLAGS.load!.join(' ')}). CPU per request: that process's every thread, from the sending on (a worker's start and priming are a cost per run), over the completed requests; "steady seconds": from the close of the first one-second row to the close of the last whole one, over the requests those rows completed.`,
     ...HOLD.map((rate) => `At ${rate}/s per round, p50 / p99 ms (1 worker; ${ALL_WORKERS}): ${held.get(`1@${rate}`)!.map((run) => `${run.p50}/${run.p99}`).join(' ')}; ${held.get(`${ALL_WORKERS}@${rate}`)!.map((run) => `${run.p50}/${run.p99}`).join(' ')}.`),
