@@ -12,9 +12,9 @@
  *    worker and with all (the cores, at least 2): completed per second, and the driver's CPU per request
  *    (this process, every thread, from the sending on: a worker's start and priming are a cost per run;
  *    and over the steady seconds only); then both at the rates both hold (BENCH_HOT_HOLD, default
- *    1000,4000 /s, BENCH_HOT_HOLD_SECONDS each, default 10; empty: none) against the native server answering
- *    BENCH_HOT_DELAY_MS late (default 5, to the µs): the merged p50 and p99 against one thread's. Every driver run in
- *    a fresh child process (hot-path-drive.ts), as from the command line.
+ *    1000,4000 /s, BENCH_HOT_HOLD_SECONDS each, default 10; empty: none) against the native server
+ *    answering BENCH_HOT_DELAY_MS late (default 5, to the µs): the merged p50 and p99 against one
+ *    thread's. Every driver run in a fresh child process (hot-path-drive.ts), as from the command line.
  * 3. The reference, two ways, each build's own in a fresh child per run, driven by this checkout's driver on
  *    one worker: the sandbox (bench/reference-server.js: startSandbox, what `load` without --profile embeds)
  *    and the `serve` command as a user starts it (bin/access-conformance.js serve --out DIR: its supervisor,
@@ -25,9 +25,10 @@
  *    BENCH_BASE_BIN (the bin of another build, e.g. a worktree of e624486 built with `npm run build:all`),
  *    that build side by side.
  *
- * BENCH_HOT_SECONDS per run of the reference (default 5); BENCH_HOT_SATURATE_SECONDS per saturated driver run (default 10). BENCH_HOT_ONLY=driver (1 and 2) or serve (3) runs one half; each half
- * writes its own entry to bench/figures.json through run-bench (`hot-path-driver`, `hot-path-serve`), so
- * running one keeps the other's figures and record.
+ * BENCH_HOT_SECONDS per run of the reference (default 5); BENCH_HOT_SATURATE_SECONDS per saturated driver
+ * run (default 10). BENCH_HOT_ONLY=driver (1 and 2) or serve (3) runs one half; each half writes its own
+ * entry to bench/figures.json through run-bench (`hot-path-driver`, `hot-path-serve`), so running one keeps
+ * the other's figures and record.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -11,8 +11,9 @@
  * It listens on 127.0.0.1, port 0, prints the port on a line, and exits when its standard input closes
  * (its parent gone). With an argument MS it answers each read's requests MS milliseconds after the read,
  * on a timerfd (µs precision): a target of known latency for comparing two runs' percentiles, where the
- * node:net server's timers (whole milliseconds of its loop's clock) spread one delay over a millisecond. A connection whose bytes it cannot frame (Transfer-Encoding, a bad or too long
- * Content-Length, a head past MAX_HEAD) is closed, as minimal-http.ts closes it.
+ * node:net server's timers (whole milliseconds of its loop's clock) spread one delay over a millisecond.
+ * A connection whose bytes it cannot frame (Transfer-Encoding, a bad or too long Content-Length, a head
+ * past MAX_HEAD) is closed, as minimal-http.ts closes it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -50,6 +51,8 @@ struct conn {
   size_t owed;
   /* Where in an answer the next byte to write is (a short write may end mid-answer). */
   size_t at;
+  /* Registered for EPOLLOUT (answers owed) rather than EPOLLIN. */
+  int waiting_to_write;
   char buf[BUF];
 };
 
@@ -152,15 +155,20 @@ static int pay(struct conn *c) {
   return 0;
 }
 
+/* Waits for c to be readable (1) or writable (0): reading waits while answers are owed. */
+static void watch(int ep, struct conn *c, int readable) {
+  if (c->waiting_to_write == !readable) return;
+  c->waiting_to_write = !readable;
+  struct epoll_event e = {.events = readable ? EPOLLIN : EPOLLOUT, .data.ptr = c};
+  epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &e);
+}
+
 /* Answers k requests on c now: what the socket does not take is owed, and reading waits for it. */
 static void answer(int ep, struct conn *c, int k) {
   c->owed += (size_t)k * ANSWER_LEN;
   int paid = pay(c);
   if (paid < 0) drop(ep, c);
-  else if (paid == 1) {
-    struct epoll_event e = {.events = EPOLLOUT, .data.ptr = c};
-    epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &e);
-  }
+  else watch(ep, c, paid == 0);
 }
 
 int main(int argc, char **argv) {
@@ -232,14 +240,11 @@ int main(int argc, char **argv) {
       }
       struct conn *c = ptr;
       if (c->closed) continue;
-      if (c->owed > 0) {
+      if (c->waiting_to_write) {
         /* Writable again: pay, then read again. */
         int paid = pay(c);
         if (paid < 0) drop(ep, c);
-        else if (paid == 0) {
-          struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
-          epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &e);
-        }
+        else if (paid == 0) watch(ep, c, 1);
         continue;
       }
       ssize_t r = read(c->fd, c->buf + c->len, BUF - c->len);

@@ -76,6 +76,20 @@ describeWith('cc', typeof build !== 'string', typeof build === 'string' ? build 
     c.socket.destroy();
   });
 
+  it('a client that stops reading: the answers wait in the server (short writes resumed mid-answer), none lost, none torn', async () => {
+    const c = client(server.port);
+    c.socket.pause();
+    // 9.6 MB of answers: more than the two socket buffers take while the client reads nothing (checked with strace: EAGAIN).
+    const n = 100_000;
+    c.socket.write(Buffer.concat(Array.from({ length: n }, () => post('{}'))));
+    // Long enough for the server to fill the socket and wait to write (its reading paused meanwhile).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    c.socket.resume();
+    await c.answers(n);
+    expect(c.received()).toBe('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}'.repeat(n));
+    c.socket.destroy();
+  });
+
   it('closes what it cannot frame: a chunked body, a bad Content-Length, an endless head; and still serves others', async () => {
     for (const bad of [
       Buffer.from('POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 'latin1'),
