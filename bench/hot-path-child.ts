@@ -1,7 +1,7 @@
 /**
  * Child processes of the hot-path bench (bench/hot-path-bench.ts), selected by argv[2]:
- * - `minimal`: the benches' minimal server (minimal-http.ts: node:net, canned 200 `{}`), far cheaper per
- *   request than the driver, so what the driver sends against it is the driver's own limit;
+ * - `minimal`: the benches' node:net minimal server (minimal-http.ts, canned 200 `{}`), the saturated runs'
+ *   second target (the native one, minimal-native.ts, is its own executable);
  * - `probe`: loads what a load worker loads and says ready (IPC), for the cost of starting a child process
  *   against a worker thread (the same file, run as a worker, says ready through its parent port);
  * - `spin SECONDS` (as a worker thread): HMACs over 1 KiB and JSON parses as fast as it goes, posting how

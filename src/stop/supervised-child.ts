@@ -45,7 +45,8 @@ export function supervisedCommand(argv: readonly string[], env: NodeJS.ProcessEn
  * full garbage collections to shrink a heap that looks idle (little allocation for a while), which a
  * sending thread at a modest rate does; each paused that thread 5 to 15 ms mid-run (measured at 1,000/s on
  * two workers: the pauses, 8 s in, were the only rows whose p99 left 6-7 ms, at 10 to 30 ms). A load run
- * is short and its heap small; it has no use for shrinking it.
+ * is short and its heap small; it has no use for shrinking it. Without the supervisor (AC_NO_SUPERVISOR=1)
+ * the command runs in the entry's process, with the flags node was given.
  */
 export const COMMAND_V8_FLAGS: Readonly<Record<string, readonly string[]>> = { load: ['--no-memory-reducer'] };
 
