@@ -4,7 +4,7 @@
  * enables them.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { errorResponse, json, mediaType, methodNotAllowed, notFound } from './http.js';
+import { JSON_CONTENT_TYPE, errorResponse, json, mediaType, methodNotAllowed, notFound } from './http.js';
 import type { AutomationRun, ReferenceDeps, ReferenceRequest, ReferenceResponse } from './types.js';
 
 export const HOOKS_PREFIX = '/__hooks/v1';
@@ -30,7 +30,7 @@ function authorised(request: ReferenceRequest, token: string): boolean {
 function runsResponse(runs: readonly AutomationRun[]): ReferenceResponse {
   const items = runs.map((run) =>
     `{"eventId":${JSON.stringify(run.eventId)},"context":${run.contextJson ?? JSON.stringify(run.context) ?? 'null'},"at":${JSON.stringify(run.at)}}`);
-  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: `{"runs":[${items.join(',')}]}` };
+  return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: `{"runs":[${items.join(',')}]}` };
 }
 
 /** `segments` are the path segments after `/__hooks/v1/`. */

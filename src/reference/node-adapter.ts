@@ -18,6 +18,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo, Socket } from 'node:net';
 import { failConnection, framingProblem, isSilenced, owe, type FramingProblem } from './connection.js';
 import { installFastLane } from './fast-lane.js';
+import { json } from './http.js';
 import type { Logger, ReferenceHandler, ReferenceRequest, ReferenceResponse } from './types.js';
 
 export interface NodeAdapterOptions {
@@ -154,19 +155,11 @@ export function createNodeListener(options: NodeAdapterOptions): (req: IncomingM
 }
 
 export function fallback503(): ReferenceResponse {
-  return {
-    status: 503,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
-    body: JSON.stringify({ error: 'temporarily_unavailable', error_description: 'the request could not be processed; try again' }),
-  };
+  return json(503, { error: 'temporarily_unavailable', error_description: 'the request could not be processed; try again' }, { 'retry-after': '1' });
 }
 
 function framingRefusal(problem: FramingProblem): ReferenceResponse {
-  return {
-    status: problem.status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ error: 'invalid_request', error_description: problem.description }),
-  };
+  return json(problem.status, { error: 'invalid_request', error_description: problem.description });
 }
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {

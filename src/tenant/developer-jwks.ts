@@ -12,6 +12,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { HarnessError } from '../errors.js';
 import { readBoundedFile } from '../profile/read-file.js';
 import { HOOKS_PREFIX } from '../reference/hooks.js';
+import { json } from '../reference/http.js';
 import { createHttpsJwksFetcher, isLoopbackHost } from '../reference/jwks.js';
 import type { JwksFetcher, JwtListenerConfig, ReferenceRequest, ReferenceResponse } from '../reference/types.js';
 import type { SandboxCustomize, Tenant } from './types.js';
@@ -120,25 +121,25 @@ export function developerJwks(options: DeveloperJwksOptions): SandboxCustomize {
   async function jwksUrlHook(request: ReferenceRequest, tenant: Tenant, listener: JwtListenerConfig): Promise<ReferenceResponse> {
     const refused = hookRefusal(request.headers.authorization, tenant, request.method, request.bodyExceeded === true);
     if (refused !== undefined) return refused;
-    if (request.method === 'GET') return answer(200, { listenerId: listener.listenerId, jwksUrl: listener.jwksUrl });
+    if (request.method === 'GET') return json(200, { listenerId: listener.listenerId, jwksUrl: listener.jwksUrl });
     let body: { jwksUrl?: unknown; caPem?: unknown };
     try {
       body = JSON.parse(request.body.toString('utf8')) as typeof body;
     } catch {
-      return answer(400, { error: 'invalid_request', error_description: 'send {"jwksUrl": "https://…", "caPem": "<optional PEM>"} as JSON' });
+      return json(400, { error: 'invalid_request', error_description: 'send {"jwksUrl": "https://…", "caPem": "<optional PEM>"} as JSON' });
     }
     const url = typeof body?.jwksUrl === 'string' ? body.jwksUrl : '';
     const problem = url === '' ? 'jwksUrl is required' : jwksUrlProblem(url);
-    if (problem !== undefined) return answer(400, { error: 'invalid_request', error_description: `jwksUrl: ${problem}` });
+    if (problem !== undefined) return json(400, { error: 'invalid_request', error_description: `jwksUrl: ${problem}` });
     if (body.caPem !== undefined && (typeof body.caPem !== 'string' || !body.caPem.includes('-----BEGIN CERTIFICATE-----'))) {
-      return answer(400, { error: 'invalid_request', error_description: 'caPem must be PEM certificates' });
+      return json(400, { error: 'invalid_request', error_description: 'caPem must be PEM certificates' });
     }
     if (typeof body.caPem === 'string') {
       caPem = body.caPem;
       fetcher = makeFetcher();
     }
     listener.jwksUrl = new URL(url).href;
-    return answer(200, { listenerId: listener.listenerId, jwksUrl: listener.jwksUrl });
+    return json(200, { listenerId: listener.listenerId, jwksUrl: listener.jwksUrl });
   }
 }
 
@@ -147,14 +148,11 @@ function hookRefusal(authorization: string | undefined, tenant: Tenant, method: 
   const given = Buffer.from(/^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '');
   const expected = Buffer.from(tenant.hooks.token);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return answer(401, { error: 'unauthorized', error_description: 'the hooks token is required' }, { 'www-authenticate': 'Bearer realm="hooks"' });
+    return json(401, { error: 'unauthorized', error_description: 'the hooks token is required' }, { 'www-authenticate': 'Bearer realm="hooks"' });
   }
-  if (method !== 'GET' && method !== 'POST') return answer(405, { error: 'method_not_allowed', error_description: 'use GET, POST' }, { allow: 'GET, POST' });
+  if (method !== 'GET' && method !== 'POST') return json(405, { error: 'method_not_allowed', error_description: 'use GET, POST' }, { allow: 'GET, POST' });
   // The rest of the body was not read: the connection closes after the answer.
-  if (tooLarge) return answer(413, { error: 'payload_too_large', error_description: `at most ${HOOK_BODY_BYTES} bytes` }, { connection: 'close' });
+  if (tooLarge) return json(413, { error: 'payload_too_large', error_description: `at most ${HOOK_BODY_BYTES} bytes` }, { connection: 'close' });
   return undefined;
 }
 
-function answer(status: number, body: unknown, headers: Record<string, string> = {}): ReferenceResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
-}
